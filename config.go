@@ -1,0 +1,227 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is Sked's configuration. Each setting comes from a flag, else from
+// its SKED_* environment variable, else from its default (see
+// defaultConfig). It is built once in main and passed down; nothing reads
+// it globally.
+type Config struct {
+	// Listen is the HTTP listen address (--listen, SKED_LISTEN). Default ":8080".
+	Listen string
+	// DataDir holds the embedded PostgreSQL cluster, the session secret and
+	// the serve lock (--data-dir, SKED_DATA_DIR). Default "./data".
+	DataDir string
+	// DatabaseURL names an external PostgreSQL database (--database-url,
+	// SKED_DATABASE_URL). Empty (the default) means the embedded one.
+	DatabaseURL string
+	// BaseURL is the address users reach Sked at (--base-url,
+	// SKED_BASE_URL). An https URL makes cookies Secure. Default empty.
+	BaseURL string
+	// SessionSecret signs and encrypts session cookies (--session-secret,
+	// SKED_SESSION_SECRET), at least 32 characters. Empty (the default)
+	// means a random secret generated once and kept in the data directory.
+	SessionSecret string
+	// AllowTargets lists the outbound networks that jobs may call although
+	// they are loopback, private or link-local (--allow-targets,
+	// SKED_ALLOW_TARGETS, comma-separated CIDRs or addresses). Default none.
+	AllowTargets []netip.Prefix
+	// LogLevel is the lowest level logged (--log-level, SKED_LOG_LEVEL:
+	// debug, info, warn, error). Default info.
+	LogLevel slog.Level
+	// ShutdownTimeout bounds a graceful shutdown (--shutdown-timeout,
+	// SKED_SHUTDOWN_TIMEOUT, a Go duration). Default 30s.
+	ShutdownTimeout time.Duration
+}
+
+// setting describes one configuration setting: its flag, its environment
+// variable, its default and its help line.
+type setting struct {
+	flag, env, def, help string
+	apply                func(c *Config, v string) error
+}
+
+var settings = []setting{
+	{"listen", "SKED_LISTEN", ":8080", "HTTP listen address", func(c *Config, v string) error { c.Listen = v; return nil }},
+	{"data-dir", "SKED_DATA_DIR", "./data", "data directory (embedded PostgreSQL, session secret)", func(c *Config, v string) error { c.DataDir = v; return nil }},
+	{"database-url", "SKED_DATABASE_URL", "", "PostgreSQL URL; empty runs the embedded PostgreSQL", func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
+	{"base-url", "SKED_BASE_URL", "", "public URL of Sked (https makes cookies Secure)", func(c *Config, v string) error { c.BaseURL = v; return nil }},
+	{"session-secret", "SKED_SESSION_SECRET", "", "session cookie secret, 32+ characters; empty generates one in the data directory", func(c *Config, v string) error { c.SessionSecret = v; return nil }},
+	{"allow-targets", "SKED_ALLOW_TARGETS", "", "comma-separated CIDRs that jobs may call although private or loopback", parseAllowTargets},
+	{"log-level", "SKED_LOG_LEVEL", "info", "log level: debug, info, warn, error", parseLogLevel},
+	{"shutdown-timeout", "SKED_SHUTDOWN_TIMEOUT", "30s", "how long a graceful shutdown may take", parseShutdownTimeout},
+}
+
+// ConfigError names the setting that has a bad value.
+type ConfigError struct {
+	Flag, Env string
+	Problem   string
+}
+
+// Error returns e.g. `invalid --listen (SKED_LISTEN): missing port in address`.
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("invalid --%s (%s): %s", e.Flag, e.Env, e.Problem)
+}
+
+func settingByFlag(name string) setting {
+	for _, s := range settings {
+		if s.flag == name {
+			return s
+		}
+	}
+	panic("no setting " + name)
+}
+
+func configError(flagName, format string, args ...any) *ConfigError {
+	s := settingByFlag(flagName)
+	return &ConfigError{Flag: s.flag, Env: s.env, Problem: fmt.Sprintf(format, args...)}
+}
+
+// registerConfigFlags adds every setting's flag to fs and returns a function
+// that builds the Config from the flags given, the environment (getenv)
+// and the defaults, and validates it.
+func registerConfigFlags(fs *flag.FlagSet, getenv func(string) string) func() (Config, error) {
+	values := make([]*string, len(settings))
+	for i, s := range settings {
+		help := fmt.Sprintf("%s (env %s)", s.help, s.env)
+		values[i] = fs.String(s.flag, "", help+defaultNote(s.def))
+	}
+	return func() (Config, error) {
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		var c Config
+		for i, s := range settings {
+			v := s.def
+			if given[s.flag] {
+				v = *values[i]
+			} else if e, ok := lookupEnv(getenv, s.env); ok {
+				v = e
+			}
+			if err := s.apply(&c, v); err != nil {
+				return Config{}, &ConfigError{Flag: s.flag, Env: s.env, Problem: err.Error()}
+			}
+		}
+		return c, c.Validate()
+	}
+}
+
+func defaultNote(def string) string {
+	if def == "" {
+		return ""
+	}
+	return " (default " + strconv.Quote(def) + ")"
+}
+
+// lookupEnv treats an empty variable as unset.
+func lookupEnv(getenv func(string) string, name string) (string, bool) {
+	v := getenv(name)
+	return v, v != ""
+}
+
+// Validate checks every setting and returns a *ConfigError naming the first
+// bad one.
+func (c Config) Validate() error {
+	host, port, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return configError("listen", "%q is not host:port (%v)", c.Listen, err)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return configError("listen", "port %q must be a number from 0 to 65535", port)
+	}
+	if host != "" && net.ParseIP(host) == nil && strings.ContainsAny(host, " /") {
+		return configError("listen", "host %q is not an address or a name", host)
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		return configError("data-dir", "must not be empty")
+	}
+	if c.DatabaseURL != "" {
+		if err := validateDatabaseURL(c.DatabaseURL); err != nil {
+			return configError("database-url", "%v", err)
+		}
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return configError("base-url", "%q must be an absolute http:// or https:// URL", c.BaseURL)
+		}
+	}
+	if c.SessionSecret != "" && len(c.SessionSecret) < 32 {
+		return configError("session-secret", "must be at least 32 characters (it has %d)", len(c.SessionSecret))
+	}
+	if c.ShutdownTimeout <= 0 {
+		return configError("shutdown-timeout", "must be positive")
+	}
+	return nil
+}
+
+// validateDatabaseURL accepts postgres:// and postgresql:// URLs and
+// keyword/value strings such as "host=/run/pg dbname=sked".
+func validateDatabaseURL(s string) error {
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return errors.New("not a valid URL")
+		}
+		if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+			return fmt.Errorf("scheme %q is not postgres:// or postgresql://", u.Scheme)
+		}
+		return nil
+	}
+	if !strings.Contains(s, "=") {
+		return errors.New("must be a postgres:// URL or key=value pairs such as \"host=/tmp dbname=sked\"")
+	}
+	return nil
+}
+
+// SecureCookies reports whether cookies must be marked Secure: when the
+// base URL is https.
+func (c Config) SecureCookies() bool {
+	return strings.HasPrefix(strings.ToLower(c.BaseURL), "https://")
+}
+
+func parseAllowTargets(c *Config, v string) error {
+	c.AllowTargets = nil
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(part); err == nil {
+			c.AllowTargets = append(c.AllowTargets, p.Masked())
+			continue
+		}
+		addr, err := netip.ParseAddr(part)
+		if err != nil {
+			return fmt.Errorf("%q is not a CIDR such as 10.0.0.0/8 or an IP address", part)
+		}
+		c.AllowTargets = append(c.AllowTargets, netip.PrefixFrom(addr, addr.BitLen()))
+	}
+	return nil
+}
+
+func parseLogLevel(c *Config, v string) error {
+	if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+		return fmt.Errorf("%q is not one of debug, info, warn, error", v)
+	}
+	return nil
+}
+
+func parseShutdownTimeout(c *Config, v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as 30s", v)
+	}
+	c.ShutdownTimeout = d
+	return nil
+}

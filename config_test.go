@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+func loadConfig(t *testing.T, args []string, env map[string]string) (Config, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	load := registerConfigFlags(fs, func(k string) string { return env[k] })
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	return load()
+}
+
+func TestConfigDefaults(t *testing.T) {
+	cfg, err := loadConfig(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Listen: ":8080", DataDir: "./data", LogLevel: slog.LevelInfo, ShutdownTimeout: 30 * time.Second}
+	if cfg.Listen != want.Listen || cfg.DataDir != want.DataDir || cfg.DatabaseURL != "" || cfg.BaseURL != "" ||
+		cfg.SessionSecret != "" || cfg.AllowTargets != nil || cfg.LogLevel != want.LogLevel || cfg.ShutdownTimeout != want.ShutdownTimeout {
+		t.Errorf("defaults = %+v", cfg)
+	}
+	if cfg.SecureCookies() {
+		t.Error("cookies are Secure without an https base URL")
+	}
+}
+
+func TestConfigFlagsOverrideEnvironment(t *testing.T) {
+	env := map[string]string{
+		"SKED_LISTEN":         "127.0.0.1:9000",
+		"SKED_DATA_DIR":       "/var/lib/sked",
+		"SKED_DATABASE_URL":   "postgres://u@db/sked",
+		"SKED_BASE_URL":       "https://sked.example.com",
+		"SKED_SESSION_SECRET": strings.Repeat("s", 32),
+		"SKED_ALLOW_TARGETS":  "10.0.0.0/8, 127.0.0.1 ,::1",
+		"SKED_LOG_LEVEL":      "debug",
+	}
+	cfg, err := loadConfig(t, []string{"--listen", ":7000"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Listen != ":7000" {
+		t.Errorf("flag did not win over the environment: listen %q", cfg.Listen)
+	}
+	if cfg.DataDir != "/var/lib/sked" || cfg.DatabaseURL != "postgres://u@db/sked" || cfg.LogLevel != slog.LevelDebug {
+		t.Errorf("environment not used: %+v", cfg)
+	}
+	if !cfg.SecureCookies() {
+		t.Error("an https base URL must make cookies Secure")
+	}
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+	if len(cfg.AllowTargets) != len(want) {
+		t.Fatalf("allow targets %v, want %v", cfg.AllowTargets, want)
+	}
+	for i := range want {
+		if cfg.AllowTargets[i] != want[i] {
+			t.Errorf("allow target %d = %v, want %v", i, cfg.AllowTargets[i], want[i])
+		}
+	}
+}
+
+func TestConfigBadValuesNameTheSetting(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--listen", "8080"}, nil, "--listen (SKED_LISTEN)"},
+		{nil, map[string]string{"SKED_LISTEN": "localhost:99999"}, "--listen (SKED_LISTEN)"},
+		{[]string{"--data-dir", " "}, nil, "--data-dir (SKED_DATA_DIR)"},
+		{[]string{"--database-url", "mysql://x"}, nil, "--database-url (SKED_DATABASE_URL)"},
+		{nil, map[string]string{"SKED_DATABASE_URL": "just-a-word"}, "--database-url (SKED_DATABASE_URL)"},
+		{[]string{"--base-url", "sked.example.com"}, nil, "--base-url (SKED_BASE_URL)"},
+		{[]string{"--session-secret", "short"}, nil, "--session-secret (SKED_SESSION_SECRET)"},
+		{nil, map[string]string{"SKED_ALLOW_TARGETS": "10.0.0.0/33"}, "--allow-targets (SKED_ALLOW_TARGETS)"},
+		{[]string{"--allow-targets", "example.com"}, nil, "--allow-targets (SKED_ALLOW_TARGETS)"},
+		{[]string{"--log-level", "loud"}, nil, "--log-level (SKED_LOG_LEVEL)"},
+		{[]string{"--shutdown-timeout", "-1s"}, nil, "--shutdown-timeout (SKED_SHUTDOWN_TIMEOUT)"},
+		{[]string{"--shutdown-timeout", "soon"}, nil, "--shutdown-timeout (SKED_SHUTDOWN_TIMEOUT)"},
+	}
+	for _, tt := range tests {
+		_, err := loadConfig(t, tt.args, tt.env)
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%v %v: err = %v, want a ConfigError", tt.args, tt.env, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v %v: %q does not name %s", tt.args, tt.env, err, tt.want)
+		}
+	}
+}
+
+func runForTest(args []string, env map[string]string, stdin string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = runCLI(context.Background(), args, stdio{
+		in: strings.NewReader(stdin), out: &out, err: &errb,
+		getenv: func(k string) string { return env[k] },
+	})
+	return code, out.String(), errb.String()
+}
+
+func TestCLIExitStatusTwoForBadConfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--listen", "nope"}, nil, "--listen"},
+		{[]string{"serve", "--bogus"}, nil, "flag provided but not defined: -bogus"},
+		{[]string{"migrate"}, map[string]string{"SKED_LOG_LEVEL": "chatty"}, "SKED_LOG_LEVEL"},
+		{[]string{"frobnicate"}, nil, `unknown command "frobnicate"`},
+		{[]string{"user"}, nil, "usage: sked user add"},
+		{[]string{"user", "add"}, nil, "usage: sked user add"},
+	} {
+		code, stdout, stderr := runForTest(tc.args, tc.env, "")
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, stderr)
+		}
+		if !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: stderr %q does not contain %q", tc.args, stderr, tc.want)
+		}
+		if stdout != "" {
+			t.Errorf("%v: stdout %q, want nothing", tc.args, stdout)
+		}
+	}
+}
+
+func TestCLIHelpListsEveryCommand(t *testing.T) {
+	code, stdout, _ := runForTest([]string{"--help"}, nil, "")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, c := range []string{"serve", "migrate", "user add", "version", "help"} {
+		if !strings.Contains(stdout, "\n  "+c+" ") {
+			t.Errorf("help does not list %q:\n%s", c, stdout)
+		}
+	}
+	code, stdout, _ = runForTest([]string{"version"}, nil, "")
+	if code != 0 || !strings.HasPrefix(stdout, "sked ") {
+		t.Errorf("version: exit %d, %q", code, stdout)
+	}
+}
+
+func TestUserAddRejectsBadInputBeforeTouchingTheDatabase(t *testing.T) {
+	// The data directory does not exist and is never created: validation
+	// happens first.
+	dir := t.TempDir() + "/never"
+	env := map[string]string{"SKED_DATA_DIR": dir}
+	code, _, stderr := runForTest([]string{"user", "add", "bob"}, env, "")
+	if code != exitUsage || !strings.Contains(stderr, "no password on stdin") {
+		t.Errorf("empty stdin: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runForTest([]string{"user", "add", "bob"}, env, "short\n")
+	if code != exitUsage || !strings.Contains(stderr, "password: must be at least 8 characters") {
+		t.Errorf("short password: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runForTest([]string{"user", "add", "b b", "--admin"}, env, "password123\n")
+	if code != exitUsage || !strings.Contains(stderr, "username: must be") {
+		t.Errorf("bad name: exit %d, %q", code, stderr)
+	}
+}

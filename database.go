@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"sked/models"
+	"sked/models/pgserver"
+)
+
+// database is an open, migrated Store together with the embedded
+// PostgreSQL it runs on, if any.
+type database struct {
+	Store    *models.Store
+	embedded *pgserver.Embedded
+	logger   *slog.Logger
+}
+
+// openDatabase connects to cfg.DatabaseURL, or without one opens the data
+// directory's embedded PostgreSQL (starting it when no other Sked process
+// on that directory has), and applies pending migrations. Whatever it
+// started is stopped again when a later step fails.
+func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (db *database, err error) {
+	db = &database{logger: logger}
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
+	dsn := cfg.DatabaseURL
+	if dsn == "" {
+		db.embedded, err = pgserver.OpenEmbedded(ctx, cfg.DataDir, logger)
+		if err != nil {
+			return nil, err
+		}
+		dsn = db.embedded.DSN()
+	}
+	db.Store, err = models.Open(ctx, dsn, models.Options{})
+	if err != nil {
+		return nil, err
+	}
+	applied, err := db.Store.Migrate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(applied) > 0 {
+		logger.Info("database migrated", "versions", fmt.Sprint(applied))
+	}
+	return db, nil
+}
+
+// Close closes the store and releases the embedded PostgreSQL, which stops
+// when no other Sked process uses it. It may be called on a partly opened
+// database.
+func (db *database) Close() error {
+	var errs []error
+	if db.Store != nil {
+		errs = append(errs, db.Store.Close())
+		db.Store = nil
+	}
+	if db.embedded != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := db.embedded.Close(ctx); err != nil {
+			db.logger.Error("stopping the embedded PostgreSQL", "err", err)
+			errs = append(errs, err)
+		}
+		db.embedded = nil
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// newDataDir returns a fresh data directory that the postgres user can
+// enter (t.TempDir's parent is private to root).
+func newDataDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "sked-e2e-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startSked runs the real server (run) with the embedded PostgreSQL in
+// dataDir and returns its base URL and a function that stops it and
+// reports run's error.
+func startSked(t *testing.T, dataDir string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	cfg := Config{Listen: "127.0.0.1:0", DataDir: dataDir, LogLevel: slog.LevelInfo, ShutdownTimeout: 10 * time.Second}
+	addrs := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
+	}()
+	var stopped bool
+	var stopErr error
+	stop := func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			stopErr = <-done
+		}
+		return stopErr
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("sked stopped with %v\nlogs:\n%s", err, logs)
+		}
+	})
+	select {
+	case a := <-addrs:
+		return "http://" + a.String(), stop
+	case err := <-done:
+		stopped = true
+		t.Fatalf("sked did not start: %v\nlogs:\n%s", err, logs)
+	case <-time.After(90 * time.Second):
+		t.Fatalf("sked did not start within 90 s\nlogs:\n%s", logs)
+	}
+	return "", nil
+}
+
+// postmasterPID returns the pid of the PostgreSQL server of dataDir, or 0
+// when none runs.
+func postmasterPID(dataDir string) int {
+	body, err := os.ReadFile(filepath.Join(dataDir, "pg", "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(body), "\n")
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	return pid
+}
+
+// processAlive reports whether pid runs; a zombie (exited, not yet reaped
+// by its parent) counts as stopped.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name in parentheses: "pid (comm) S ...".
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
+}
+
+// artifactsDir is where browser screenshots go: $SKED_ARTIFACTS_DIR or
+// test-artifacts/ in the repository.
+func artifactsDir(t *testing.T) string {
+	dir := os.Getenv("SKED_ARTIFACTS_DIR")
+	if dir == "" {
+		dir = "test-artifacts"
+	}
+	dir = filepath.Join(dir, "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// chromiumPath finds Debian's Chromium; the browser tests fail without it.
+func chromiumPath(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatal("Chromium is not installed: run `make deps-test` (apt-get install chromium)")
+	return ""
+}
+
+// newBrowser starts a headless Chromium for t.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(artifactsDir(t), name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBrowserSetupSignInDashboard(t *testing.T) {
+	dataDir := newDataDir(t)
+	base, _ := startSked(t, dataDir)
+	ctx := newBrowser(t)
+
+	// A fresh Sked sends everyone to the setup page.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("setup-form"))); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil || loc != base+"/setup" {
+		t.Fatalf("fresh Sked at %q (%v), want %s/setup", loc, err, base)
+	}
+	screenshot(t, ctx, "01-setup")
+
+	// A mismatched password is shown in place, without leaving the page.
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("username"), "admin"),
+		chromedp.SendKeys(chromedp.ID("password"), "password123"),
+		chromedp.SendKeys(chromedp.ID("confirm"), "password124"),
+		chromedp.Click(chromedp.ID("setup-submit")),
+		chromedp.WaitVisible(chromedp.ID("confirm-error")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("confirm-error")))
+	if err != nil || !strings.Contains(msg, "does not match") {
+		t.Fatalf("confirm error %q (%v)", msg, err)
+	}
+	screenshot(t, ctx, "02-setup-error")
+
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("password"), "password123"),
+		chromedp.SendKeys(chromedp.ID("confirm"), "password123"),
+		chromedp.Click(chromedp.ID("setup-submit")),
+		chromedp.WaitVisible(chromedp.ID("dashboard-empty")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("current-user")))
+	if err != nil || user != "admin" {
+		t.Fatalf("dashboard user %q (%v)", user, err)
+	}
+	screenshot(t, ctx, "03-dashboard-empty")
+
+	// Sign out, fail once, then sign in.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`form[action="/signout"] button`)),
+		chromedp.WaitVisible(chromedp.ID("signin-form")),
+		chromedp.SendKeys(chromedp.ID("username"), "admin"),
+		chromedp.SendKeys(chromedp.ID("password"), "wrong-password"),
+		chromedp.Click(chromedp.ID("signin-submit")),
+		chromedp.WaitVisible(chromedp.ID("signin-error")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err = chromedp.Run(ctx, chromedp.Text(chromedp.ID("signin-error")))
+	if err != nil || msg != "Unknown user name or wrong password." {
+		t.Fatalf("sign-in error %q (%v)", msg, err)
+	}
+	screenshot(t, ctx, "04-signin-error")
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("password"), "password123"),
+		chromedp.Click(chromedp.ID("signin-submit")),
+		chromedp.WaitVisible(chromedp.ID("dashboard-empty")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Readable on a phone.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 740), chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("dashboard-empty"))); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "05-dashboard-375px")
+}
+
+func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
+	dataDir := newDataDir(t)
+	env := map[string]string{"SKED_DATA_DIR": dataDir}
+
+	// With no serve running, a command starts PostgreSQL for its own
+	// duration and stops it again.
+	code, stdout, stderr := runForTest([]string{"migrate"}, env, "")
+	if code != 0 || !strings.Contains(stdout, "database schema is at version") {
+		t.Fatalf("migrate: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if pid := postmasterPID(dataDir); pid != 0 {
+		t.Fatalf("PostgreSQL (pid %d) still runs after migrate", pid)
+	}
+
+	base, stop := startSked(t, dataDir)
+	pgPID := postmasterPID(dataDir)
+	if !processAlive(pgPID) {
+		t.Fatalf("no PostgreSQL runs for the server (pid %d)", pgPID)
+	}
+
+	// While serve runs, user add uses its PostgreSQL and leaves it running.
+	code, stdout, stderr = runForTest([]string{"user", "add", "bob", "--admin"}, env, "password123\n")
+	if code != 0 || stdout != "created administrator bob\n" {
+		t.Fatalf("user add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
+	}
+	if postmasterPID(dataDir) != pgPID || !processAlive(pgPID) {
+		t.Fatal("user add stopped or replaced the server's PostgreSQL")
+	}
+	resp, err := http.Get(base + "/setup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Request.URL.Path != "/signin" {
+		t.Errorf("after user add --admin, /setup leads to %s, want /signin", resp.Request.URL.Path)
+	}
+	code, _, stderr = runForTest([]string{"user", "add", "BOB"}, env, "password123\n")
+	if code != exitUsage || !strings.Contains(stderr, "username: is already taken") {
+		t.Errorf("duplicate user add: exit %d, %s", code, stderr)
+	}
+
+	// A second serve on the same data directory is refused and harms nothing.
+	code, _, stderr = runForTest([]string{"serve", "--listen", "127.0.0.1:0"}, env, "")
+	if code != exitError || !strings.Contains(stderr, "already running") {
+		t.Errorf("second serve: exit %d, %s", code, stderr)
+	}
+	if r, err := http.Get(base + "/readyz"); err != nil || r.StatusCode != http.StatusOK {
+		t.Errorf("first serve not ready after the second was refused: %v %v", r, err)
+	}
+
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if processAlive(pgPID) {
+		t.Errorf("PostgreSQL (pid %d) still runs after serve stopped", pgPID)
+	}
+}
+
+func TestBinaryStopsWithItsPostgreSQLOnSIGTERM(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "sked")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dataDir := newDataDir(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "SKED_DATA_DIR="+dataDir, "SKED_LISTEN="+addr)
+	logs := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/setup")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("/setup: status %d", resp.StatusCode)
+			}
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("sked exited early: %v\n%s", err, logs)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sked did not serve within 90 s\n%s", logs)
+		}
+	}
+	pgPID := postmasterPID(dataDir)
+	if !processAlive(pgPID) {
+		t.Fatalf("no PostgreSQL runs (pid %d)", pgPID)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("sked exited with %v after SIGTERM\n%s", err, logs)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("sked did not stop within 60 s of SIGTERM\n%s", logs)
+	}
+	if processAlive(pgPID) {
+		t.Errorf("PostgreSQL (pid %d) still runs after sked stopped\n%s", pgPID, logs)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "serve.lock")); err != nil {
+		t.Errorf("serve.lock: %v", err)
+	}
+}

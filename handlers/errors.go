@@ -1,0 +1,116 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/web"
+)
+
+// handleError is the one place where errors become responses: a JSON error
+// in the Azure shape for API paths, an error fragment for htmx, an error
+// page otherwise. Unexpected errors are logged and answered 500 without
+// their details.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		s.log.Error("error after response started", "method", c.Request().Method, "path", c.Path(), "err", err)
+		return
+	}
+	status, message := classify(err)
+	if status >= 500 {
+		s.log.Error("request failed", "method", c.Request().Method, "uri", c.Request().RequestURI, "err", err)
+	}
+	var werr error
+	switch {
+	case c.Request().Method == http.MethodHead:
+		werr = c.NoContent(status)
+	case isAPIPath(c.Request().URL.Path):
+		werr = c.JSON(status, apiError{Error: apiErrorBody{Code: apiCode(status), Message: message}})
+	case isHTMX(c):
+		werr = render(c, status, web.ErrorFragment(errorView(status, message)))
+	default:
+		werr = render(c, status, web.ErrorPage(page(c, http.StatusText(status)), errorView(status, message)))
+	}
+	if werr != nil {
+		s.log.Error("writing error response", "err", werr)
+	}
+}
+
+// classify maps an error to a status code and a message safe to show.
+func classify(err error) (int, string) {
+	var he *echo.HTTPError
+	var ve *models.ValidationError
+	switch {
+	case errors.As(err, &he):
+		msg := http.StatusText(he.Code)
+		if m, ok := he.Message.(string); ok && m != "" {
+			msg = m
+		}
+		if he.Code == http.StatusRequestEntityTooLarge {
+			msg = "The request body is too large."
+		}
+		return he.Code, msg
+	case errors.As(err, &ve):
+		return http.StatusBadRequest, ve.Error()
+	case errors.Is(err, models.ErrNotFound):
+		return http.StatusNotFound, "Not found."
+	case errors.Is(err, models.ErrSetupDone):
+		return http.StatusNotFound, "Setup is already complete: sign in instead."
+	case errors.Is(err, models.ErrConflict):
+		return http.StatusConflict, "This conflicts with existing data."
+	}
+	return http.StatusInternalServerError, "Something went wrong on our side. The error has been logged."
+}
+
+func isAPIPath(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/subscriptions/") ||
+		p == "/healthz" || p == "/readyz"
+}
+
+// apiError is the Azure Resource Manager error shape.
+type apiError struct {
+	Error apiErrorBody `json:"error"`
+}
+
+type apiErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// apiCode is the ARM error code for a status.
+func apiCode(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "BadRequest"
+	case http.StatusUnauthorized:
+		return "AuthenticationFailed"
+	case http.StatusForbidden:
+		return "AuthorizationFailed"
+	case http.StatusNotFound:
+		return "ResourceNotFound"
+	case http.StatusConflict:
+		return "Conflict"
+	case http.StatusRequestEntityTooLarge:
+		return "RequestEntityTooLarge"
+	case http.StatusMethodNotAllowed:
+		return "MethodNotAllowed"
+	}
+	if status >= 500 {
+		return "InternalServerError"
+	}
+	return strings.ReplaceAll(http.StatusText(status), " ", "")
+}
+
+func errorView(status int, message string) web.ErrorView {
+	title := http.StatusText(status)
+	if title == "" {
+		title = fmt.Sprintf("Error %d", status)
+	}
+	return web.ErrorView{Status: status, Title: title, Message: message}
+}

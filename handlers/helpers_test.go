@@ -1,0 +1,158 @@
+package handlers_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"sked/handlers"
+	"sked/models"
+	"sked/models/testdb"
+)
+
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+// fakeClock is a settable clock for the sign-in throttle.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// app is a running Sked HTTP server on its own database, with a browser-like
+// client (cookie jar, no redirect following).
+type app struct {
+	t      *testing.T
+	store  *models.Store
+	srv    *httptest.Server
+	client *http.Client
+	clock  *fakeClock
+}
+
+func newApp(t *testing.T, secure bool) *app {
+	t.Helper()
+	store := testdb.Store(t)
+	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	h := handlers.New(handlers.Deps{
+		Store:         store,
+		SessionSecret: []byte("0123456789abcdef0123456789abcdef"),
+		SecureCookies: secure,
+		Version:       "test",
+		Now:           clock.Now,
+		Logger:        slog.New(slog.NewTextHandler(t.Output(), nil)),
+	})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &app{t: t, store: store, srv: srv, client: newClient(), clock: clock}
+}
+
+func newClient() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{
+		Jar:           jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Timeout:       10 * time.Second,
+	}
+}
+
+// response is a finished response with its body read.
+type response struct {
+	*http.Response
+	body string
+	doc  *goquery.Document
+}
+
+func (a *app) do(client *http.Client, method, path string, form url.Values, header http.Header) *response {
+	a.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, a.srv.URL+path, body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(string(b)))
+	return &response{Response: resp, body: string(b), doc: doc}
+}
+
+func (a *app) get(path string) *response { return a.do(a.client, http.MethodGet, path, nil, nil) }
+
+func (a *app) post(path string, form url.Values) *response {
+	return a.do(a.client, http.MethodPost, path, form, nil)
+}
+
+// csrf fetches path and returns the CSRF token of its page.
+func (a *app) csrf(path string) string {
+	a.t.Helper()
+	r := a.get(path)
+	tok, ok := r.doc.Find(`meta[name="csrf-token"]`).Attr("content")
+	if !ok || tok == "" {
+		a.t.Fatalf("GET %s: no csrf-token meta tag (status %d)", path, r.StatusCode)
+	}
+	return tok
+}
+
+func wantStatus(t *testing.T, r *response, status int) {
+	t.Helper()
+	if r.StatusCode != status {
+		t.Fatalf("%s %s: status %d, want %d\n%s", r.Request.Method, r.Request.URL.Path, r.StatusCode, status, r.body)
+	}
+}
+
+func wantRedirect(t *testing.T, r *response, location string) {
+	t.Helper()
+	wantStatus(t, r, http.StatusSeeOther)
+	if got := r.Header.Get("Location"); got != location {
+		t.Fatalf("%s %s: redirect to %q, want %q", r.Request.Method, r.Request.URL.Path, got, location)
+	}
+}
+
+// setupAdmin completes the first-run setup through the store.
+func (a *app) setupAdmin(username, password string) *models.User {
+	a.t.Helper()
+	u, err := a.store.CompleteSetup(context.Background(), models.NewUser{Username: username, Password: password})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return u
+}
+
+// signIn signs a.client in through the form.
+func (a *app) signIn(username, password string) {
+	a.t.Helper()
+	tok := a.csrf("/signin")
+	r := a.post("/signin", url.Values{"csrf_token": {tok}, "username": {username}, "password": {password}})
+	wantRedirect(a.t, r, "/")
+}

@@ -1,0 +1,99 @@
+package handlers_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"sked/static"
+)
+
+func TestHealthAndReadiness(t *testing.T) {
+	a := newApp(t, false)
+	for _, path := range []string{"/healthz", "/readyz"} {
+		r := a.get(path)
+		wantStatus(t, r, http.StatusOK)
+		var body map[string]string
+		if err := json.Unmarshal([]byte(r.body), &body); err != nil {
+			t.Fatalf("%s: %v: %s", path, err, r.body)
+		}
+		if body["status"] == "" {
+			t.Errorf("%s: no status in %s", path, r.body)
+		}
+	}
+}
+
+func TestStaticFilesAreVersionedAndCached(t *testing.T) {
+	a := newApp(t, false)
+	for _, name := range []string{"css/app.css", "js/htmx.min.js", "js/app.js"} {
+		r := a.get(static.URL(name))
+		wantStatus(t, r, http.StatusOK)
+		if cc := r.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: Cache-Control %q", name, cc)
+		}
+		if len(r.body) == 0 {
+			t.Errorf("%s: empty", name)
+		}
+		stale := a.get("/static/" + name + "?v=old")
+		wantStatus(t, stale, http.StatusOK)
+		if cc := stale.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("%s with a stale version: Cache-Control %q, want no-cache", name, cc)
+		}
+	}
+	if ct := a.get(static.URL("css/app.css")).Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") {
+		t.Errorf("css served as %q", ct)
+	}
+	for _, path := range []string{"/static/nope.css", "/static/css", "/static/../main.go", "/static/%2e%2e/go.mod"} {
+		r := a.get(path)
+		if r.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: status %d, want 404", path, r.StatusCode)
+		}
+	}
+	// Every page links the versioned files.
+	page := a.get("/setup")
+	if href, _ := page.doc.Find(`link[rel="stylesheet"]`).Attr("href"); href != static.URL("css/app.css") {
+		t.Errorf("stylesheet href %q, want %q", href, static.URL("css/app.css"))
+	}
+}
+
+func TestBadRequestsGetNo5xx(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("ada", "password123")
+	tok := a.csrf("/signin")
+	cases := []struct {
+		name   string
+		method string
+		path   string
+		body   string
+		ctype  string
+		want   int
+	}{
+		{"unknown page", "GET", "/nope", "", "", http.StatusNotFound},
+		{"wrong method", "DELETE", "/signin", "", "", http.StatusMethodNotAllowed},
+		{"garbage form", "POST", "/signin", "%%%&&&=", "application/x-www-form-urlencoded", http.StatusForbidden},
+		{"json to a form", "POST", "/signin", `{"username":"ada"}`, "application/json", http.StatusForbidden},
+		{"huge body", "POST", "/signin", "csrf_token=" + tok + "&x=" + strings.Repeat("a", 2<<20), "application/x-www-form-urlencoded", http.StatusRequestEntityTooLarge},
+		{"multipart without boundary", "POST", "/setup", "x", "multipart/form-data", http.StatusForbidden},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, a.srv.URL+tc.path, strings.NewReader(tc.body))
+			if tc.ctype != "" {
+				req.Header.Set("Content-Type", tc.ctype)
+			}
+			resp, err := a.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Errorf("status %d, want %d", resp.StatusCode, tc.want)
+			}
+		})
+	}
+	// The valid-token version of a malformed sign-in is a 422, not a 5xx.
+	r := a.post("/signin", url.Values{"csrf_token": {tok}, "username": {strings.Repeat("x", 10000)}, "password": {"y"}})
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+}

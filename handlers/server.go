@@ -1,0 +1,84 @@
+// Package handlers is Sked's HTTP layer: the web pages (templ) and the JSON
+// APIs. Handlers are thin: they parse and validate the request, make one
+// call to the store or a service, and render; they return errors, which
+// one error handler (errors.go) turns into status codes and pages.
+package handlers
+
+import (
+	"crypto/sha256"
+	"log/slog"
+	"time"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+)
+
+// Deps is what the HTTP layer needs. Store and SessionSecret are required.
+type Deps struct {
+	// Store is the database.
+	Store *models.Store
+	// SessionSecret signs and encrypts the session cookie; at least 32
+	// bytes.
+	SessionSecret []byte
+	// SecureCookies marks cookies Secure; set it when Sked is reached over
+	// HTTPS.
+	SecureCookies bool
+	// Logger receives request errors. Nil means slog.Default().
+	Logger *slog.Logger
+	// Version is shown by /healthz.
+	Version string
+	// Now is the clock, for the sign-in throttle. Nil means time.Now.
+	Now func() time.Time
+}
+
+// Server holds the state shared by the handlers. It is safe for concurrent
+// use.
+type Server struct {
+	store    *models.Store
+	sessions *sessions.CookieStore
+	log      *slog.Logger
+	version  string
+	throttle *signInThrottle
+}
+
+// New returns the HTTP handler for the whole application.
+func New(d Deps) *echo.Echo {
+	logger := d.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Server{
+		store:    d.Store,
+		sessions: newCookieStore(d.SessionSecret, d.SecureCookies),
+		log:      logger,
+		version:  d.Version,
+		throttle: newSignInThrottle(now),
+	}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	s.routes(e)
+	return e
+}
+
+// newCookieStore derives separate signing and encryption keys from secret.
+func newCookieStore(secret []byte, secure bool) *sessions.CookieStore {
+	hashKey := sha256.Sum256(append([]byte("sked session signing\x00"), secret...))
+	blockKey := sha256.Sum256(append([]byte("sked session encryption\x00"), secret...))
+	cs := sessions.NewCookieStore(hashKey[:], blockKey[:])
+	cs.Options = &sessions.Options{
+		Path:     "/",
+		MaxAge:   int((14 * 24 * time.Hour).Seconds()),
+		HttpOnly: true,
+		Secure:   secure,
+		SameSite: 2, // http.SameSiteLaxMode
+	}
+	return cs
+}

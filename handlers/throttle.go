@@ -1,0 +1,97 @@
+package handlers
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// signInThrottle slows down repeated failed sign-ins. Each user name and
+// each client address has a count of recent failures; past a few free
+// attempts, the next attempt must wait twice as long as the one before
+// (1 s, 2 s, 4 s … up to 15 minutes) after the last failure. Counts are
+// kept in memory per instance and forgotten an hour after the last failure.
+// It is safe for concurrent use.
+type signInThrottle struct {
+	mu      sync.Mutex
+	now     func() time.Time
+	entries map[string]*throttleEntry
+}
+
+type throttleEntry struct {
+	failures int
+	last     time.Time
+}
+
+const (
+	freeUserAttempts = 5
+	freeAddrAttempts = 20
+	maxThrottleDelay = 15 * time.Minute
+	throttleForget   = time.Hour
+	maxThrottleKeys  = 10000
+)
+
+func newSignInThrottle(now func() time.Time) *signInThrottle {
+	return &signInThrottle{now: now, entries: map[string]*throttleEntry{}}
+}
+
+func userKey(username string) string { return "u:" + strings.ToLower(username) }
+func addrKey(addr string) string     { return "a:" + addr }
+
+// wait returns how long the caller must still wait before trying to sign
+// in as username from addr; zero means go ahead.
+func (t *signInThrottle) wait(username, addr string) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.now()
+	w := t.waitFor(userKey(username), freeUserAttempts, now)
+	if a := t.waitFor(addrKey(addr), freeAddrAttempts, now); a > w {
+		w = a
+	}
+	return w
+}
+
+func (t *signInThrottle) waitFor(key string, free int, now time.Time) time.Duration {
+	e, ok := t.entries[key]
+	if !ok || e.failures < free {
+		return 0
+	}
+	delay := time.Second << min(e.failures-free, 20)
+	if delay > maxThrottleDelay {
+		delay = maxThrottleDelay
+	}
+	if remaining := e.last.Add(delay).Sub(now); remaining > 0 {
+		return remaining
+	}
+	return 0
+}
+
+// fail records a failed sign-in as username from addr.
+func (t *signInThrottle) fail(username, addr string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.now()
+	if len(t.entries) >= maxThrottleKeys {
+		for k, e := range t.entries {
+			if now.Sub(e.last) > throttleForget {
+				delete(t.entries, k)
+			}
+		}
+	}
+	for _, key := range []string{userKey(username), addrKey(addr)} {
+		e, ok := t.entries[key]
+		if !ok || now.Sub(e.last) > throttleForget {
+			e = &throttleEntry{}
+			t.entries[key] = e
+		}
+		e.failures++
+		e.last = now
+	}
+}
+
+// succeed forgets the failures of username after a successful sign-in.
+func (t *signInThrottle) succeed(username string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.entries, userKey(username))
+}

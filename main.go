@@ -1,0 +1,98 @@
+// Command sked is a self-hosted job scheduler that speaks the job JSON and
+// the REST API of the retired Azure Scheduler.
+//
+// main only wires: commands and flags are in cli.go, configuration in
+// config.go, and run (below) starts and stops the server.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"sked/handlers"
+	"sked/models/pgserver"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(runCLI(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv}))
+}
+
+// run serves Sked until ctx is done: it takes the data directory's serve
+// lock, opens (and if need be starts) the database, migrates it, and serves
+// HTTP on cfg.Listen. ready, when not nil, is called with the listening
+// address once requests are accepted. On the way out it shuts down in
+// order: HTTP server, then the database (and the embedded PostgreSQL).
+func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Addr)) error {
+	// 0711: the postgres user must pass through to the embedded cluster;
+	// the secrets inside have their own 0600 modes.
+	if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
+		return fmt.Errorf("serve: create data directory: %w", err)
+	}
+	lock, err := pgserver.LockServe(cfg.DataDir)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer lock.Release()
+
+	secret, err := sessionSecret(cfg, logger)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	db, err := openDatabase(ctx, cfg, logger)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer db.Close()
+
+	handler := handlers.New(handlers.Deps{
+		Store:         db.Store,
+		SessionSecret: secret,
+		SecureCookies: cfg.SecureCookies(),
+		Logger:        logger,
+		Version:       version,
+	})
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", cfg.Listen, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	logger.Info("sked is serving", "addr", ln.Addr().String(), "version", version)
+	if ready != nil {
+		ready(ln.Addr())
+	}
+
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down")
+	case err := <-serveErr:
+		return fmt.Errorf("serve: %w", err)
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Warn("HTTP server did not shut down cleanly", "err", err)
+	}
+	// The engine will stop here, after the HTTP server and before the database.
+	logger.Info("HTTP server stopped")
+	return nil
+}

@@ -1,0 +1,79 @@
+// Package models owns Sked's data: the store type that holds every SQL query,
+// the migration runner, and the sentinel errors the rest of the program
+// matches on. Nothing outside this package imports GORM.
+package models
+
+import "errors"
+
+// Sentinel errors returned (wrapped) by the Store. Callers match them with
+// errors.Is; the HTTP error handler maps them to status codes.
+var (
+	// ErrNotFound means the requested record does not exist (or is not
+	// visible to the caller). It replaces gorm.ErrRecordNotFound.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means the write collides with existing data, such as a
+	// duplicate name.
+	ErrConflict = errors.New("conflict")
+	// ErrSetupDone means the first-run setup was already completed: an
+	// administrator exists.
+	ErrSetupDone = errors.New("setup already completed")
+	// ErrBadCredentials means the user name or the password is wrong. Both
+	// cases share one error so that callers cannot tell them apart.
+	ErrBadCredentials = errors.New("unknown user or wrong password")
+	// ErrUserDisabled means the account exists but may not sign in.
+	ErrUserDisabled = errors.New("user is disabled")
+	// ErrNotMigrated means the database schema is older than this binary.
+	ErrNotMigrated = errors.New("database schema is not up to date")
+)
+
+// FieldError is a validation problem with one input field. Field names the
+// field as the user knows it (a form field or a JSON path).
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+// Error returns "field: message".
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// ValidationError lists every problem found in one input, in the order
+// found. It is returned instead of stopping at the first problem.
+type ValidationError struct {
+	Problems []FieldError
+}
+
+// Error joins the problems, one "field: message" per line.
+func (e *ValidationError) Error() string {
+	s := ""
+	for i, p := range e.Problems {
+		if i > 0 {
+			s += "\n"
+		}
+		s += p.Error()
+	}
+	return s
+}
+
+// Add records a problem with field.
+func (e *ValidationError) Add(field, message string) {
+	e.Problems = append(e.Problems, FieldError{Field: field, Message: message})
+}
+
+// For returns the first message recorded for field, or "".
+func (e *ValidationError) For(field string) string {
+	for _, p := range e.Problems {
+		if p.Field == field {
+			return p.Message
+		}
+	}
+	return ""
+}
+
+// OrNil returns e when it holds problems and nil otherwise, so that a
+// function can end with `return v.OrNil()`.
+func (e *ValidationError) OrNil() error {
+	if len(e.Problems) == 0 {
+		return nil
+	}
+	return e
+}

@@ -1,0 +1,117 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Options tunes a Store. The zero value is ready to use.
+type Options struct {
+	// PasswordCost is the bcrypt cost for new password hashes. Zero means
+	// bcrypt.DefaultCost (10); tests lower it to bcrypt.MinCost.
+	PasswordCost int
+	// MaxOpenConns caps the connection pool. Zero means 20.
+	MaxOpenConns int
+}
+
+// Store owns every query Sked makes. It is safe for concurrent use; Close
+// releases its connections.
+type Store struct {
+	db           *gorm.DB
+	passwordCost int
+	dummyHash    []byte
+}
+
+// Open connects to the PostgreSQL database named by dsn (a postgres:// URL
+// or a keyword/value string) and checks that it answers. It does not
+// migrate: call Migrate.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("models: open database: %w", err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("models: open database: %w", err)
+	}
+	maxOpen := opts.MaxOpenConns
+	if maxOpen == 0 {
+		maxOpen = 20
+	}
+	sqlDB.SetMaxOpenConns(maxOpen)
+	sqlDB.SetMaxIdleConns(maxOpen)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	if err := sqlDB.PingContext(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("models: connect to database: %w", err)
+	}
+	cost := opts.PasswordCost
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	// dummyHash is compared against when a user does not exist, so that an
+	// unknown user costs as much time as a wrong password.
+	dummy, err := bcrypt.GenerateFromPassword([]byte("sked-dummy-password"), cost)
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("models: open database: %w", err)
+	}
+	return &Store{db: db, passwordCost: cost, dummyHash: dummy}, nil
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return fmt.Errorf("models: close: %w", err)
+	}
+	if err := sqlDB.Close(); err != nil {
+		return fmt.Errorf("models: close: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return fmt.Errorf("models: ping: %w", err)
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		return fmt.Errorf("models: ping: %w", err)
+	}
+	return nil
+}
+
+// translate turns driver and GORM errors into the package's sentinel errors,
+// prefixed with op.
+func translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505": // unique_violation
+			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
+		case "23503": // foreign_key_violation
+			return fmt.Errorf("%s: %w", op, ErrNotFound)
+		}
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}

@@ -1,0 +1,164 @@
+// Package testdb gives tests their own PostgreSQL database.
+//
+// One throwaway cluster is started per test package (or the server named by
+// TEST_DATABASE_URL is used), a template database is migrated once, and
+// every test gets a fresh database cloned from the template, dropped when
+// the test ends. Tests never skip for want of PostgreSQL: they fail and say
+// how to install it.
+//
+// A package that uses it declares
+//
+//	func TestMain(m *testing.M) { testdb.Main(m) }
+package testdb
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"golang.org/x/crypto/bcrypt"
+
+	"sked/models"
+	"sked/models/pgserver"
+)
+
+// EnvURL names the environment variable with a PostgreSQL URL to use
+// instead of a throwaway cluster. The role needs CREATEDB.
+const EnvURL = "TEST_DATABASE_URL"
+
+var (
+	once     sync.Once
+	setupErr error
+	cluster  *pgserver.TestCluster
+	baseURL  string // server to use when EnvURL is set
+	admin    *sql.DB
+	template string
+	createMu sync.Mutex
+	counter  int
+)
+
+// Main runs the tests of a package and then stops the package's cluster
+// (or drops its template database). It calls os.Exit.
+func Main(m *testing.M) {
+	code := m.Run()
+	if err := shutdown(); err != nil {
+		fmt.Fprintln(os.Stderr, "testdb:", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func shutdown() error {
+	if admin != nil && template != "" {
+		_, _ = admin.Exec(`DROP DATABASE IF EXISTS "` + template + `" WITH (FORCE)`)
+		admin.Close()
+	}
+	if cluster != nil {
+		return cluster.Stop()
+	}
+	return nil
+}
+
+func randomSuffix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// dsnFor returns the DSN of database name on the shared server.
+func dsnFor(name string) string {
+	if cluster != nil {
+		return cluster.DSN(name)
+	}
+	u, err := url.Parse(baseURL)
+	if err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.Path = "/" + name
+		return u.String()
+	}
+	return baseURL + " dbname=" + name
+}
+
+func setup() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if u := os.Getenv(EnvURL); u != "" {
+		baseURL = u
+	} else {
+		dir, err := os.MkdirTemp("", "sked-testpg-")
+		if err != nil {
+			return fmt.Errorf("testdb: %w", err)
+		}
+		cluster, err = pgserver.StartTestCluster(ctx, dir)
+		if err != nil {
+			os.RemoveAll(dir)
+			return fmt.Errorf("testdb: start PostgreSQL (install it with `apt-get install postgresql`, or set %s): %w", EnvURL, err)
+		}
+	}
+	var err error
+	admin, err = sql.Open("pgx", dsnFor("postgres"))
+	if err != nil {
+		return fmt.Errorf("testdb: connect: %w", err)
+	}
+	template = "sked_tmpl_" + randomSuffix()
+	if _, err := admin.ExecContext(ctx, `CREATE DATABASE "`+template+`"`); err != nil {
+		return fmt.Errorf("testdb: create template: %w", err)
+	}
+	store, err := models.Open(ctx, dsnFor(template), models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 2})
+	if err != nil {
+		return fmt.Errorf("testdb: open template: %w", err)
+	}
+	defer store.Close()
+	if _, err := store.Migrate(ctx); err != nil {
+		return fmt.Errorf("testdb: migrate template: %w", err)
+	}
+	return nil
+}
+
+// DSN returns the DSN of a new, migrated database of t's own, dropped when t
+// ends. It fails t when PostgreSQL cannot be started.
+func DSN(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { setupErr = setup() })
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+	createMu.Lock()
+	counter++
+	name := fmt.Sprintf("sked_t%d_%s", counter, randomSuffix())
+	// The template must have no connections while it is copied, and copies
+	// made at the same moment get in each other's way: one at a time.
+	_, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + template + `"`)
+	createMu.Unlock()
+	if err != nil {
+		t.Fatalf("testdb: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`); err != nil {
+			t.Errorf("testdb: drop database %s: %v", name, err)
+		}
+	})
+	return dsnFor(name)
+}
+
+// Store returns a Store on a new database of t's own (see DSN), closed when
+// t ends. Passwords are hashed at bcrypt's minimum cost to keep tests fast.
+func Store(t testing.TB) *models.Store {
+	t.Helper()
+	dsn := DSN(t)
+	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5})
+	if err != nil {
+		t.Fatalf("testdb: open store: %v", err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}

@@ -1,0 +1,215 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/gorm"
+)
+
+// User is a person who signs in to the web UI and owns API tokens.
+type User struct {
+	ID           int64
+	Username     string
+	PasswordHash string `gorm:"column:password_hash"`
+	IsAdmin      bool
+	Disabled     bool
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// TableName tells GORM the table.
+func (User) TableName() string { return "users" }
+
+// NewUser is the input for creating a user.
+type NewUser struct {
+	Username string
+	Password string
+	Admin    bool
+}
+
+// Limits on user names and passwords. bcrypt uses at most 72 bytes of a
+// password, so longer ones are refused rather than silently truncated.
+const (
+	MinPasswordLength = 8
+	MaxPasswordBytes  = 72
+)
+
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
+
+// Validate reports every problem with u, with fields "username" and
+// "password".
+func (u NewUser) Validate() error {
+	v := &ValidationError{}
+	switch {
+	case strings.TrimSpace(u.Username) == "":
+		v.Add("username", "is required")
+	case !usernamePattern.MatchString(u.Username):
+		v.Add("username", "must be 1 to 64 letters, digits or . _ @ -, starting with a letter or digit")
+	}
+	switch {
+	case u.Password == "":
+		v.Add("password", "is required")
+	case len([]rune(u.Password)) < MinPasswordLength:
+		v.Add("password", fmt.Sprintf("must be at least %d characters", MinPasswordLength))
+	case len(u.Password) > MaxPasswordBytes:
+		v.Add("password", fmt.Sprintf("must be at most %d bytes", MaxPasswordBytes))
+	}
+	return v.OrNil()
+}
+
+// CreateUser validates u, hashes its password and inserts it. A name taken
+// by another user (compared case-insensitively) is a ValidationError on
+// "username". When no workspace exists yet, the `default` workspace is
+// created; the user becomes a member of `default` (its owner when it is an
+// administrator).
+func (s *Store) CreateUser(ctx context.Context, u NewUser) (*User, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	var created *User
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		created, err = s.createUserTx(tx, u)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+func (s *Store) createUserTx(tx *gorm.DB, u NewUser) (*User, error) {
+	var taken int64
+	if err := tx.Model(&User{}).Where("lower(username) = lower(?)", u.Username).Count(&taken).Error; err != nil {
+		return nil, translate("models: create user", err)
+	}
+	if taken > 0 {
+		return nil, &ValidationError{Problems: []FieldError{{Field: "username", Message: "is already taken"}}}
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(u.Password), s.passwordCost)
+	if err != nil {
+		return nil, fmt.Errorf("models: create user: hash password: %w", err)
+	}
+	user := &User{Username: u.Username, PasswordHash: string(hash), IsAdmin: u.Admin}
+	if err := tx.Create(user).Error; err != nil {
+		return nil, translate("models: create user", err)
+	}
+	if err := ensureDefaultWorkspace(tx); err != nil {
+		return nil, err
+	}
+	role := "member"
+	if u.Admin {
+		role = "owner"
+	}
+	if err := tx.Create(&Membership{WorkspaceID: DefaultWorkspaceID, UserID: user.ID, Role: role}).Error; err != nil {
+		return nil, translate("models: create user: membership", err)
+	}
+	return user, nil
+}
+
+// setupLockID is the advisory lock that makes the first-run setup happen
+// once even when two browsers submit it at the same moment.
+const setupLockID = 0x736b6564_0001
+
+// CompleteSetup creates the first administrator and the `default`
+// workspace. Once any administrator exists it returns ErrSetupDone and
+// changes nothing.
+func (s *Store) CompleteSetup(ctx context.Context, u NewUser) (*User, error) {
+	u.Admin = true
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	var created *User
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
+			return translate("models: setup", err)
+		}
+		var admins int64
+		if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
+			return translate("models: setup", err)
+		}
+		if admins > 0 {
+			return fmt.Errorf("models: setup: %w", ErrSetupDone)
+		}
+		var err error
+		created, err = s.createUserTx(tx, u)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// NeedsSetup reports whether no administrator exists yet, which is when the
+// first-run setup page is open.
+func (s *Store) NeedsSetup(ctx context.Context) (bool, error) {
+	var exists bool
+	err := s.db.WithContext(ctx).Raw("SELECT EXISTS (SELECT 1 FROM users WHERE is_admin)").Scan(&exists).Error
+	if err != nil {
+		return false, translate("models: needs setup", err)
+	}
+	return !exists, nil
+}
+
+// Authenticate returns the user with this name (case-insensitive) when the
+// password matches. An unknown user and a wrong password both give
+// ErrBadCredentials and take the same time; a disabled user with the right
+// password gives ErrUserDisabled.
+func (s *Store) Authenticate(ctx context.Context, username, password string) (*User, error) {
+	var user User
+	err := s.db.WithContext(ctx).Where("lower(username) = lower(?)", username).Take(&user).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
+		return nil, fmt.Errorf("models: authenticate: %w", ErrBadCredentials)
+	}
+	if err != nil {
+		return nil, translate("models: authenticate", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(user.PasswordHash), []byte(password)) != nil {
+		return nil, fmt.Errorf("models: authenticate: %w", ErrBadCredentials)
+	}
+	if user.Disabled {
+		return nil, fmt.Errorf("models: authenticate: %w", ErrUserDisabled)
+	}
+	return &user, nil
+}
+
+// UserByID returns the user with id, or ErrNotFound.
+func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+	var user User
+	if err := s.db.WithContext(ctx).Take(&user, id).Error; err != nil {
+		return nil, translate("models: user by id", err)
+	}
+	return &user, nil
+}
+
+// UserByName returns the user with this name (case-insensitive), or
+// ErrNotFound.
+func (s *Store) UserByName(ctx context.Context, username string) (*User, error) {
+	var user User
+	if err := s.db.WithContext(ctx).Where("lower(username) = lower(?)", username).Take(&user).Error; err != nil {
+		return nil, translate("models: user by name", err)
+	}
+	return &user, nil
+}
+
+// SetUserDisabled disables or enables the user with id. A disabled user
+// cannot sign in, and sessions of that user end at their next request.
+func (s *Store) SetUserDisabled(ctx context.Context, id int64, disabled bool) error {
+	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).
+		Updates(map[string]any{"disabled": disabled, "updated_at": time.Now().UTC()})
+	if res.Error != nil {
+		return translate("models: set user disabled", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("models: set user disabled: %w", ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# install-deps.sh installs the system packages Sked needs on Debian or
+# Ubuntu, and only those that are missing:
+#   run   PostgreSQL server binaries (for the embedded database)
+#   test  the same plus Chromium (for the browser tests)
+# Elsewhere it says what to install by hand and fails.
+set -euo pipefail
+
+want=${1:-run}
+missing=()
+
+have_postgres() {
+  command -v initdb >/dev/null 2>&1 && return 0
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
+}
+
+have_postgres || missing+=(postgresql)
+if [ "$want" = test ]; then
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+fi
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: please install ${missing[*]} with your package manager" >&2
+  echo "install-deps: (or set SKED_DATABASE_URL to use an existing PostgreSQL)" >&2
+  exit 1
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else
+    echo "install-deps: run as root or install sudo to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Sked runs its own clusters: keep the package from creating and starting
+# a system-wide one.
+if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+  "${sudo[@]}" mkdir -p /etc/postgresql-common/createcluster.d
+  echo "create_main_cluster = false" | "${sudo[@]}" tee /etc/postgresql-common/createcluster.d/sked.conf >/dev/null
+fi
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done" >&2

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// sessionSecretFile is where a generated session secret is kept, inside the
+// data directory.
+const sessionSecretFile = "session.secret"
+
+// sessionSecret returns cfg.SessionSecret, or the secret kept in the data
+// directory, generating and saving one (mode 0600) on first use so that
+// sessions survive restarts.
+func sessionSecret(cfg Config, logger *slog.Logger) ([]byte, error) {
+	if cfg.SessionSecret != "" {
+		return []byte(cfg.SessionSecret), nil
+	}
+	path := filepath.Join(cfg.DataDir, sessionSecretFile)
+	body, err := os.ReadFile(path)
+	if err == nil {
+		secret := strings.TrimSpace(string(body))
+		if len(secret) < 32 {
+			return nil, fmt.Errorf("session secret in %s is shorter than 32 characters: delete the file to generate a new one", path)
+		}
+		return []byte(secret), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read session secret: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("generate session secret: %w", err)
+	}
+	secret := hex.EncodeToString(raw)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return sessionSecret(cfg, logger) // another process wrote it first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("save session secret: %w", err)
+	}
+	if _, err := f.WriteString(secret + "\n"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("save session secret: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("save session secret: %w", err)
+	}
+	logger.Info("generated a session secret", "path", path)
+	return []byte(secret), nil
+}

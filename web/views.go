@@ -1,0 +1,68 @@
+// Package web holds Sked's templ components and the view models they take.
+// Components do no database work and no time arithmetic: handlers fill the
+// view models.
+package web
+
+// Page carries what every full page needs.
+type Page struct {
+	// Title is the page title, shown in the browser tab after "Sked · ".
+	Title string
+	// CSRFToken goes into the csrf-token meta tag (htmx sends it as a
+	// header) and into every form as the hidden field csrf_token.
+	CSRFToken string
+	// User is the signed-in user, or nil on the sign-in and setup pages.
+	User *UserView
+}
+
+// UserView is the signed-in user as the navigation shows it.
+type UserView struct {
+	Username string
+	IsAdmin  bool
+}
+
+// FieldErrors maps a form field name to its error message. A missing key
+// means the field is fine.
+type FieldErrors map[string]string
+
+// SetupForm is the first-run setup form: the first administrator's
+// account. Passwords are never echoed back.
+type SetupForm struct {
+	Username string
+	Errors   FieldErrors
+}
+
+// SignInForm is the sign-in form. Error is the one message for a failed
+// sign-in (it never says whether the user exists); Next is where to go
+// afterwards.
+type SignInForm struct {
+	Username string
+	Next     string
+	Error    string
+	Errors   FieldErrors
+}
+
+// Dashboard is the home page after sign-in.
+type Dashboard struct {
+	Collections []CollectionRow
+}
+
+// CollectionRow is one job collection on the dashboard, with its jobs
+// counted by state.
+type CollectionRow struct {
+	Workspace     string
+	ResourceGroup string
+	Name          string
+	State         string
+	SKU           string
+	Enabled       int64
+	Disabled      int64
+	Completed     int64
+	Faulted       int64
+}
+
+// ErrorView is an error page or fragment.
+type ErrorView struct {
+	Status  int
+	Title   string
+	Message string
+}
