@@ -201,7 +201,12 @@ func TestBrowserSetupSignInDashboard(t *testing.T) {
 	}
 	screenshot(t, ctx, "01-setup")
 
-	// A mismatched password is shown in place, without leaving the page.
+	// A mismatched password is shown in place, without leaving the page:
+	// htmx swaps the form (a marker set on the page survives), which also
+	// shows that htmx works under the Content-Security-Policy.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 42")); err != nil {
+		t.Fatal(err)
+	}
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("username"), "admin"),
 		chromedp.SendKeys(chromedp.ID("password"), "password123"),
@@ -215,6 +220,9 @@ func TestBrowserSetupSignInDashboard(t *testing.T) {
 	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("confirm-error")))
 	if err != nil || !strings.Contains(msg, "does not match") {
 		t.Fatalf("confirm error %q (%v)", msg, err)
+	}
+	if marker, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker || 0")); err != nil || marker != 42 {
+		t.Fatalf("the setup error reloaded the page instead of swapping the form in place (marker %d, %v)", marker, err)
 	}
 	screenshot(t, ctx, "02-setup-error")
 

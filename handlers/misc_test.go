@@ -25,6 +25,26 @@ func TestHealthAndReadiness(t *testing.T) {
 	}
 }
 
+func TestSecurityHeaders(t *testing.T) {
+	a := newApp(t, false)
+	for _, path := range []string{"/setup", "/healthz", "/nope", static.URL("css/app.css")} {
+		r := a.get(path)
+		for header, want := range map[string]string{
+			"X-Content-Type-Options": "nosniff",
+			"X-Frame-Options":        "DENY",
+			"Referrer-Policy":        "same-origin",
+		} {
+			if got := r.Header.Get(header); got != want {
+				t.Errorf("GET %s: %s = %q, want %q", path, header, got, want)
+			}
+		}
+		csp := r.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") {
+			t.Errorf("GET %s: Content-Security-Policy %q", path, csp)
+		}
+	}
+}
+
 func TestStaticFilesAreVersionedAndCached(t *testing.T) {
 	a := newApp(t, false)
 	for _, name := range []string{"css/app.css", "js/htmx.min.js", "js/app.js"} {

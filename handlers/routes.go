@@ -13,6 +13,7 @@ import (
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(middleware.Recover())
 	e.Use(middleware.BodyLimit("1M"))
+	e.Use(securityHeaders)
 
 	page := []echo.MiddlewareFunc{s.loadSession, s.csrf}
 	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
