@@ -55,7 +55,7 @@ func newApp(t *testing.T, secure bool) *app {
 		SecureCookies: secure,
 		Version:       "test",
 		Now:           clock.Now,
-		Logger:        slog.New(slog.NewTextHandler(t.Output(), nil)),
+		Logger:        slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -113,6 +113,15 @@ func TestBadRequestsGetNo5xx(t *testing.T) {
 			}
 		})
 	}
+	// API paths answer errors in the Azure shape.
+	r0 := a.get("/api/v1/nope")
+	wantStatus(t, r0, http.StatusNotFound)
+	var apiErr struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r0.body), &apiErr); err != nil || apiErr.Error.Code != "ResourceNotFound" || apiErr.Error.Message == "" {
+		t.Errorf("API 404 body %s (%v)", r0.body, err)
+	}
 	// The valid-token version of a malformed sign-in is a 422, not a 5xx.
 	r := a.post("/signin", url.Values{"csrf_token": {tok}, "username": {strings.Repeat("x", 10000)}, "password": {"y"}})
 	wantStatus(t, r, http.StatusUnprocessableEntity)

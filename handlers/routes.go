@@ -12,6 +12,7 @@ import (
 // methods 405.
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(middleware.Recover())
+	e.Use(s.logRequests)
 	e.Use(middleware.BodyLimit("1M"))
 	e.Use(securityHeaders)
 
