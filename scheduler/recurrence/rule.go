@@ -73,8 +73,16 @@ func Compile(job *jobdef.Job, created time.Time) (*Rule, error) {
 	}
 	r := &Rule{job: job, zone: newZone(job.Location()), created: created.Unix()}
 	r.anchor = r.created
-	if job.StartTime != nil {
-		r.anchor = r.resolveDateTime(job.StartTime)
+	r.anchorWall = r.zone.wall(r.created)
+	if st := job.StartTime; st != nil {
+		r.anchor = r.resolveDateTime(st)
+		r.anchorWall = r.zone.wall(r.anchor)
+		if !st.HasOffset {
+			// A wall-clock startTime keeps its own wall time as the rule's
+			// anchor, even when daylight saving moved its instant (02:30 on
+			// a spring-forward day runs at 03:30, and 02:30 on later days).
+			r.anchorWall = wallOf(st.Time)
+		}
 	}
 	rec := job.Recurrence
 	if rec == nil {
@@ -120,18 +128,20 @@ func (r *Rule) resolveDateTime(d *jobdef.DateTime) int64 {
 	if d.HasOffset {
 		return d.Time.Unix()
 	}
-	t := d.Time
-	w := daysFromCivil(int64(t.Year()), int64(t.Month()), int64(t.Day()))*secondsPerDay +
-		int64(t.Hour()*3600+t.Minute()*60+t.Second())
-	u, _ := r.zone.resolve(w)
+	u, _ := r.zone.resolve(wallOf(d.Time))
 	return u
+}
+
+// wallOf returns the wall seconds of t's own clock fields.
+func wallOf(t time.Time) int64 {
+	return daysFromCivil(int64(t.Year()), int64(t.Month()), int64(t.Day()))*secondsPerDay +
+		int64(t.Hour()*3600+t.Minute()*60+t.Second())
 }
 
 // compileCalendar fills the calendar masks, applying the RRULE defaults from
 // the anchor for elements the schedule does not give.
 func (r *Rule) compileCalendar(sch *jobdef.Schedule) error {
-	aw := r.zone.wall(r.anchor)
-	r.anchorWall = aw
+	aw := r.anchorWall
 	r.aDay = floorDiv(aw, secondsPerDay)
 	sod := aw - r.aDay*secondsPerDay
 	r.aHour, r.aMinute, r.aSecond = sod/3600, sod/60%60, sod%60
