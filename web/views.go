@@ -66,3 +66,13 @@ type ErrorView struct {
 	Title   string
 	Message string
 }
+
+// InputSpec describes one labelled text input of a form. Its ID is also the
+// field's name and its key in FieldErrors.
+type InputSpec struct {
+	ID           string
+	Label        string
+	Type         string
+	Autocomplete string
+	Value        string
+}
