@@ -232,6 +232,10 @@ func TestCollectionsAndImplicitResourceGroups(t *testing.T) {
 	if _, err := store.Collection(ctx, models.DefaultWorkspaceID, "prod", "missing"); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("missing collection: %v, want ErrNotFound", err)
 	}
+	err = store.CreateCollection(ctx, "no-such-workspace", "prod", &models.JobCollection{Name: "x"})
+	if !errors.Is(err, models.ErrNotFound) {
+		t.Errorf("collection in a missing workspace: %v, want ErrNotFound", err)
+	}
 	err = store.CreateCollection(ctx, models.DefaultWorkspaceID, "prod", &models.JobCollection{Name: "x", SKU: "Gold"})
 	if err == nil || !strings.Contains(err.Error(), "check constraint") {
 		t.Errorf("sku Gold: %v, want a check constraint violation", err)
