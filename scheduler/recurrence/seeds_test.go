@@ -7,12 +7,12 @@ import (
 // seedRow is one row of the seeds' example table (000/002) with the
 // frequency the row implies, expected instants written by hand from the rule.
 type seedRow struct {
-	name      string // the seeds' description
-	schedule  string
-	freq      string
-	start     string // default seedStart
-	want      []string
-	wantDesc  string
+	name     string // the seeds' description
+	schedule string
+	freq     string
+	start    string // default seedStart
+	want     []string
+	wantDesc string
 }
 
 // Unless a row says otherwise: the job starts (in the past) on Wednesday
@@ -170,5 +170,25 @@ func TestSeedWeekdayWorkingHours(t *testing.T) {
 	all := takeN(t, js, seedNow, 28)
 	if all[26] != "2024-05-01T16:45:00Z" || all[27] != "2024-05-02T09:00:00Z" {
 		t.Errorf("day boundary: got %v and %v", all[26], all[27])
+	}
+}
+
+// TestSeedDescriptions checks the description of every seed example.
+func TestSeedDescriptions(t *testing.T) {
+	for _, row := range seedRows {
+		t.Run(row.name, func(t *testing.T) {
+			start := row.start
+			if start == "" {
+				start = seedStart
+			}
+			job := mustParse(t, jobJSON(start, `{"frequency":"`+row.freq+`","interval":1,"schedule":`+row.schedule+`}`))
+			r, err := Compile(job, mustTime(t, seedNow))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Description(); got != row.wantDesc {
+				t.Errorf("description\n got %q\nwant %q", got, row.wantDesc)
+			}
+		})
 	}
 }
