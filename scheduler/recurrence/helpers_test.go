@@ -13,9 +13,12 @@ const action = `"action":{"type":"http","request":{"uri":"http://example.com/","
 
 // mustParse parses a job JSON, failing the test on error.
 func mustParse(t testing.TB, js string) *jobdef.Job {
-	t.Helper()
 	job, err := jobdef.Parse([]byte(js))
 	if err != nil {
+		if t == nil {
+			panic(err)
+		}
+		t.Helper()
 		t.Fatalf("parse %s: %v", js, err)
 	}
 	return job
