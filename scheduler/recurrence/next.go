@@ -113,7 +113,7 @@ func (r *Rule) nextWall(L int64) (int64, bool) {
 	if L < minWall {
 		L = minWall
 	}
-	if L > maxWall {
+	if L > maxWall || r.never {
 		return 0, false
 	}
 	var w int64

@@ -50,6 +50,7 @@ type Rule struct {
 	monthsMask uint16       // bit m: month m (1–12)
 	dayTable   [4][7]uint32 // [days in month − 28][weekday of the 1st] → bit d: day d
 	targets    []int64      // minute/hour rules with a schedule: residues (mod 1440 or 24) that match
+	never      bool         // no month the rule visits can ever hold a matching day
 
 	// The anchor's calendar position.
 	aDay, aWeekStart, aMonthIdx, aYear, aHourIdx, aMinuteIdx int64
@@ -216,6 +217,7 @@ func (r *Rule) compileCalendar(sch *jobdef.Schedule) error {
 			r.dayTable[dim-28][wd1] = mask
 		}
 	}
+	r.never = r.noMonthCanMatch()
 	switch r.freq {
 	case jobdef.Minute:
 		if !r.elapsed {
@@ -293,6 +295,44 @@ func (r *Rule) dayMask(s *jobdef.Schedule, dim, wd1 int64) (uint32, error) {
 		d = dim
 	}
 	return 1 << d, nil
+}
+
+// noMonthCanMatch reports, for month and year rules, whether every month of
+// the year the rule visits has an empty day mask for all of its possible
+// lengths and first weekdays (February 30, the 31st every 12 months from
+// February …), so that such rules answer "no occurrence" at once.
+func (r *Rule) noMonthCanMatch() bool {
+	var visited uint16
+	switch r.freq {
+	case jobdef.Month:
+		for k := int64(0); k < 12; k++ {
+			visited |= 1 << (floorMod(r.aMonth-1+k*r.interval, 12) + 1)
+		}
+	case jobdef.Year:
+		visited = r.monthsMask
+	default:
+		return false
+	}
+	for m := int64(1); m <= 12; m++ {
+		if visited&(1<<m) == 0 {
+			continue
+		}
+		lengths := []int64{31}
+		switch m {
+		case 2:
+			lengths = []int64{28, 29}
+		case 4, 6, 9, 11:
+			lengths = []int64{30}
+		}
+		for _, dim := range lengths {
+			for wd := 0; wd < 7; wd++ {
+				if r.dayTable[dim-28][wd] != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // Job returns the job the rule was compiled from.

@@ -1,0 +1,106 @@
+package recurrence
+
+import (
+	"testing"
+	"time"
+)
+
+// benchRule compiles a seed-style job for benchmarks.
+func benchRule(b *testing.B, start, rec, now string) *Rule {
+	b.Helper()
+	r, err := Compile(mustParse(b, jobJSON(start, rec)), mustTime(b, now))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+// benchNext measures Next walking forward through consecutive occurrences,
+// starting over from `from` every 64 steps (and when the rule ends) so that
+// every call asks about an instant near "now".
+func benchNext(b *testing.B, r *Rule, from time.Time) {
+	b.Helper()
+	t := from
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		next, ok := r.Next(t)
+		if !ok || i%64 == 63 {
+			next = from
+		}
+		t = next
+	}
+}
+
+// BenchmarkNextSeeds measures Next on every seed example (UTC).
+func BenchmarkNextSeeds(b *testing.B) {
+	for i, row := range seedRows {
+		start := row.start
+		if start == "" {
+			start = seedStart
+		}
+		r := benchRule(b, start, `{"frequency":"`+row.freq+`","schedule":`+row.schedule+`}`, seedNow)
+		b.Run(seedBenchName(i), func(b *testing.B) { benchNext(b, r, mustTime(b, seedNow)) })
+	}
+}
+
+// seedBenchName names seed row i for benchmarks: row01 … row31.
+func seedBenchName(i int) string {
+	return "row" + string(rune('0'+(i+1)/10)) + string(rune('0'+(i+1)%10))
+}
+
+// BenchmarkNextAnchorAge measures Next for anchors 1, 14 and 124 years in the
+// past: the cost must not grow with the age.
+func BenchmarkNextAnchorAge(b *testing.B) {
+	const now = "2024-05-01T10:05:00Z"
+	rules := []struct{ name, rec string }{
+		{"minute7", `{"frequency":"minute","interval":7}`},
+		{"monthLastFriday", `{"frequency":"month","schedule":{"monthlyOccurrences":[{"day":"friday","occurrence":-1}],"hours":[6],"minutes":[0]}}`},
+		{"week3MonFri", `{"frequency":"week","interval":3,"schedule":{"weekDays":["monday","friday"],"hours":[9,17]}}`},
+		{"chicagoDaily0230", `{"frequency":"day","timeZone":"America/Chicago","schedule":{"hours":[2],"minutes":[30]}}`},
+	}
+	for _, rr := range rules {
+		for _, start := range []string{"2023-05-01T00:03:00Z", "2010-01-01T00:03:00Z", "1900-01-01T00:03:00Z"} {
+			r := benchRule(b, start, rr.rec, now)
+			b.Run(rr.name+"/anchor"+start[:4], func(b *testing.B) { benchNext(b, r, mustTime(b, now)) })
+		}
+	}
+}
+
+// BenchmarkNextSparse measures sparse and impossible schedules.
+func BenchmarkNextSparse(b *testing.B) {
+	const now = "2024-05-01T10:05:00Z"
+	rules := []struct{ name, rec string }{
+		{"fifthFriday", `{"frequency":"month","schedule":{"monthlyOccurrences":[{"day":"friday","occurrence":5}]}}`},
+		{"feb29", `{"frequency":"year","schedule":{"months":[2],"monthDays":[29]}}`},
+		{"friday13", `{"frequency":"month","schedule":{"monthDays":[13],"monthlyOccurrences":[{"day":"friday"}]}}`},
+		{"impossibleFeb30", `{"frequency":"year","schedule":{"months":[2],"monthDays":[30]}}`},
+		{"impossible31Every12", `{"frequency":"month","interval":12,"schedule":{"monthDays":[31]}}`},
+	}
+	for _, rr := range rules {
+		r := benchRule(b, "2010-02-01T00:00:00Z", rr.rec, now)
+		b.Run(rr.name, func(b *testing.B) { benchNext(b, r, mustTime(b, now)) })
+	}
+}
+
+// BenchmarkPreview50 measures a whole preview of 50 occurrences (compile,
+// occurrences, description, warnings) of seed examples, as the preview
+// endpoint runs it.
+func BenchmarkPreview50(b *testing.B) {
+	cases := []struct{ name, rec string }{
+		{"weekdays15min", `{"frequency":"week","schedule":{"minutes":[0,15,30,45],"hours":[9,10,11,12,13,14,15,16],"weekDays":["monday","tuesday","wednesday","thursday","friday"]}}`},
+		{"firstLastFridayBerlin", `{"frequency":"month","timeZone":"Europe/Berlin","schedule":{"minutes":[15],"hours":[5],"monthlyOccurrences":[{"day":"friday","occurrence":1},{"day":"friday","occurrence":-1}]}}`},
+	}
+	for _, c := range cases {
+		job := mustParse(b, jobJSON("2010-01-01T00:00:00Z", c.rec))
+		now := mustTime(b, "2024-05-01T10:05:00Z")
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Preview(job, now, 50); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
