@@ -234,7 +234,7 @@ func offset(t time.Time) int {
 // missing.
 func TestProperties(t *testing.T) {
 	rng := rand.New(rand.NewSource(20240501))
-	cases := 2500
+	cases := 1500
 	if testing.Short() {
 		cases = 300
 	}
