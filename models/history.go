@@ -19,6 +19,12 @@ type HistoryEntry struct {
 	Message               string
 	RetryCount            int
 	RepeatCount           int64
+	// LatenessMs is how late the attempt started after its due time, in
+	// milliseconds; nil for entries not written by the engine.
+	LatenessMs *int64
+	// AttemptID is the attempt (the x-ms-scheduler-execution-tag sent with
+	// it); nil for entries without one, such as Postponed.
+	AttemptID *int64
 }
 
 // TableName tells GORM the table.

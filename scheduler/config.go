@@ -1,0 +1,125 @@
+package scheduler
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config tunes an Engine. Zero fields take the defaults listed with them
+// (WithDefaults); Validate reports values that cannot work.
+type Config struct {
+	// InstanceID names this engine in leases and logs. Default:
+	// "<hostname>-<pid>-<random>".
+	InstanceID string
+	// MaxWorkers caps the attempts running at once. Default 256 (attempts
+	// mostly wait on the network).
+	MaxWorkers int
+	// LeaseMargin is added to an attempt's timeout to form its lease: how
+	// long other engines wait before they declare a silent attempt
+	// interrupted. Default 30 s.
+	LeaseMargin time.Duration
+	// MisfireGrace is how late an occurrence may still start: an occurrence
+	// more than this late when it is claimed (the instance was down, the
+	// collection disabled) is missed and handled by the job's misfirePolicy.
+	// Default 60 s.
+	MisfireGrace time.Duration
+	// SafetyPoll is the longest the engine sleeps without looking at the
+	// database, in case a notification was lost. Default 30 s.
+	SafetyPoll time.Duration
+	// ErrorBackoff is the first wait after a failing database call; it
+	// doubles up to 5 s. Default 250 ms.
+	ErrorBackoff time.Duration
+	// ShutdownTimeout is how long Stop lets running attempts finish before
+	// it interrupts them, when Stop's context has no earlier deadline.
+	// Default 25 s.
+	ShutdownTimeout time.Duration
+	// ResultBatch caps the attempt results written in one transaction.
+	// Default 256.
+	ResultBatch int
+
+	// HistoryMaxAge: history entries older than this are deleted. Default
+	// 60 days; negative keeps them.
+	HistoryMaxAge time.Duration
+	// HistoryPerJob: only the newest entries of each job are kept. Default
+	// 1,000; negative keeps all.
+	HistoryPerJob int
+	// FinishedJobMaxAge: completed and faulted jobs are deleted this long
+	// after they ended. Default 60 days; negative keeps them.
+	FinishedJobMaxAge time.Duration
+	// AttemptMaxAge: finished attempt rows (kept for the uniqueness of
+	// occurrences) are deleted this long after they finished. Default 24 h.
+	AttemptMaxAge time.Duration
+	// RetentionInterval is how often retention runs. Default 1 h; negative
+	// turns retention off.
+	RetentionInterval time.Duration
+}
+
+// Defaults.
+const (
+	DefaultMaxWorkers        = 256
+	DefaultLeaseMargin       = 30 * time.Second
+	DefaultMisfireGrace      = 60 * time.Second
+	DefaultSafetyPoll        = 30 * time.Second
+	DefaultErrorBackoff      = 250 * time.Millisecond
+	DefaultShutdownTimeout   = 25 * time.Second
+	DefaultResultBatch       = 256
+	DefaultHistoryMaxAge     = 60 * 24 * time.Hour
+	DefaultHistoryPerJob     = 1000
+	DefaultFinishedJobMaxAge = 60 * 24 * time.Hour
+	DefaultAttemptMaxAge     = 24 * time.Hour
+	DefaultRetentionInterval = time.Hour
+)
+
+// WithDefaults returns c with every zero field set to its default.
+func (c Config) WithDefaults() Config {
+	set := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	if c.MaxWorkers == 0 {
+		c.MaxWorkers = DefaultMaxWorkers
+	}
+	set(&c.LeaseMargin, DefaultLeaseMargin)
+	set(&c.MisfireGrace, DefaultMisfireGrace)
+	set(&c.SafetyPoll, DefaultSafetyPoll)
+	set(&c.ErrorBackoff, DefaultErrorBackoff)
+	set(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.ResultBatch == 0 {
+		c.ResultBatch = DefaultResultBatch
+	}
+	set(&c.HistoryMaxAge, DefaultHistoryMaxAge)
+	if c.HistoryPerJob == 0 {
+		c.HistoryPerJob = DefaultHistoryPerJob
+	}
+	set(&c.FinishedJobMaxAge, DefaultFinishedJobMaxAge)
+	set(&c.AttemptMaxAge, DefaultAttemptMaxAge)
+	set(&c.RetentionInterval, DefaultRetentionInterval)
+	return c
+}
+
+// Validate reports every setting of c (after WithDefaults) that cannot
+// work, joined.
+func (c Config) Validate() error {
+	var errs []error
+	if c.MaxWorkers < 1 || c.MaxWorkers > 100000 {
+		errs = append(errs, fmt.Errorf("engine: max workers %d is not between 1 and 100000", c.MaxWorkers))
+	}
+	positive := map[string]time.Duration{
+		"lease margin": c.LeaseMargin, "misfire grace": c.MisfireGrace, "safety poll": c.SafetyPoll,
+		"error backoff": c.ErrorBackoff, "shutdown timeout": c.ShutdownTimeout,
+	}
+	for _, name := range []string{"lease margin", "misfire grace", "safety poll", "error backoff", "shutdown timeout"} {
+		if positive[name] <= 0 {
+			errs = append(errs, fmt.Errorf("engine: %s %s must be positive", name, positive[name]))
+		}
+	}
+	if c.ResultBatch < 1 {
+		errs = append(errs, fmt.Errorf("engine: result batch %d must be at least 1", c.ResultBatch))
+	}
+	if c.AttemptMaxAge > 0 && c.AttemptMaxAge < time.Hour {
+		errs = append(errs, fmt.Errorf("engine: attempt max age %s is under 1h", c.AttemptMaxAge))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,622 @@
+// Package scheduler is Sked's execution engine (SPEC §4): it runs the due
+// occurrences of jobs, exactly once across every instance that shares the
+// database, with retries, error actions, history, missed-occurrence and
+// overlap handling, crash recovery and retention.
+//
+// # How it works
+//
+// All state lives in PostgreSQL (see models.Store.ClaimDue and
+// FinishAttempts). An engine loops: it claims due work in one short
+// transaction (FOR UPDATE SKIP LOCKED; the claimed occurrence's job is
+// advanced to its next occurrence and its first attempt inserted as a
+// running row leased to this engine; the unique key (job, expected time,
+// action, attempt) makes a second start impossible), executes the attempts
+// outside any transaction on a bounded pool of workers, and records each
+// result in another short transaction (batched) together with the history
+// entry, the counters and, on failure, the next attempt (a retry, or the
+// error action) as a pending row. Between claims it sleeps until the
+// earliest due time, a notification (LISTEN/NOTIFY on models.NotifyChannel:
+// jobs created, changed, enabled, run now; collections enabled), or the
+// safety poll, whichever comes first; it never busy-polls.
+//
+// An attempt whose engine dies keeps its lease until it expires (the
+// action's timeout plus Config.LeaseMargin); then any engine records it
+// Failed ("interrupted") and applies the retry policy.
+//
+// # Lifecycle
+//
+// New builds an engine; Start runs it until Stop. Stop stops claiming, lets
+// running attempts finish until its deadline, interrupts the rest (recorded
+// Failed "interrupted", then the retry policy: another instance takes the
+// retry), writes every result and returns. The other methods (RunNow,
+// EnableJob, DisableJob) may be called at any time, from any goroutine.
+//
+// # Deleted or disabled jobs
+//
+// Deleting a job while one of its attempts runs lets the request finish,
+// but nothing is recorded: the attempt, its history and its retries went
+// with the job. Disabling a job while an attempt runs lets it finish and
+// records it (history and counters), but no retry or error action follows:
+// a disabled job runs nothing, and disabling drops its pending attempts.
+package scheduler
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"sked/models"
+	"sked/scheduler/action"
+)
+
+// Store is what the engine needs from the database; *models.Store
+// satisfies it.
+type Store interface {
+	ClaimDue(ctx context.Context, req models.ClaimRequest) ([]models.ClaimedAttempt, error)
+	FinishAttempts(ctx context.Context, outcomes []models.AttemptOutcome) ([]models.FinishedAttempt, error)
+	NextWake(ctx context.Context) (time.Time, bool, error)
+	DueBacklog(ctx context.Context, now time.Time) (int64, error)
+	RunNow(ctx context.Context, jobID int64, now time.Time) (int64, error)
+	SetJobEnabled(ctx context.Context, jobID int64, enabled bool, now time.Time) error
+	Prune(ctx context.Context, now time.Time, r models.Retention) (models.PruneStats, error)
+}
+
+// Notifier delivers wake-ups from the database; *models.Listener satisfies
+// it. Run is called by Start and must return when its context ends.
+type Notifier interface {
+	Run(ctx context.Context) error
+	C() <-chan struct{}
+}
+
+// Deps are the engine's collaborators. Only Store is required.
+type Deps struct {
+	// Store is the database.
+	Store Store
+	// Notifier wakes the engine when jobs change; nil means wake-ups come
+	// only from the timer and the safety poll (and from this engine's own
+	// RunNow/EnableJob calls).
+	Notifier Notifier
+	// Clock defaults to SystemClock.
+	Clock Clock
+	// Executor runs actions; nil means action.NewDispatcher with a new
+	// HTTP executor.
+	Executor action.Executor
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Metrics defaults to unregistered metrics.
+	Metrics *Metrics
+}
+
+// Engine runs jobs. See the package documentation.
+type Engine struct {
+	cfg     Config
+	id      string
+	store   Store
+	notify  Notifier
+	clock   Clock
+	exec    action.Executor
+	httpEx  *action.HTTPExecutor
+	logger  *slog.Logger
+	metrics *Metrics
+	cache   *jobCache
+
+	sem       chan struct{}
+	slotFreed chan struct{}
+	poke      chan struct{}
+	results   chan models.AttemptOutcome
+	inflight  sync.WaitGroup
+
+	mu           sync.Mutex
+	started      bool
+	stopped      bool
+	stopClaiming chan struct{}
+	execCtx      context.Context
+	execCancel   context.CancelFunc
+	writeCtx     context.Context
+	writeCancel  context.CancelFunc
+	bgCtx        context.Context
+	bgCancel     context.CancelFunc
+	loopDone     chan struct{}
+	writerDone   chan struct{}
+	bg           sync.WaitGroup
+
+	// crashed drops every result instead of writing it (tests: a crash).
+	crashed atomic.Bool
+	// onFinish, when set before Start, sees every written batch (tests).
+	onFinish func([]models.AttemptOutcome, []models.FinishedAttempt)
+}
+
+// New returns an engine with cfg (zero fields take their defaults) and
+// deps. It does not start it.
+func New(cfg Config, deps Deps) (*Engine, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Store == nil {
+		return nil, errors.New("engine: a store is required")
+	}
+	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
+		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(100_000)}
+	if e.clock == nil {
+		e.clock = SystemClock{}
+	}
+	if e.logger == nil {
+		e.logger = slog.Default()
+	}
+	if e.metrics == nil {
+		e.metrics = NewMetrics(nil)
+	}
+	if e.exec == nil {
+		e.httpEx = action.NewHTTPExecutor(nil)
+		e.httpEx.Observe = e.metrics.observeHTTP
+		e.exec = action.NewDispatcher(e.httpEx)
+	}
+	e.metrics.setBacklog(e.store, e.clock)
+	e.id = cfg.InstanceID
+	if e.id == "" {
+		e.id = defaultInstanceID()
+	}
+	e.sem = make(chan struct{}, cfg.MaxWorkers)
+	e.slotFreed = make(chan struct{}, 1)
+	e.poke = make(chan struct{}, 1)
+	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
+	e.stopClaiming = make(chan struct{})
+	e.loopDone = make(chan struct{})
+	e.writerDone = make(chan struct{})
+	e.execCtx, e.execCancel = context.WithCancel(context.Background())
+	e.writeCtx, e.writeCancel = context.WithCancel(context.Background())
+	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
+	return e, nil
+}
+
+func defaultInstanceID() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+}
+
+// InstanceID returns the name this engine holds its leases under.
+func (e *Engine) InstanceID() string { return e.id }
+
+// Start runs the engine in the background until Stop. It may be called
+// once.
+func (e *Engine) Start() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.started {
+		return errors.New("engine: already started")
+	}
+	e.started = true
+	if e.notify != nil {
+		e.bg.Go(func() {
+			if err := e.notify.Run(e.bgCtx); err != nil {
+				e.logger.Error("engine: notifications stopped", "err", err)
+			}
+		})
+	}
+	if e.cfg.RetentionInterval > 0 {
+		e.bg.Go(e.retention)
+	}
+	go e.writer()
+	go e.loop()
+	e.logger.Info("engine started", "instance", e.id, "max_workers", e.cfg.MaxWorkers)
+	return nil
+}
+
+// Stop shuts the engine down: it stops claiming, waits for running
+// attempts until ctx's deadline or Config.ShutdownTimeout (the earlier),
+// interrupts the remaining ones, writes every result and stops its
+// goroutines. It returns once all of that is done; later calls return nil
+// at once.
+func (e *Engine) Stop(ctx context.Context) error {
+	e.mu.Lock()
+	if !e.started || e.stopped {
+		e.stopped = true
+		e.mu.Unlock()
+		return nil
+	}
+	e.stopped = true
+	e.mu.Unlock()
+
+	close(e.stopClaiming)
+	<-e.loopDone
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.ShutdownTimeout)
+	defer cancel()
+	idle := make(chan struct{})
+	go func() { e.inflight.Wait(); close(idle) }()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+		e.logger.Warn("engine: interrupting the attempts still running")
+		e.execCancel()
+		<-idle
+	}
+	close(e.results)
+	select {
+	case <-e.writerDone:
+	case <-ctx.Done():
+		// Give the last results a moment more, then drop them: their
+		// leases will expire and another instance records them.
+		t := time.NewTimer(5 * time.Second)
+		select {
+		case <-e.writerDone:
+		case <-t.C:
+			e.writeCancel()
+			<-e.writerDone
+		}
+		t.Stop()
+	}
+	e.execCancel()
+	e.writeCancel()
+	e.bgCancel()
+	e.bg.Wait()
+	if e.httpEx != nil {
+		e.httpEx.CloseIdleConnections()
+	}
+	e.logger.Info("engine stopped", "instance", e.id)
+	return nil
+}
+
+// RunNow queues an immediate extra occurrence of job jobID (SPEC §7
+// "run"): it starts within moments on whichever instance claims it. The
+// schedule is unchanged and the run does not count against
+// recurrence.count. It returns the attempt id (the execution tag), or an
+// error wrapping models.ErrNotFound, models.ErrJobNotEnabled or
+// models.ErrJobFinished.
+func (e *Engine) RunNow(ctx context.Context, jobID int64) (int64, error) {
+	id, err := e.store.RunNow(ctx, jobID, e.clock.Now())
+	if err != nil {
+		return 0, fmt.Errorf("engine: run now: %w", err)
+	}
+	e.wake()
+	return id, nil
+}
+
+// EnableJob enables job jobID; its next occurrence is computed from now
+// (occurrences missed while it was disabled are not run). It returns an
+// error wrapping models.ErrNotFound or models.ErrJobFinished.
+func (e *Engine) EnableJob(ctx context.Context, jobID int64) error {
+	if err := e.store.SetJobEnabled(ctx, jobID, true, e.clock.Now()); err != nil {
+		return fmt.Errorf("engine: enable job: %w", err)
+	}
+	e.wake()
+	return nil
+}
+
+// DisableJob disables job jobID: nothing of it runs any more; an attempt
+// already running finishes and is recorded, without retry. It returns an
+// error wrapping models.ErrNotFound or models.ErrJobFinished.
+func (e *Engine) DisableJob(ctx context.Context, jobID int64) error {
+	if err := e.store.SetJobEnabled(ctx, jobID, false, e.clock.Now()); err != nil {
+		return fmt.Errorf("engine: disable job: %w", err)
+	}
+	return nil
+}
+
+// wake makes the loop look at the database again.
+func (e *Engine) wake() {
+	select {
+	case e.poke <- struct{}{}:
+	default:
+	}
+}
+
+// idleRecheck is the wait before claiming again when something is due but
+// nothing could be claimed (its rows are locked by another instance for a
+// moment).
+const idleRecheck = 50 * time.Millisecond
+
+// loop claims and dispatches until stopClaiming is closed.
+func (e *Engine) loop() {
+	defer close(e.loopDone)
+	backoff := e.cfg.ErrorBackoff
+	var notifyC <-chan struct{}
+	if e.notify != nil {
+		notifyC = e.notify.C()
+	}
+	for {
+		select {
+		case <-e.stopClaiming:
+			return
+		default:
+		}
+		free := cap(e.sem) - len(e.sem)
+		started, claimed, err := e.claim(free)
+		if err != nil {
+			e.logger.Warn("engine: claim failed", "err", err, "retry_in", backoff.String())
+			if !e.sleep(e.clock.NewTimer(backoff), notifyC, nil) {
+				return
+			}
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		}
+		backoff = e.cfg.ErrorBackoff
+		if free > 0 && started == free {
+			continue // there may be more due
+		}
+		delay := e.cfg.SafetyPoll
+		at, ok, err := e.store.NextWake(e.bgCtx)
+		switch {
+		case err != nil:
+			e.logger.Warn("engine: next wake-up time", "err", err)
+			delay = e.cfg.ErrorBackoff
+		case ok:
+			delay = min(delay, at.Sub(e.clock.Now()))
+		}
+		var slotC chan struct{}
+		if delay <= 0 {
+			switch {
+			case free-started <= 0:
+				// Due work waits for a free worker.
+				slotC, delay = e.slotFreed, e.cfg.SafetyPoll
+			case claimed == 0:
+				delay = idleRecheck
+			default:
+				continue
+			}
+		}
+		if !e.sleep(e.clock.NewTimer(delay), notifyC, slotC) {
+			return
+		}
+	}
+}
+
+// sleep waits for t, a notification, a poke or slot; it reports false when
+// the engine stops claiming.
+func (e *Engine) sleep(t Timer, notifyC <-chan struct{}, slotC <-chan struct{}) bool {
+	defer t.Stop()
+	select {
+	case <-t.C():
+	case <-notifyC:
+	case <-e.poke:
+	case <-slotC:
+	case <-e.stopClaiming:
+		return false
+	}
+	return true
+}
+
+// claim runs one claim with up to free attempts and dispatches what it
+// got. It returns how many attempts it started and how many rows it got.
+func (e *Engine) claim(free int) (started, claimed int, err error) {
+	now := e.clock.Now()
+	t0 := time.Now()
+	got, err := e.store.ClaimDue(e.bgCtx, e.claimRequest(now, free))
+	e.metrics.claim.Observe(time.Since(t0).Seconds())
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := range got {
+		a := got[i]
+		if a.Expired {
+			e.logger.Warn("engine: attempt interrupted (lease expired)", "job_id", a.JobID, "attempt_id", a.ID)
+			e.results <- e.interrupted(&a, now)
+			continue
+		}
+		started++
+		e.sem <- struct{}{}
+		e.inflight.Add(1)
+		go func() {
+			defer func() {
+				<-e.sem
+				e.inflight.Done()
+				select {
+				case e.slotFreed <- struct{}{}:
+				default:
+				}
+			}()
+			o := e.execute(e.execCtx, &a)
+			if e.crashed.Load() {
+				return
+			}
+			e.results <- o
+		}()
+	}
+	return started, len(got), nil
+}
+
+func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
+	return models.ClaimRequest{
+		Now: now, Owner: e.id, Limit: limit,
+		Plan:  func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
+		Lease: e.leaseFor,
+	}
+}
+
+// interrupted is the outcome of an attempt whose lease expired.
+func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.AttemptOutcome {
+	cj, _ := e.cache.get(a.JobID, a.Definition, nil)
+	spec, main := specsFor(cj, a.Action)
+	o := outcome(a, spec, main, action.Result{
+		Message: "interrupted: the instance running the attempt stopped answering (its lease expired)",
+	}, now)
+	o.Expired = true
+	return o
+}
+
+// specsFor returns the spec of action and the main action's spec.
+func specsFor(cj *compiledJob, act string) (spec, main *action.Spec) {
+	if cj == nil || cj.spec == nil {
+		return nil, nil
+	}
+	if act == models.ErrorAction {
+		return cj.spec.ErrorAction, cj.spec
+	}
+	return cj.spec, cj.spec
+}
+
+// execute runs attempt a and returns its outcome.
+func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.AttemptOutcome {
+	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
+	cj, err := e.cache.get(a.JobID, a.Definition, nil)
+	var res action.Result
+	var spec, main *action.Spec
+	switch {
+	case err != nil:
+		res.Message = "the job definition cannot be read: " + err.Error()
+	case cj.specErr != nil:
+		res.Message = "the action cannot be run: " + cj.specErr.Error()
+	default:
+		spec, main = specsFor(cj, a.Action)
+		if spec == nil {
+			res.Message = "the job has no " + a.Action
+			break
+		}
+		timeout := cj.job.Timeout
+		if a.Action == models.ErrorAction {
+			timeout = cj.job.ErrorActionTimeout
+		}
+		res = e.exec.Execute(ctx, &action.Attempt{
+			JobID: a.JobID, AttemptID: a.ID, ExpectedTime: a.ExpectedTime, Spec: spec, Timeout: timeout,
+		})
+	}
+	o := outcome(a, spec, main, res, e.clock.Now())
+	o.Owner = e.id
+	return o
+}
+
+// writer records results in batches until results is closed and drained.
+func (e *Engine) writer() {
+	defer close(e.writerDone)
+	batch := make([]models.AttemptOutcome, 0, e.cfg.ResultBatch)
+	for first := range e.results {
+		batch = append(batch[:0], first)
+	fill:
+		for len(batch) < e.cfg.ResultBatch {
+			select {
+			case o, ok := <-e.results:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, o)
+			default:
+				break fill
+			}
+		}
+		e.write(batch)
+	}
+}
+
+// write records batch, retrying while the database is unavailable, until
+// it succeeds or writing is cancelled (the results are then lost here, and
+// the attempts' leases expire: another instance records them interrupted).
+func (e *Engine) write(batch []models.AttemptOutcome) {
+	backoff := e.cfg.ErrorBackoff
+	for {
+		if e.crashed.Load() {
+			return
+		}
+		done, err := e.store.FinishAttempts(e.writeCtx, batch)
+		if err == nil {
+			e.observe(batch, done)
+			return
+		}
+		if e.writeCtx.Err() != nil {
+			e.logger.Error("engine: results not recorded", "count", len(batch), "err", err)
+			return
+		}
+		e.logger.Warn("engine: recording results failed", "count", len(batch), "err", err, "retry_in", backoff.String())
+		t := e.clock.NewTimer(backoff)
+		select {
+		case <-t.C():
+		case <-e.writeCtx.Done():
+		}
+		t.Stop()
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// observe updates the metrics and logs after a batch was written.
+func (e *Engine) observe(batch []models.AttemptOutcome, done []models.FinishedAttempt) {
+	for i, f := range done {
+		if !f.Recorded {
+			e.logger.Info("engine: result not recorded (attempt no longer ours or job deleted)", "attempt_id", f.AttemptID)
+			continue
+		}
+		status := models.StatusCompleted
+		if !batch[i].Succeeded {
+			status = models.StatusFailed
+		}
+		e.metrics.attempts.WithLabelValues(status, f.Action).Inc()
+		if f.JobEnded {
+			e.logger.Info("engine: job ended", "job_id", f.JobID)
+		}
+	}
+	if e.onFinish != nil {
+		e.onFinish(batch, done)
+	}
+}
+
+// retention prunes history, finished jobs and attempts every
+// RetentionInterval, starting one minute after Start.
+func (e *Engine) retention() {
+	wait := min(time.Minute, e.cfg.RetentionInterval)
+	for {
+		t := e.clock.NewTimer(wait)
+		select {
+		case <-e.bgCtx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+		wait = e.cfg.RetentionInterval
+		if _, err := e.prune(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
+			e.logger.Warn("engine: retention failed", "err", err)
+		}
+	}
+}
+
+// prune applies the retention settings once.
+func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
+	r := models.Retention{
+		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
+		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge, AttemptMaxAge: e.cfg.AttemptMaxAge,
+	}
+	st, err := e.store.Prune(ctx, e.clock.Now(), r)
+	if err != nil {
+		return st, err
+	}
+	if st.History+st.Jobs+st.Attempts > 0 {
+		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts)
+	}
+	return st, nil
+}
+
+// runDue claims everything due at the clock's now (up to MaxWorkers
+// attempts), runs it, waits and records the results. It returns how many
+// rows the claim returned. For tests that drive the engine step by step
+// with a fake clock, without Start.
+func (e *Engine) runDue(ctx context.Context) (int, error) {
+	now := e.clock.Now()
+	got, err := e.store.ClaimDue(ctx, e.claimRequest(now, e.cfg.MaxWorkers))
+	if err != nil {
+		return 0, err
+	}
+	outcomes := make([]models.AttemptOutcome, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		if got[i].Expired {
+			outcomes[i] = e.interrupted(&got[i], now)
+			continue
+		}
+		wg.Go(func() { outcomes[i] = e.execute(ctx, &got[i]) })
+	}
+	wg.Wait()
+	if len(outcomes) > 0 {
+		done, err := e.store.FinishAttempts(ctx, outcomes)
+		if err != nil {
+			return 0, err
+		}
+		e.observe(outcomes, done)
+	}
+	return len(got), nil
+}
