@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"sked/handlers"
+	"sked/models"
 	"sked/models/pgserver"
+	"sked/scheduler"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -57,6 +59,21 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	}
 	defer db.Close()
 
+	engine, err := scheduler.New(scheduler.Config{}, scheduler.Deps{
+		Store:    db.Store,
+		Notifier: models.NewListener(db.Store.DSN(), logger),
+		Logger:   logger,
+		Metrics:  scheduler.DefaultMetrics(),
+	})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if err := engine.Start(); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	// Stopped below after the HTTP server; on an early return, at once.
+	defer engine.Stop(context.Background())
+
 	handler := handlers.New(handlers.Deps{
 		Store:         db.Store,
 		SessionSecret: secret,
@@ -92,7 +109,10 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Warn("HTTP server did not shut down cleanly", "err", err)
 	}
-	// The engine will stop here, after the HTTP server and before the database.
 	logger.Info("HTTP server stopped")
+	// The engine stops after the HTTP server and before the database.
+	if err := engine.Stop(shutdownCtx); err != nil {
+		logger.Warn("engine did not stop cleanly", "err", err)
+	}
 	return nil
 }

@@ -21,6 +21,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", s.metrics)
 	e.GET("/static/*", s.staticFile)
 
 	e.GET("/setup", s.setupPage, page...)

@@ -2,6 +2,8 @@ package scheduler
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,7 +18,7 @@ type Metrics struct {
 	claim     prometheus.Histogram
 	http      *prometheus.HistogramVec
 	postponed prometheus.Counter
-	backlog   func() float64
+	backlog   atomic.Pointer[func() float64]
 }
 
 // NewMetrics creates the metrics and registers them with reg (nothing is
@@ -54,10 +56,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 				Name: "sked_engine_due_backlog",
 				Help: "Occurrences and attempts due now and not started yet.",
 			}, func() float64 {
-				if m.backlog == nil {
+				f := m.backlog.Load()
+				if f == nil {
 					return 0
 				}
-				return m.backlog()
+				return (*f)()
 			}))
 	}
 	return m
@@ -73,7 +76,7 @@ func (m *Metrics) observeHTTP(d time.Duration, status int) {
 
 // setBacklog makes the backlog gauge ask store.
 func (m *Metrics) setBacklog(store Store, clock Clock) {
-	m.backlog = func() float64 {
+	f := func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		n, err := store.DueBacklog(ctx, clock.Now())
@@ -82,4 +85,19 @@ func (m *Metrics) setBacklog(store Store, clock Clock) {
 		}
 		return float64(n)
 	}
+	m.backlog.Store(&f)
+}
+
+var (
+	defaultMetricsOnce sync.Once
+	defaultMetrics     *Metrics
+)
+
+// DefaultMetrics returns the process's metrics, registered once with
+// prometheus.DefaultRegisterer (what /metrics serves). Several engines in
+// one process (tests) share them; the due backlog follows the engine
+// created last.
+func DefaultMetrics() *Metrics {
+	defaultMetricsOnce.Do(func() { defaultMetrics = NewMetrics(prometheus.DefaultRegisterer) })
+	return defaultMetrics
 }
