@@ -52,6 +52,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the web UI, the REST API and the engine (the default command)", cmdServe},
 		{"migrate", "apply pending database migrations and exit", cmdMigrate},
+		{"preview", "print the next occurrences of a job: sked preview [--now T] [-n N] [--json] [FILE]", cmdPreview},
 		{"user add", "create a user: sked user add NAME [--admin], password read from stdin", cmdUserAdd},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", nil},
@@ -83,6 +84,10 @@ func runCLI(ctx context.Context, args []string, sio stdio) int {
 				return exitOK
 			case errors.Is(err, flag.ErrHelp):
 				return exitOK
+			}
+			var re *reportedError
+			if errors.As(err, &re) {
+				return re.code
 			}
 			fmt.Fprintln(sio.err, "sked:", err)
 			var ue *usageError

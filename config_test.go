@@ -145,7 +145,7 @@ func TestCLIHelpListsEveryCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, c := range []string{"serve", "migrate", "user add", "version", "help"} {
+	for _, c := range []string{"serve", "migrate", "preview", "user add", "version", "help"} {
 		if !strings.Contains(stdout, "\n  "+c+" ") {
 			t.Errorf("help does not list %q:\n%s", c, stdout)
 		}

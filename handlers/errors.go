@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/web"
 )
 
@@ -30,7 +31,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case c.Request().Method == http.MethodHead:
 		werr = c.NoContent(status)
 	case isAPIPath(c.Request().URL.Path):
-		werr = c.JSON(status, apiError{Error: apiErrorBody{Code: apiCode(status), Message: message}})
+		werr = c.JSON(status, apiError{Error: apiErrorBody{Code: apiCode(status), Message: message, Details: problemDetails(err)}})
 	case isHTMX(c):
 		werr = render(c, status, web.ErrorFragment(errorView(status, message)))
 	default:
@@ -57,6 +58,8 @@ func classify(err error) (int, string) {
 		return he.Code, msg
 	case errors.As(err, &ve):
 		return http.StatusBadRequest, ve.Error()
+	case jobdef.AsValidationError(err) != nil:
+		return http.StatusBadRequest, jobdef.AsValidationError(err).Error()
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, "Not found."
 	case errors.Is(err, models.ErrSetupDone):
@@ -79,8 +82,35 @@ type apiError struct {
 }
 
 type apiErrorBody struct {
+	Code    string           `json:"code"`
+	Message string           `json:"message"`
+	Details []apiErrorDetail `json:"details,omitempty"`
+}
+
+// apiErrorDetail is one validation problem: Target is the field's path and
+// Message the whole "path: message" line.
+type apiErrorDetail struct {
 	Code    string `json:"code"`
+	Target  string `json:"target"`
 	Message string `json:"message"`
+}
+
+// problemDetails lists the problems of a validation error, one detail each,
+// or nil for other errors.
+func problemDetails(err error) []apiErrorDetail {
+	var out []apiErrorDetail
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		for _, p := range ve.Problems {
+			out = append(out, apiErrorDetail{Code: "BadRequest", Target: p.Path, Message: p.String()})
+		}
+	}
+	var mv *models.ValidationError
+	if errors.As(err, &mv) {
+		for _, p := range mv.Problems {
+			out = append(out, apiErrorDetail{Code: "BadRequest", Target: p.Field, Message: p.Error()})
+		}
+	}
+	return out
 }
 
 // apiCode is the ARM error code for a status.

@@ -78,11 +78,15 @@ type response struct {
 	doc  *goquery.Document
 }
 
-func (a *app) do(client *http.Client, method, path string, form url.Values, header http.Header) *response {
+// do sends a request with form (url-encoded) or, when form is nil, the
+// optional raw body.
+func (a *app) do(client *http.Client, method, path string, form url.Values, header http.Header, raw ...io.Reader) *response {
 	a.t.Helper()
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
+	} else if len(raw) > 0 {
+		body = raw[0]
 	}
 	req, err := http.NewRequest(method, a.srv.URL+path, body)
 	if err != nil {

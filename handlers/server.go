@@ -29,7 +29,8 @@ type Deps struct {
 	Logger *slog.Logger
 	// Version is shown by /healthz.
 	Version string
-	// Now is the clock, for the sign-in throttle. Nil means time.Now.
+	// Now is the clock (sign-in throttle, default "now" of previews). Nil
+	// means time.Now.
 	Now func() time.Time
 }
 
@@ -41,6 +42,7 @@ type Server struct {
 	log      *slog.Logger
 	version  string
 	throttle *signInThrottle
+	clock    func() time.Time
 }
 
 // New returns the HTTP handler for the whole application.
@@ -59,6 +61,7 @@ func New(d Deps) *echo.Echo {
 		log:      logger,
 		version:  d.Version,
 		throttle: newSignInThrottle(now),
+		clock:    now,
 	}
 	e := echo.New()
 	e.HideBanner = true

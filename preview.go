@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
+)
+
+// maxPreviewInput bounds what `sked preview` reads; anything larger than a
+// job may be (jobdef.MaxJobBytes) is refused by the parser with a message.
+const maxPreviewInput = 4 * jobdef.MaxJobBytes
+
+// reportedError is an error whose messages were already written to stderr;
+// runCLI only turns it into the exit status.
+type reportedError struct{ code int }
+
+func (e *reportedError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// cmdPreview implements `sked preview [--now RFC3339] [-n N] [--json] [FILE]`
+// (SPEC §3): the next N occurrences of the job in FILE (or stdin) as if it
+// were created at --now. Invalid input: exit status 2, nothing on stdout,
+// one validation error per line on stderr.
+func cmdPreview(ctx context.Context, sio stdio, args []string) error {
+	fs := flag.NewFlagSet("sked preview", flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	nowFlag := fs.String("now", "", "the creation time to preview from, RFC 3339 (default: the current time)")
+	n := fs.Int("n", recurrence.DefaultPreviewCount, "how many occurrences to show (1–1000)")
+	asJSON := fs.Bool("json", false, `print one JSON object {"occurrences", "description", "warnings"}`)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 1 {
+		return usagef("usage: sked preview [--now RFC3339] [-n N] [--json] [FILE]")
+	}
+	var problems []string
+	now := time.Now()
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("--now: %q is not an RFC 3339 date-time such as 2026-01-02T15:04:05Z", *nowFlag))
+		}
+		now = t
+	}
+	if *n < 1 || *n > recurrence.MaxPreviewCount {
+		problems = append(problems, fmt.Sprintf("-n: %d is not from 1 to %d", *n, recurrence.MaxPreviewCount))
+	}
+	input, err := readPreviewInput(sio, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	job, err := jobdef.Parse(input)
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		problems = append(problems, ve.Lines()...)
+	} else if err != nil {
+		return err
+	}
+	var res recurrence.Result
+	if len(problems) == 0 {
+		res, err = recurrence.Preview(job, now, *n)
+		if ve := jobdef.AsValidationError(err); ve != nil {
+			problems = append(problems, ve.Lines()...)
+		} else if err != nil {
+			return err
+		}
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(sio.err, p)
+		}
+		return &reportedError{code: exitUsage}
+	}
+	if *asJSON {
+		return json.NewEncoder(sio.out).Encode(res)
+	}
+	fmt.Fprintln(sio.out, res.Description)
+	for _, o := range res.Occurrences {
+		fmt.Fprintln(sio.out, o.Format(time.RFC3339))
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(sio.out, "warning:", w)
+	}
+	return nil
+}
+
+// readPreviewInput reads the job from path, or from stdin when path is
+// empty or "-".
+func readPreviewInput(sio stdio, path string) ([]byte, error) {
+	r := sio.in
+	if path != "" && path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxPreviewInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("preview: read job: %w", err)
+	}
+	return data, nil
+}
