@@ -16,6 +16,7 @@ run: deps build
 ## test: install PostgreSQL and Chromium if missing, then run every test
 test: deps-test vet
 	$(GO) test $(TESTFLAGS) ./...
+	cd bench/rrulego && $(GO) vet ./... && $(GO) test ./...
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sked .
