@@ -483,7 +483,7 @@ func (s *Store) NextWake(ctx context.Context) (at time.Time, ok bool, err error)
 		  ORDER BY a.due_at LIMIT 1),
 		(SELECT min(lease_expires_at) FROM job_attempts WHERE status = 'running'),
 		(SELECT CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE needs_schedule AND state = 'enabled')
-		        THEN '-infinity'::timestamptz END)
+		        THEN 'epoch'::timestamptz END)
 		) AS at`).Scan(&row).Error
 	if err != nil {
 		return time.Time{}, false, translate("models: next wake", err)

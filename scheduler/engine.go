@@ -395,11 +395,12 @@ func (e *Engine) claim(free int) (started, claimed int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	var expired []models.AttemptOutcome
 	for i := range got {
 		a := got[i]
 		if a.Expired {
 			e.logger.Warn("engine: attempt interrupted (lease expired)", "job_id", a.JobID, "attempt_id", a.ID)
-			e.results <- e.interrupted(&a, now)
+			expired = append(expired, e.interrupted(&a, now))
 			continue
 		}
 		started++
@@ -420,6 +421,15 @@ func (e *Engine) claim(free int) (started, claimed int, err error) {
 			}
 			e.results <- o
 		}()
+	}
+	if len(expired) > 0 {
+		// Recorded here, not by the writer, so that the next claim does not
+		// report them again.
+		done, err := e.store.FinishAttempts(e.bgCtx, expired)
+		if err != nil {
+			return started, len(got), fmt.Errorf("record interrupted attempts: %w", err)
+		}
+		e.observe(expired, done)
 	}
 	return started, len(got), nil
 }
