@@ -54,6 +54,7 @@ func commands() []command {
 		{"migrate", "apply pending database migrations and exit", cmdMigrate},
 		{"preview", "print the next occurrences of a job: sked preview [--now T] [-n N] [--json] [FILE]", cmdPreview},
 		{"user add", "create a user: sked user add NAME [--admin], password read from stdin", cmdUserAdd},
+		{"token add", "issue an API token: sked token add USER [--name NAME], printed once on stdout", cmdTokenAdd},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", nil},
 	}
@@ -64,12 +65,12 @@ func runCLI(ctx context.Context, args []string, sio stdio) int {
 	name, rest := "serve", args
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, rest = args[0], args[1:]
-		if name == "user" {
+		if name == "user" || name == "token" {
 			if len(rest) == 0 || rest[0] != "add" {
-				fmt.Fprintln(sio.err, "sked: usage: sked user add NAME [--admin]")
+				fmt.Fprintf(sio.err, "sked: usage: sked %s add …; run \"sked --help\"\n", name)
 				return exitUsage
 			}
-			name, rest = "user add", rest[1:]
+			name, rest = name+" add", rest[1:]
 		}
 	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
@@ -241,6 +242,41 @@ func readPassword(sio stdio) (string, error) {
 		return "", usagef("no password on stdin: pipe it in, e.g. `echo \"$PASSWORD\" | sked user add NAME`")
 	}
 	return line, nil
+}
+
+func cmdTokenAdd(ctx context.Context, sio stdio, args []string) error {
+	var name string
+	cfg, rest, err := parseFlags("token add", sio, args, func(fs *flag.FlagSet) {
+		fs.StringVar(&name, "name", "api", "a name that says what the token is for")
+	})
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef("usage: sked token add USER [--name NAME]")
+	}
+	db, err := openDatabase(ctx, cfg, newLogger(sio.err, cfg))
+	if err != nil {
+		return fmt.Errorf("token add: %w", err)
+	}
+	defer db.Close()
+	user, err := db.Store.UserByName(ctx, rest[0])
+	if errors.Is(err, models.ErrNotFound) {
+		return usagef("token add: there is no user %q", rest[0])
+	}
+	if err != nil {
+		return fmt.Errorf("token add: %w", err)
+	}
+	_, token, err := db.Store.CreateToken(ctx, user.ID, name)
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		return usagef("token add: %v", err)
+	}
+	if err != nil {
+		return fmt.Errorf("token add: %w", err)
+	}
+	fmt.Fprintln(sio.out, token)
+	return nil
 }
 
 func cmdVersion(ctx context.Context, sio stdio, args []string) error {

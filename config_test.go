@@ -126,6 +126,8 @@ func TestCLIExitStatusTwoForBadConfiguration(t *testing.T) {
 		{[]string{"frobnicate"}, nil, `unknown command "frobnicate"`},
 		{[]string{"user"}, nil, "usage: sked user add"},
 		{[]string{"user", "add"}, nil, "usage: sked user add"},
+		{[]string{"token"}, nil, "usage: sked token add"},
+		{[]string{"token", "add"}, nil, "usage: sked token add"},
 	} {
 		code, stdout, stderr := runForTest(tc.args, tc.env, "")
 		if code != exitUsage {
@@ -145,7 +147,7 @@ func TestCLIHelpListsEveryCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, c := range []string{"serve", "migrate", "preview", "user add", "version", "help"} {
+	for _, c := range []string{"serve", "migrate", "preview", "user add", "token add", "version", "help"} {
 		if !strings.Contains(stdout, "\n  "+c+" ") {
 			t.Errorf("help does not list %q:\n%s", c, stdout)
 		}

@@ -310,6 +310,14 @@ func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
 	if resp.Request.URL.Path != "/signin" {
 		t.Errorf("after user add --admin, /setup leads to %s, want /signin", resp.Request.URL.Path)
 	}
+	code, stdout, stderr = runForTest([]string{"token", "add", "BOB", "--name", "ci"}, env, "")
+	if code != 0 || !strings.HasPrefix(stdout, "sked_") || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("token add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runForTest([]string{"token", "add", "nobody"}, env, "")
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `there is no user "nobody"`) {
+		t.Errorf("token add for an unknown user: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
 	code, _, stderr = runForTest([]string{"user", "add", "BOB"}, env, "password123\n")
 	if code != exitUsage || !strings.Contains(stderr, "username: is already taken") {
 		t.Errorf("duplicate user add: exit %d, %s", code, stderr)

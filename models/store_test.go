@@ -357,3 +357,64 @@ func TestCollectionSummariesCountJobsOfMembersOnly(t *testing.T) {
 		t.Fatalf("a non-member sees %+v, %v", rows, err)
 	}
 }
+
+func TestAPITokens(t *testing.T) {
+	store := testdb.Store(t)
+	ctx := context.Background()
+	alice, err := store.CreateUser(ctx, models.NewUser{Username: "alice", Password: "password123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := store.CreateUser(ctx, models.NewUser{Username: "bob", Password: "password123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, token, err := store.CreateToken(ctx, alice.ID, " ci ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(token, "sked_") || len(token) < 40 || rec.Name != "ci" || !strings.HasPrefix(token, rec.Prefix) {
+		t.Fatalf("token %q record %+v", token, rec)
+	}
+	if strings.Contains(string(rec.TokenHash), token) {
+		t.Fatal("the token itself is stored")
+	}
+	u, err := store.AuthenticateToken(ctx, token)
+	if err != nil || u.ID != alice.ID {
+		t.Fatalf("AuthenticateToken = %+v, %v", u, err)
+	}
+	list, err := store.TokensOf(ctx, alice.ID)
+	if err != nil || len(list) != 1 || list[0].LastUsedAt == nil {
+		t.Fatalf("TokensOf = %+v, %v; want one token with its last use", list, err)
+	}
+	for _, bad := range []string{"", "sked_", token + "x", "Bearer " + token, strings.TrimPrefix(token, "sked_")} {
+		if _, err := store.AuthenticateToken(ctx, bad); !errors.Is(err, models.ErrBadCredentials) {
+			t.Errorf("token %q: %v, want ErrBadCredentials", bad, err)
+		}
+	}
+	if err := store.RevokeToken(ctx, bob.ID, rec.ID); !errors.Is(err, models.ErrNotFound) {
+		t.Errorf("bob revoking alice's token: %v, want ErrNotFound", err)
+	}
+	if err := store.RevokeToken(ctx, alice.ID, rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.RevokeToken(ctx, alice.ID, rec.ID); err != nil {
+		t.Errorf("revoking twice: %v", err)
+	}
+	if _, err := store.AuthenticateToken(ctx, token); !errors.Is(err, models.ErrBadCredentials) {
+		t.Errorf("revoked token: %v, want ErrBadCredentials", err)
+	}
+	_, token2, err := store.CreateToken(ctx, bob.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetUserDisabled(ctx, bob.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.AuthenticateToken(ctx, token2); !errors.Is(err, models.ErrBadCredentials) {
+		t.Errorf("token of a disabled user: %v, want ErrBadCredentials", err)
+	}
+	if _, _, err := store.CreateToken(ctx, alice.ID, strings.Repeat("n", 101)); err == nil {
+		t.Error("a 101-character name was accepted")
+	}
+}
