@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +16,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"sked/models/pgserver"
 )
 
 // newDataDir returns a fresh data directory that the postgres user can
@@ -91,38 +91,6 @@ func startSked(t *testing.T, dataDir string) (string, func() error) {
 		t.Fatalf("sked did not start within 90 s\nlogs:\n%s", logs)
 	}
 	return "", nil
-}
-
-// postmasterPID returns the pid of the PostgreSQL server of dataDir, or 0
-// when none runs.
-func postmasterPID(dataDir string) int {
-	body, err := os.ReadFile(filepath.Join(dataDir, "pg", "postmaster.pid"))
-	if err != nil {
-		return 0
-	}
-	line, _, _ := strings.Cut(string(body), "\n")
-	pid, _ := strconv.Atoi(strings.TrimSpace(line))
-	return pid
-}
-
-// processAlive reports whether pid runs; a zombie (exited, not yet reaped
-// by its parent) counts as stopped.
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	// The state follows the command name in parentheses: "pid (comm) S ...".
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z'
-	}
-	return true
 }
 
 // artifactsDir is where browser screenshots go: $SKED_ARTIFACTS_DIR or
@@ -284,13 +252,13 @@ func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "database schema is at version") {
 		t.Fatalf("migrate: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
-	if pid := postmasterPID(dataDir); pid != 0 {
+	if pid := pgserver.ServerPID(dataDir); pid != 0 {
 		t.Fatalf("PostgreSQL (pid %d) still runs after migrate", pid)
 	}
 
 	base, stop := startSked(t, dataDir)
-	pgPID := postmasterPID(dataDir)
-	if !processAlive(pgPID) {
+	pgPID := pgserver.ServerPID(dataDir)
+	if pgPID == 0 {
 		t.Fatalf("no PostgreSQL runs for the server (pid %d)", pgPID)
 	}
 
@@ -299,7 +267,7 @@ func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
 	if code != 0 || stdout != "created administrator bob\n" {
 		t.Fatalf("user add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
 	}
-	if postmasterPID(dataDir) != pgPID || !processAlive(pgPID) {
+	if pgserver.ServerPID(dataDir) != pgPID {
 		t.Fatal("user add stopped or replaced the server's PostgreSQL")
 	}
 	resp, err := http.Get(base + "/setup")
@@ -335,7 +303,7 @@ func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	if processAlive(pgPID) {
+	if pgserver.ServerPID(dataDir) != 0 {
 		t.Errorf("PostgreSQL (pid %d) still runs after serve stopped", pgPID)
 	}
 }
@@ -383,8 +351,8 @@ func TestBinaryStopsWithItsPostgreSQLOnSIGTERM(t *testing.T) {
 			t.Fatalf("sked did not serve within 90 s\n%s", logs)
 		}
 	}
-	pgPID := postmasterPID(dataDir)
-	if !processAlive(pgPID) {
+	pgPID := pgserver.ServerPID(dataDir)
+	if pgPID == 0 {
 		t.Fatalf("no PostgreSQL runs (pid %d)", pgPID)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -398,7 +366,7 @@ func TestBinaryStopsWithItsPostgreSQLOnSIGTERM(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("sked did not stop within 60 s of SIGTERM\n%s", logs)
 	}
-	if processAlive(pgPID) {
+	if pgserver.ServerPID(dataDir) != 0 {
 		t.Errorf("PostgreSQL (pid %d) still runs after sked stopped\n%s", pgPID, logs)
 	}
 	if _, err := os.Stat(filepath.Join(dataDir, "serve.lock")); err != nil {

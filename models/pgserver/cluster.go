@@ -440,3 +440,15 @@ func tail(b []byte) string {
 	}
 	return s
 }
+
+// ServerPID returns the pid of the PostgreSQL server running for the
+// embedded cluster of the Sked data directory dataDir, or 0 when none runs
+// (no postmaster.pid, or its process is gone). It is for operators' checks
+// and tests; the package's own start and stop logic does not need it.
+func ServerPID(dataDir string) int {
+	pid := postmasterPID(filepath.Join(dataDir, clusterName))
+	if !processAlive(pid) {
+		return 0
+	}
+	return pid
+}
