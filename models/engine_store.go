@@ -416,13 +416,14 @@ func finishAttempt(tx *gorm.DB, o *AttemptOutcome) (FinishedAttempt, error) {
 			FROM a
 		)
 		UPDATE jobs j SET execution_count = j.execution_count + 1, failure_count = j.failure_count + ?,
-		       faulted_count = j.faulted_count + ?
+		       faulted_count = j.faulted_count + ?,
+		       last_occurrence_faulted = CASE WHEN ? THEN ? ELSE j.last_occurrence_faulted END
 		FROM a WHERE j.id = a.job_id
 		RETURNING a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
 		          j.state, j.next_run_at, j.needs_schedule`,
 		status, o.Now, o.AttemptID, o.Expired, o.Owner, o.Expired, o.Now,
 		o.Now, hist, cleanText(o.Message),
-		failed, faulted).Scan(&rows).Error
+		failed, faulted, o.Next == nil, o.OccurrenceFaulted || o.Faulted).Scan(&rows).Error
 	if err != nil {
 		return res, fmt.Errorf("finish attempt %d: %w", o.AttemptID, err)
 	}
@@ -442,24 +443,22 @@ func finishAttempt(tx *gorm.DB, o *AttemptOutcome) (FinishedAttempt, error) {
 		}
 		res.NextStored = true
 	}
-	if !enabled || o.Next != nil {
+	if !enabled || o.Next != nil || r.NextRunAt != nil || r.NeedsSchedule {
 		return res, nil
 	}
-	occFaulted := o.OccurrenceFaulted || o.Faulted
-	// The occurrence ended: remember how, and end the job when nothing is
-	// left of it.
+	// The occurrence ended and the job has no next one: end the job when
+	// nothing else of it is open. (How the occurrence ended was recorded
+	// above in last_occurrence_faulted.)
 	var states []string
-	err = tx.Raw(`UPDATE jobs SET last_occurrence_faulted = ?,
-			state = CASE WHEN fin THEN (CASE WHEN ? THEN 'faulted' ELSE 'completed' END) ELSE state END,
-			ended_at = CASE WHEN fin THEN ?::timestamptz ELSE ended_at END
-		FROM (SELECT (next_run_at IS NULL AND NOT needs_schedule AND NOT EXISTS (
-				SELECT 1 FROM job_attempts o WHERE o.job_id = ? AND o.status IN ('pending', 'running'))) AS fin
-			FROM jobs WHERE id = ?) f
-		WHERE id = ? RETURNING state`, occFaulted, occFaulted, o.Now, r.JobID, r.JobID, r.JobID).Scan(&states).Error
+	err = tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
+			ended_at = ?
+		WHERE id = ? AND state = 'enabled' AND next_run_at IS NULL AND NOT needs_schedule AND NOT EXISTS (
+			SELECT 1 FROM job_attempts o WHERE o.job_id = ? AND o.status IN ('pending', 'running'))
+		RETURNING state`, o.Now, r.JobID, r.JobID).Scan(&states).Error
 	if err != nil {
 		return res, fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
 	}
-	res.JobEnded = len(states) == 1 && (states[0] == "completed" || states[0] == "faulted")
+	res.JobEnded = len(states) == 1
 	return res, nil
 }
 

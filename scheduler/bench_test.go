@@ -1,0 +1,171 @@
+package scheduler
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sked/models/testdb"
+)
+
+// The engine benchmarks are a harness, not timed tests: run them with
+//
+//	go test ./scheduler -run '^$' -bench Engine -benchtime 1x -timeout 30m
+//
+// Each iteration gets its own database on the package's throwaway cluster
+// (fsync off, like the other tests), a loopback HTTP sink that answers 200
+// at once, and one engine with the default configuration. Results are in
+// BENCHMARKS.md.
+
+// benchJobs inserts n enabled minute jobs calling url whose start times are
+// spread evenly over the minute after t0, with their next run already set
+// (as if scheduled), straight in SQL so that setting up 100,000 jobs takes
+// seconds.
+func benchJobs(b *testing.B, db *sql.DB, coll int64, n int, t0 time.Time, url string) {
+	b.Helper()
+	_, err := db.Exec(`
+		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at)
+		SELECT $1, 'b' || g,
+		       json_build_object('startTime', to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+		                         'recurrence', json_build_object('frequency', 'minute'),
+		                         'action', json_build_object('type', 'http',
+		                             'request', json_build_object('uri', $3::text, 'method', 'GET'),
+		                             'retryPolicy', json_build_object('retryType', 'none'))),
+		       'enabled', s
+		FROM generate_series(0, $4 - 1) g,
+		     LATERAL (SELECT $2::timestamptz + make_interval(secs => (g * 60 / $4)::int)) AS t(s)`,
+		coll, t0, url, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+func benchSink(b *testing.B) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok")
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// BenchmarkEngineRate runs minute jobs due at a steady rate per second for
+// 70 s and reports the executions per second achieved over the last 60 s
+// and the start lateness (p50, p99, max) of the attempts in that window.
+func BenchmarkEngineRate(b *testing.B) {
+	for _, rate := range []int{500, 2000} {
+		b.Run(strconv.Itoa(rate)+"perSecond", func(b *testing.B) {
+			for b.Loop() {
+				benchRate(b, rate)
+			}
+		})
+	}
+}
+
+func benchRate(b *testing.B, rate int) {
+	dsn := testdb.DSN(b)
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	store := openStore(b, dsn)
+	coll := newCollection(b, store)
+	sink := benchSink(b)
+	t0 := time.Now().Add(5 * time.Second).Truncate(time.Second)
+	benchJobs(b, db, coll.ID, rate*60, t0, sink.URL)
+	e := startLive(b, store, Config{})
+	time.Sleep(time.Until(t0.Add(70 * time.Second)))
+	e.Stop(context.Background())
+	from, to := t0.Add(10*time.Second), t0.Add(70*time.Second)
+	var n int64
+	var p50, p99, mx float64
+	err = db.QueryRow(`SELECT count(*),
+			coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY lateness_ms), 0),
+			coalesce(percentile_cont(0.99) WITHIN GROUP (ORDER BY lateness_ms), 0),
+			coalesce(max(lateness_ms), 0)
+		FROM job_history WHERE expected_execution_time >= $1 AND expected_execution_time < $2 AND status = 'Completed'`,
+		from, to).Scan(&n, &p50, &p99, &mx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var due int64
+	if err := db.QueryRow(`SELECT count(*) FROM jobs`).Scan(&due); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(n)/to.Sub(from).Seconds(), "exec/s")
+	b.ReportMetric(p50, "p50-late-ms")
+	b.ReportMetric(p99, "p99-late-ms")
+	b.ReportMetric(mx, "max-late-ms")
+	b.ReportMetric(float64(rate), "due/s")
+}
+
+// BenchmarkEngineIdle measures the CPU an idle engine uses (this process
+// and its PostgreSQL backends) with 100,000 enabled jobs due in a year,
+// over 60 s, in percent of one core.
+func BenchmarkEngineIdle(b *testing.B) {
+	for b.Loop() {
+		dsn := testdb.DSN(b)
+		db, err := sql.Open("pgx", dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		store := openStore(b, dsn)
+		coll := newCollection(b, store)
+		benchJobs(b, db, coll.ID, 100_000, time.Now().Add(365*24*time.Hour), "http://127.0.0.1:9/")
+		db.Exec(`VACUUM ANALYZE jobs`)
+		e := startLive(b, store, Config{})
+		time.Sleep(2 * time.Second) // let it settle
+		dbName := dsnDatabase(dsn)
+		cpu0, wall0 := cpuSeconds(b, db, dbName), time.Now()
+		time.Sleep(60 * time.Second)
+		cpu1, wall1 := cpuSeconds(b, db, dbName), time.Now()
+		e.Stop(context.Background())
+		db.Close()
+		b.ReportMetric(100*(cpu1-cpu0)/wall1.Sub(wall0).Seconds(), "%core")
+	}
+}
+
+func dsnDatabase(dsn string) string {
+	for _, f := range strings.Fields(dsn) {
+		if v, ok := strings.CutPrefix(f, "dbname="); ok {
+			return strings.Trim(v, "'")
+		}
+	}
+	return ""
+}
+
+// cpuSeconds returns the CPU time used so far by this process and by the
+// PostgreSQL backends connected to database name (the engine's).
+func cpuSeconds(b *testing.B, db *sql.DB, name string) float64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	total := float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+	rows, err := db.Query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pid int
+		rows.Scan(&pid)
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		ut, _ := strconv.ParseFloat(fields[11], 64)
+		st, _ := strconv.ParseFloat(fields[12], 64)
+		total += (ut + st) / 100 // clock ticks (USER_HZ = 100)
+	}
+	return total
+}
