@@ -171,19 +171,34 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			if err != nil {
 				return fmt.Errorf("select pending attempts: %w", err)
 			}
+			type lease struct {
+				ID    int64     `json:"id"`
+				JobID int64     `json:"job_id"`
+				Until time.Time `json:"until"`
+			}
+			leases := make([]lease, len(due))
 			for i := range due {
 				a := &due[i]
 				a.StartedAt = req.Now
 				a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Action))
-				err := tx.Exec(`UPDATE job_attempts SET status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?
-					WHERE id = ?`, req.Owner, a.LeaseExpiresAt, a.StartedAt, a.ID).Error
-				if err != nil {
-					return fmt.Errorf("start attempt %d: %w", a.ID, err)
-				}
-				if err := tx.Exec(`UPDATE jobs SET last_run_at = ? WHERE id = ?`, req.Now, a.JobID).Error; err != nil {
-					return fmt.Errorf("start attempt %d: %w", a.ID, err)
-				}
+				leases[i] = lease{ID: a.ID, JobID: a.JobID, Until: a.LeaseExpiresAt}
 				out = append(out, *a)
+			}
+			if len(leases) > 0 {
+				data, err := json.Marshal(leases)
+				if err != nil {
+					return fmt.Errorf("start attempts: %w", err)
+				}
+				err = tx.Exec(`
+					WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, until timestamptz)),
+					a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = l.until,
+					             started_at = ?::timestamptz
+					      FROM l WHERE t.id = l.id)
+					UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l)`,
+					string(data), req.Owner, req.Now, req.Now).Error
+				if err != nil {
+					return fmt.Errorf("start attempts: %w", err)
+				}
 			}
 			limit -= len(due)
 		}
@@ -196,15 +211,32 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 				ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
 				return fmt.Errorf("select due jobs: %w", err)
 			}
+			// The common case (start one occurrence, move on to the next)
+			// is written for all jobs at once; the rest one by one.
+			var bulk []bulkPlan
+			byID := map[int64]*EngineJob{}
 			for i := range due {
-				started, err := applyPlan(tx, req, &due[i], req.Plan(&due[i]))
-				if err != nil {
-					return err
+				j := &due[i]
+				plan := req.Plan(j)
+				if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
+					started, err := applyPlan(tx, req, j, plan)
+					if err != nil {
+						return err
+					}
+					if started != nil {
+						out = append(out, *started)
+					}
+					continue
 				}
-				if started != nil {
-					out = append(out, *started)
-				}
+				byID[j.ID] = j
+				bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
+					RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease)})
 			}
+			started, err := applyBulk(tx, req, bulk, byID)
+			if err != nil {
+				return err
+			}
+			out = append(out, started...)
 		}
 		// 4. Attempts whose engine lost them (crash, lost connection).
 		var expired []ClaimedAttempt
@@ -299,6 +331,69 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*Cla
 	return started, nil
 }
 
+// bulkPlan is one job's plan in applyBulk: start the occurrence RunAt and
+// move on to Next.
+type bulkPlan struct {
+	ID    int64      `json:"id"`
+	Next  *time.Time `json:"next"`
+	Sched int64      `json:"sched"`
+	Occ   int64      `json:"occ"`
+	RunAt time.Time  `json:"run_at"`
+	Lease time.Time  `json:"lease"`
+}
+
+// applyBulk writes plans that each start one occurrence, in one statement:
+// the attempts are inserted (a conflict means that occurrence already ran:
+// it is not started again) and the jobs advanced.
+func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*EngineJob) ([]ClaimedAttempt, error) {
+	if len(plans) == 0 {
+		return nil, nil
+	}
+	data, err := json.Marshal(plans)
+	if err != nil {
+		return nil, fmt.Errorf("start occurrences: %w", err)
+	}
+	var rows []struct {
+		JobID     int64
+		AttemptID *int64
+	}
+	err = tx.Raw(`
+		WITH p AS (
+			SELECT * FROM json_to_recordset(?::json)
+				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, lease timestamptz)
+		), ins AS (
+			INSERT INTO job_attempts
+				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
+			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', run_at, ?, lease, ?::timestamptz FROM p
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
+			RETURNING id, job_id
+		)
+		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
+			occurrence_count = p.occ + (CASE WHEN ins.id IS NULL THEN 0 ELSE 1 END),
+			last_run_at = CASE WHEN ins.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END
+		FROM p LEFT JOIN ins ON ins.job_id = p.id
+		WHERE j.id = p.id
+		RETURNING j.id AS job_id, ins.id AS attempt_id`, string(data), req.Owner, req.Now, req.Now).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("start occurrences: %w", err)
+	}
+	byJob := make(map[int64]*bulkPlan, len(plans))
+	for i := range plans {
+		byJob[plans[i].ID] = &plans[i]
+	}
+	var out []ClaimedAttempt
+	for _, r := range rows {
+		if r.AttemptID == nil {
+			continue
+		}
+		p, j := byJob[r.JobID], jobs[r.JobID]
+		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, Definition: j.Definition,
+			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
+			StartedAt: req.Now, LeaseExpiresAt: p.Lease})
+	}
+	return out, nil
+}
+
 // NextAttempt is the attempt that follows a failed one within the same
 // occurrence: a retry of the same action or the first error action attempt.
 type NextAttempt struct {
@@ -354,16 +449,85 @@ type FinishedAttempt struct {
 // FinishAttempts records outcomes in one transaction: per attempt, its
 // final status, one history entry, the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
-// job's final state when it has no occurrence left and nothing open.
+// job's final state when it has no occurrence left and nothing open. The
+// common part is one statement for the whole batch.
 func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
 	out := make([]FinishedAttempt, len(outcomes))
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	if len(outcomes) == 0 {
+		return out, nil
+	}
+	type wire struct {
+		ID         int64     `json:"id"`
+		Owner      string    `json:"owner"`
+		Expired    bool      `json:"expired"`
+		Fin        time.Time `json:"fin"`
+		OK         bool      `json:"ok"`
+		Msg        string    `json:"msg"`
+		Faulted    bool      `json:"faulted"`
+		Ended      bool      `json:"ended"`
+		OccFaulted bool      `json:"occ_faulted"`
+	}
+	ws := make([]wire, len(outcomes))
+	for i, o := range outcomes {
+		ws[i] = wire{ID: o.AttemptID, Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
+			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted}
+	}
+	data, err := json.Marshal(ws)
+	if err != nil {
+		return nil, fmt.Errorf("models: finish attempts: %w", err)
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var rows []finishedRow
+		err := tx.Raw(`
+			WITH o AS (
+				SELECT * FROM json_to_recordset(?::json) AS o(id bigint, owner text, expired boolean, fin timestamptz,
+					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean)
+			), a AS (
+				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
+					lease_owner = NULL, lease_expires_at = NULL
+				FROM o
+				WHERE t.id = o.id AND t.status = 'running'
+				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
+				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted
+			), h AS (
+				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status,
+				                         message, retry_count, repeat_count, lateness_ms, attempt_id)
+				SELECT job_id, started_at, greatest(fin, started_at), expected_time, action,
+				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
+				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id
+				FROM a
+			), g AS (
+				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
+				       count(*) FILTER (WHERE faulted) AS faulted,
+				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted
+				FROM a GROUP BY job_id
+			), u AS (
+				UPDATE jobs j SET execution_count = j.execution_count + g.n, failure_count = j.failure_count + g.failed,
+					faulted_count = j.faulted_count + g.faulted,
+					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
+				FROM g WHERE j.id = g.job_id
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule
+			)
+			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
+			       u.state, u.next_run_at, u.needs_schedule
+			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
+		if err != nil {
+			return fmt.Errorf("finish attempts: %w", err)
+		}
+		byID := make(map[int64]*finishedRow, len(rows))
+		for i := range rows {
+			byID[rows[i].ID] = &rows[i]
+		}
 		for i := range outcomes {
-			res, err := finishAttempt(tx, &outcomes[i])
-			if err != nil {
+			out[i] = FinishedAttempt{AttemptID: outcomes[i].AttemptID}
+			r := byID[outcomes[i].AttemptID]
+			if r == nil {
+				continue
+			}
+			if err := followUp(tx, &outcomes[i], r, &out[i]); err != nil {
 				return err
 			}
-			out[i] = res
 		}
 		return nil
 	})
@@ -373,64 +537,24 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 	return out, nil
 }
 
-func finishAttempt(tx *gorm.DB, o *AttemptOutcome) (FinishedAttempt, error) {
-	res := FinishedAttempt{AttemptID: o.AttemptID}
-	status, hist := "failed", StatusFailed
-	if o.Succeeded {
-		status, hist = "succeeded", StatusCompleted
-	}
-	failed := 0
-	if !o.Succeeded {
-		failed = 1
-	}
-	faulted := 0
-	if o.Faulted {
-		faulted = 1
-	}
-	var rows []struct {
-		JobID         int64
-		Action        string
-		Attempt       int
-		DueAt         time.Time
-		StartedAt     time.Time
-		ExpectedTime  time.Time
-		Occurrence    int64
-		State         string
-		NextRunAt     *time.Time
-		NeedsSchedule bool
-	}
-	// One statement for the common path: the attempt, its history entry and
-	// the job's counters (which locks the job's row).
-	err := tx.Raw(`
-		WITH a AS (
-			UPDATE job_attempts SET status = ?, finished_at = ?, lease_owner = NULL, lease_expires_at = NULL
-			WHERE id = ? AND status = 'running'
-			  AND ((NOT ?::boolean AND lease_owner = ?) OR (?::boolean AND lease_expires_at < ?))
-			RETURNING job_id, action, attempt, due_at, started_at, expected_time, occurrence, id
-		), h AS (
-			INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status,
-			                         message, retry_count, repeat_count, lateness_ms, attempt_id)
-			SELECT a.job_id, a.started_at, greatest(?::timestamptz, a.started_at), a.expected_time, a.action, ?, ?,
-			       a.attempt - 1, a.occurrence,
-			       greatest(0, (extract(epoch FROM a.started_at - a.due_at) * 1000)::bigint), a.id
-			FROM a
-		)
-		UPDATE jobs j SET execution_count = j.execution_count + 1, failure_count = j.failure_count + ?,
-		       faulted_count = j.faulted_count + ?,
-		       last_occurrence_faulted = CASE WHEN ? THEN ? ELSE j.last_occurrence_faulted END
-		FROM a WHERE j.id = a.job_id
-		RETURNING a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
-		          j.state, j.next_run_at, j.needs_schedule`,
-		status, o.Now, o.AttemptID, o.Expired, o.Owner, o.Expired, o.Now,
-		o.Now, hist, cleanText(o.Message),
-		failed, faulted, o.Next == nil, o.OccurrenceFaulted || o.Faulted).Scan(&rows).Error
-	if err != nil {
-		return res, fmt.Errorf("finish attempt %d: %w", o.AttemptID, err)
-	}
-	if len(rows) == 0 {
-		return res, nil
-	}
-	r := rows[0]
+// finishedRow is an attempt recorded by FinishAttempts with its job's state.
+type finishedRow struct {
+	ID            int64
+	JobID         int64
+	Action        string
+	Attempt       int
+	DueAt         time.Time
+	StartedAt     time.Time
+	ExpectedTime  time.Time
+	Occurrence    int64
+	State         string
+	NextRunAt     *time.Time
+	NeedsSchedule bool
+}
+
+// followUp stores the next attempt of a recorded outcome, or ends the job
+// when its last occurrence ended.
+func followUp(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
 	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
 	enabled := r.State == "enabled"
 	if o.Next != nil && enabled {
@@ -439,27 +563,28 @@ func finishAttempt(tx *gorm.DB, o *AttemptOutcome) (FinishedAttempt, error) {
 			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`,
 			r.JobID, r.ExpectedTime, o.Next.Action, o.Next.Attempt, r.Occurrence, o.Next.DueAt).Error
 		if err != nil {
-			return res, fmt.Errorf("store next attempt of %d: %w", o.AttemptID, err)
+			return fmt.Errorf("store next attempt of %d: %w", o.AttemptID, err)
 		}
 		res.NextStored = true
+		return nil
 	}
 	if !enabled || o.Next != nil || r.NextRunAt != nil || r.NeedsSchedule {
-		return res, nil
+		return nil
 	}
 	// The occurrence ended and the job has no next one: end the job when
-	// nothing else of it is open. (How the occurrence ended was recorded
-	// above in last_occurrence_faulted.)
+	// nothing else of it is open. (How the occurrence ended is in
+	// last_occurrence_faulted.)
 	var states []string
-	err = tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
+	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
 			ended_at = ?
 		WHERE id = ? AND state = 'enabled' AND next_run_at IS NULL AND NOT needs_schedule AND NOT EXISTS (
 			SELECT 1 FROM job_attempts o WHERE o.job_id = ? AND o.status IN ('pending', 'running'))
 		RETURNING state`, o.Now, r.JobID, r.JobID).Scan(&states).Error
 	if err != nil {
-		return res, fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
+		return fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
 	}
 	res.JobEnded = len(states) == 1
-	return res, nil
+	return nil
 }
 
 // cleanText makes s storable as PostgreSQL text: valid UTF-8 without NUL.

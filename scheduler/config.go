@@ -37,6 +37,9 @@ type Config struct {
 	// ResultBatch caps the attempt results written in one transaction.
 	// Default 256.
 	ResultBatch int
+	// ResultWriters is how many transactions write results at once.
+	// Default 2.
+	ResultWriters int
 
 	// HistoryMaxAge: history entries older than this are deleted. Default
 	// 60 days; negative keeps them.
@@ -64,6 +67,7 @@ const (
 	DefaultErrorBackoff      = 250 * time.Millisecond
 	DefaultShutdownTimeout   = 25 * time.Second
 	DefaultResultBatch       = 256
+	DefaultResultWriters     = 2
 	DefaultHistoryMaxAge     = 60 * 24 * time.Hour
 	DefaultHistoryPerJob     = 1000
 	DefaultFinishedJobMaxAge = 60 * 24 * time.Hour
@@ -88,6 +92,9 @@ func (c Config) WithDefaults() Config {
 	set(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	if c.ResultBatch == 0 {
 		c.ResultBatch = DefaultResultBatch
+	}
+	if c.ResultWriters == 0 {
+		c.ResultWriters = DefaultResultWriters
 	}
 	set(&c.HistoryMaxAge, DefaultHistoryMaxAge)
 	if c.HistoryPerJob == 0 {
@@ -117,6 +124,9 @@ func (c Config) Validate() error {
 	}
 	if c.ResultBatch < 1 {
 		errs = append(errs, fmt.Errorf("engine: result batch %d must be at least 1", c.ResultBatch))
+	}
+	if c.ResultWriters < 1 || c.ResultWriters > 64 {
+		errs = append(errs, fmt.Errorf("engine: result writers %d is not between 1 and 64", c.ResultWriters))
 	}
 	if c.AttemptMaxAge > 0 && c.AttemptMaxAge < time.Hour {
 		errs = append(errs, fmt.Errorf("engine: attempt max age %s is under 1h", c.AttemptMaxAge))

@@ -108,6 +108,7 @@ type Engine struct {
 	cache   *jobCache
 
 	sem       chan struct{}
+	minBatch  int
 	slotFreed chan struct{}
 	poke      chan struct{}
 	results   chan models.AttemptOutcome
@@ -124,7 +125,7 @@ type Engine struct {
 	bgCtx        context.Context
 	bgCancel     context.CancelFunc
 	loopDone     chan struct{}
-	writerDone   chan struct{}
+	writers      sync.WaitGroup
 	bg           sync.WaitGroup
 
 	// crashed drops every result instead of writing it (tests: a crash).
@@ -165,12 +166,12 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		e.id = defaultInstanceID()
 	}
 	e.sem = make(chan struct{}, cfg.MaxWorkers)
+	e.minBatch = max(1, cfg.MaxWorkers/8)
 	e.slotFreed = make(chan struct{}, 1)
 	e.poke = make(chan struct{}, 1)
 	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
 	e.stopClaiming = make(chan struct{})
 	e.loopDone = make(chan struct{})
-	e.writerDone = make(chan struct{})
 	e.execCtx, e.execCancel = context.WithCancel(context.Background())
 	e.writeCtx, e.writeCancel = context.WithCancel(context.Background())
 	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
@@ -206,7 +207,9 @@ func (e *Engine) Start() error {
 	if e.cfg.RetentionInterval > 0 {
 		e.bg.Go(e.retention)
 	}
-	go e.writer()
+	for range e.cfg.ResultWriters {
+		e.writers.Go(e.writer)
+	}
 	go e.loop()
 	e.logger.Info("engine started", "instance", e.id, "max_workers", e.cfg.MaxWorkers)
 	return nil
@@ -241,17 +244,19 @@ func (e *Engine) Stop(ctx context.Context) error {
 		<-idle
 	}
 	close(e.results)
+	writersDone := make(chan struct{})
+	go func() { e.writers.Wait(); close(writersDone) }()
 	select {
-	case <-e.writerDone:
+	case <-writersDone:
 	case <-ctx.Done():
 		// Give the last results a moment more, then drop them: their
 		// leases will expire and another instance records them.
 		t := time.NewTimer(5 * time.Second)
 		select {
-		case <-e.writerDone:
+		case <-writersDone:
 		case <-t.C:
 			e.writeCancel()
-			<-e.writerDone
+			<-writersDone
 		}
 		t.Stop()
 	}
@@ -330,6 +335,13 @@ func (e *Engine) loop() {
 		default:
 		}
 		free := cap(e.sem) - len(e.sem)
+		if free < e.minBatch {
+			// Busy: let a few workers finish rather than claim one at a time.
+			if !e.waitSlots(e.minBatch, slotWait) {
+				return
+			}
+			free = cap(e.sem) - len(e.sem)
+		}
 		started, claimed, err := e.claim(free)
 		if err != nil {
 			e.logger.Warn("engine: claim failed", "err", err, "retry_in", backoff.String())
@@ -368,6 +380,27 @@ func (e *Engine) loop() {
 			return
 		}
 	}
+}
+
+// slotWait bounds how long a busy loop waits for workers to free up before
+// it claims anyway.
+const slotWait = 10 * time.Millisecond
+
+// waitSlots waits until at least n workers are free or d has passed; it
+// reports false when the engine stops claiming.
+func (e *Engine) waitSlots(n int, d time.Duration) bool {
+	t := e.clock.NewTimer(d)
+	defer t.Stop()
+	for cap(e.sem)-len(e.sem) < n {
+		select {
+		case <-e.slotFreed:
+		case <-t.C():
+			return true
+		case <-e.stopClaiming:
+			return false
+		}
+	}
+	return true
 }
 
 // sleep waits for t, a notification, a poke or slot; it reports false when
@@ -495,8 +528,8 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 }
 
 // writer records results in batches until results is closed and drained.
+// Config.ResultWriters of them run at once.
 func (e *Engine) writer() {
-	defer close(e.writerDone)
 	batch := make([]models.AttemptOutcome, 0, e.cfg.ResultBatch)
 	for first := range e.results {
 		batch = append(batch[:0], first)
