@@ -47,7 +47,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"class"}),
 		postponed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "sked_engine_postponed_total",
-			Help: "Postponed history entries written (missed or overlapping occurrences).",
+			Help: "Postponed history entries planned (missed or overlapping occurrences); a claim that rolls back may count one twice.",
 		}),
 	}
 	if reg != nil {

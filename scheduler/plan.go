@@ -129,6 +129,7 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		}
 		if skipped > 0 {
 			p.Postponed = append(p.Postponed, missedEntry(now, first, last, skipped, runOnce, j.OccurrenceCount))
+			e.metrics.postponed.Inc()
 		}
 		switch {
 		case runOnce:
@@ -153,6 +154,7 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 			Message:     "The occurrence did not run: the previous occurrence of the job is still running (concurrency forbid).",
 			RepeatCount: j.OccurrenceCount,
 		})
+		e.metrics.postponed.Inc()
 	} else {
 		p.Run = &models.PlannedRun{ExpectedTime: expected, Lease: e.lease(cj, models.MainAction)}
 		p.ScheduledCount++
