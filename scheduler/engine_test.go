@@ -3,6 +3,7 @@ package scheduler
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -555,4 +556,51 @@ func gaugeValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	}
 	t.Fatalf("no gauge %s", name)
 	return 0
+}
+
+func TestTargetFaultsAreFailedAttemptsWithBoundedMessages(t *testing.T) {
+	big := strings.Repeat("é", 5<<20) // 10 MB of two-byte runes
+	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hang":
+			<-r.Context().Done()
+		case "/500":
+			http.Error(w, "nope\x00", http.StatusInternalServerError)
+		case "/reset":
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+		case "/big":
+			io.WriteString(w, big)
+		}
+	})
+	none := `"retryPolicy":{"retryType":"none"}`
+	ids := map[string]int64{}
+	for _, p := range []string{"hang", "500", "reset", "big"} {
+		ids[p] = e.put(p, `{"action":`+e.action("/"+p, none+`,"timeout":"PT1S"`)+`}`)
+	}
+	e.drain()
+	msg := func(p string) models.HistoryEntry {
+		h := e.history(ids[p])
+		if len(h) != 1 {
+			t.Fatalf("%s: %d history entries", p, len(h))
+		}
+		return h[0]
+	}
+	if h := msg("hang"); h.Status != "Failed" || h.Message != "timed out after 1s" {
+		t.Errorf("hang: %s %q", h.Status, h.Message)
+	}
+	if h := msg("500"); h.Status != "Failed" || !strings.HasPrefix(h.Message, "HTTP 500 Internal Server Error\nnope") {
+		t.Errorf("500: %s %q", h.Status, h.Message)
+	}
+	if h := msg("reset"); h.Status != "Failed" || !strings.HasPrefix(h.Message, "request failed: ") {
+		t.Errorf("reset: %s %q", h.Status, h.Message)
+	}
+	if h := msg("big"); h.Status != "Completed" || len(h.Message) != len("HTTP 200 OK\n")+2048 {
+		t.Errorf("10 MB body: %s, message of %d bytes", h.Status, len(h.Message))
+	}
+	for p, id := range ids {
+		if j := e.job(id); (p == "big") != (j.State == "completed") {
+			t.Errorf("%s: state %s", p, j.State)
+		}
+	}
 }
