@@ -711,6 +711,33 @@ func (s *Store) SetJobEnabled(ctx context.Context, id int64, enabled bool, now t
 	return nil
 }
 
+// ReleaseAttempts gives back the running attempts ids that owner still
+// holds (a graceful shutdown interrupted them): they become pending again,
+// due at now, with the same attempt number, so that another engine runs
+// them at once; no history entry or counter is written for the
+// interrupted run. The engines are notified. It returns how many were
+// released.
+func (s *Store) ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	var n int64
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Exec(`UPDATE job_attempts SET status = 'pending', due_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+				started_at = NULL
+			WHERE id IN ? AND status = 'running' AND lease_owner = ?`, now, ids, owner)
+		if res.Error != nil {
+			return res.Error
+		}
+		n = res.RowsAffected
+		return tx.Exec(`SELECT pg_notify(?, '')`, NotifyChannel).Error
+	})
+	if err != nil {
+		return 0, translate("models: release attempts", err)
+	}
+	return n, nil
+}
+
 // SetCollectionState sets the state (Enabled, Disabled or Suspended) of
 // collection id. Jobs of a collection that is not Enabled do not run;
 // enabling it wakes the engines. It returns ErrNotFound for an unknown

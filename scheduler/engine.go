@@ -26,9 +26,11 @@
 // # Lifecycle
 //
 // New builds an engine; Start runs it until Stop. Stop stops claiming, lets
-// running attempts finish until its deadline, interrupts the rest (recorded
-// Failed "interrupted", then the retry policy: another instance takes the
-// retry), writes every result and returns. The other methods (RunNow,
+// running attempts finish until its deadline, interrupts and releases the
+// rest (they become pending again with the same attempt number, due at
+// once, so another instance runs them; no history entry is written for the
+// interrupted run, and the target may see that attempt twice, with the same
+// Idempotency-Key and execution tag), writes every result and returns. The other methods (RunNow,
 // EnableJob, DisableJob) may be called at any time, from any goroutine.
 //
 // # Deleted or disabled jobs
@@ -66,6 +68,7 @@ type Store interface {
 	RunNow(ctx context.Context, jobID int64, now time.Time) (int64, error)
 	SetJobEnabled(ctx context.Context, jobID int64, enabled bool, now time.Time) error
 	Prune(ctx context.Context, now time.Time, r models.Retention) (models.PruneStats, error)
+	ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)
 }
 
 // Notifier delivers wake-ups from the database; *models.Listener satisfies
@@ -127,6 +130,10 @@ type Engine struct {
 	loopDone     chan struct{}
 	writers      sync.WaitGroup
 	bg           sync.WaitGroup
+
+	// released collects the attempts interrupted by Stop.
+	releaseMu sync.Mutex
+	released  []int64
 
 	// crashed drops every result instead of writing it (tests: a crash).
 	crashed atomic.Bool
@@ -217,8 +224,8 @@ func (e *Engine) Start() error {
 
 // Stop shuts the engine down: it stops claiming, waits for running
 // attempts until ctx's deadline or Config.ShutdownTimeout (the earlier),
-// interrupts the remaining ones, writes every result and stops its
-// goroutines. It returns once all of that is done; later calls return nil
+// interrupts and releases the remaining ones (see the package
+// documentation), writes every result and stops its goroutines. It returns once all of that is done; later calls return nil
 // at once.
 func (e *Engine) Stop(ctx context.Context) error {
 	e.mu.Lock()
@@ -242,6 +249,7 @@ func (e *Engine) Stop(ctx context.Context) error {
 		e.logger.Warn("engine: interrupting the attempts still running")
 		e.execCancel()
 		<-idle
+		e.release()
 	}
 	close(e.results)
 	writersDone := make(chan struct{})
@@ -269,6 +277,27 @@ func (e *Engine) Stop(ctx context.Context) error {
 	}
 	e.logger.Info("engine stopped", "instance", e.id)
 	return nil
+}
+
+// release gives the attempts interrupted by Stop back to the database, so
+// that another instance runs them at once. When that fails their leases
+// expire and they are recorded interrupted (as after a crash).
+func (e *Engine) release() {
+	e.releaseMu.Lock()
+	ids := e.released
+	e.released = nil
+	e.releaseMu.Unlock()
+	if len(ids) == 0 || e.crashed.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	n, err := e.store.ReleaseAttempts(ctx, e.id, ids, e.clock.Now())
+	if err != nil {
+		e.logger.Error("engine: releasing interrupted attempts failed; their leases will expire", "count", len(ids), "err", err)
+		return
+	}
+	e.logger.Info("engine: released interrupted attempts", "count", n)
 }
 
 // RunNow queues an immediate extra occurrence of job jobID (SPEC §7
@@ -450,6 +479,13 @@ func (e *Engine) claim(free int) (started, claimed int, err error) {
 			}()
 			o := e.execute(e.execCtx, &a)
 			if e.crashed.Load() {
+				return
+			}
+			if !o.Succeeded && e.execCtx.Err() != nil {
+				// Interrupted by Stop: released, not failed.
+				e.releaseMu.Lock()
+				e.released = append(e.released, a.ID)
+				e.releaseMu.Unlock()
 				return
 			}
 			e.results <- o

@@ -227,3 +227,45 @@ func TestCrashedEngineAttemptIsInterruptedAndRetriedByAnother(t *testing.T) {
 		t.Errorf("requests %+v: want two attempts of one occurrence", got)
 	}
 }
+
+func TestGracefulStopReleasesInterruptedAttemptsToAnotherEngine(t *testing.T) {
+	dsn := testdb.DSN(t)
+	storeA, storeB := openStore(t, dsn), openStore(t, dsn)
+	coll := newCollection(t, storeA)
+	ctx := context.Background()
+	first := true
+	tg := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
+		if first {
+			first = false
+			<-r.Context().Done()
+		}
+	})
+	tg.seen = make(chan received, 10)
+	a := startLive(t, storeA, Config{InstanceID: "A"})
+	id := putJob(t, storeA, coll.ID, "release", `{"action":`+httpAction(tg.URL+"/r", `"retryPolicy":{"retryType":"none"}`)+`}`)
+	<-tg.seen
+	stopCtx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	a.Stop(stopCtx)
+	cancel()
+	att, _ := storeB.Attempts(ctx, id)
+	if len(att) != 1 || att[0].Status != "pending" || att[0].Attempt != 1 || att[0].LeaseOwner != nil {
+		t.Fatalf("after a graceful stop: %+v; want the attempt released", att)
+	}
+	if h, _ := storeB.History(ctx, id, time.Time{}, 0, 10); len(h) != 0 {
+		t.Fatalf("history after the release: %+v", h)
+	}
+	b := startLive(t, storeB, Config{InstanceID: "B"})
+	if d := b.next(t); d.JobID != id || d.Attempt != 1 || !d.Recorded {
+		t.Fatalf("B's result %+v", d)
+	}
+	h, _ := storeB.History(ctx, id, time.Time{}, 0, 10)
+	if len(h) != 1 || h[0].Status != "Completed" || h[0].RetryCount != 0 {
+		t.Fatalf("history %+v", h)
+	}
+	if j, _ := storeB.JobByID(ctx, id); j.State != "completed" || j.ExecutionCount != 1 || j.FailureCount != 0 {
+		t.Errorf("job %+v", j)
+	}
+	if got := tg.requests(); len(got) != 2 || got[0].Key != got[1].Key || got[0].Tag != got[1].Tag {
+		t.Errorf("requests %+v: want the released attempt sent again with the same key and tag", got)
+	}
+}
