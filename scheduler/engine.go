@@ -302,8 +302,11 @@ func (e *Engine) release() {
 
 // RunNow queues an immediate extra occurrence of job jobID (SPEC §7
 // "run"): it starts within moments on whichever instance claims it. The
-// schedule is unchanged and the run does not count against
-// recurrence.count. It returns the attempt id (the execution tag), or an
+// schedule is unchanged, the run does not count against recurrence.count,
+// and it starts even when the job's concurrency is forbid and an
+// occurrence is running. Its Idempotency-Key carries the request's time
+// (microseconds). A run requested while the job's collection is disabled
+// waits for the collection to be enabled. It returns the attempt id (the execution tag), or an
 // error wrapping models.ErrNotFound, models.ErrJobNotEnabled or
 // models.ErrJobFinished.
 func (e *Engine) RunNow(ctx context.Context, jobID int64) (int64, error) {
