@@ -69,6 +69,8 @@ type JobPlan struct {
 	// Postponed are history entries to write (missed or overlapping
 	// occurrences); their JobID is filled in by the store.
 	Postponed []HistoryEntry
+	// ScheduleBase, when not nil, replaces the job's schedule base.
+	ScheduleBase *time.Time
 }
 
 // PlannedRun is an occurrence to start at once: its first MainAction
@@ -315,9 +317,9 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*Cla
 	// The state is only named when it changes: the jobs_schedule trigger
 	// treats a write of the state as a user's write.
 	err := tx.Exec(`UPDATE jobs SET next_run_at = ?, needs_schedule = false, scheduled_count = ?, occurrence_count = ?,
-			last_run_at = coalesce(?, last_run_at)
+			last_run_at = coalesce(?, last_run_at), schedule_base = coalesce(?, schedule_base)
 		WHERE id = ?`,
-		plan.NextRunAt, plan.ScheduledCount, occurrences, lastRun, j.ID).Error
+		plan.NextRunAt, plan.ScheduledCount, occurrences, lastRun, plan.ScheduleBase, j.ID).Error
 	if err != nil {
 		return nil, fmt.Errorf("advance job %d: %w", j.ID, err)
 	}

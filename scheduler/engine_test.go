@@ -348,6 +348,7 @@ func TestMisfirePolicyRunOnceRunsOneCatchUp(t *testing.T) {
 	start := e.clock.Now().Add(time.Minute)
 	id := e.put("catchup", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"hour"},"misfirePolicy":"runOnce","action":%s}`,
 		rfc(start), e.action("/r", "")))
+	e.drain() // scheduled
 	// The instance was "down" for 3h30m: occurrences start … start+3h missed.
 	e.clock.Set(start.Add(3*time.Hour + 30*time.Minute))
 	e.drain()
@@ -602,5 +603,23 @@ func TestTargetFaultsAreFailedAttemptsWithBoundedMessages(t *testing.T) {
 		if j := e.job(id); (p == "big") != (j.State == "completed") {
 			t.Errorf("%s: state %s", p, j.State)
 		}
+	}
+}
+
+func TestJobCreatedWhileNoEngineRanIsScheduledFromWhenAnEngineSeesIt(t *testing.T) {
+	e := newEnv(t, nil)
+	once := e.put("once", `{"action":`+e.action("/o", "")+`}`)
+	every := e.put("every", `{"action":`+e.action("/e", "")+`,"recurrence":{"frequency":"hour"}}`)
+	// The engine starts ten minutes later.
+	now := e.clock.Add(10 * time.Minute)
+	e.drain()
+	for _, id := range []int64{once, every} {
+		h := e.history(id)
+		if len(h) != 1 || h[0].Status != "Completed" || !h[0].ExpectedExecutionTime.Equal(now) {
+			t.Errorf("job %d: history %v, want one run now (%v)", id, historyLines(h), now)
+		}
+	}
+	if j := e.job(every); j.NextRunAt == nil || !j.NextRunAt.Equal(now.Add(time.Hour)) {
+		t.Errorf("next run %v, want an hour after the engine saw the job", j.NextRunAt)
 	}
 }

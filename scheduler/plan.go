@@ -80,7 +80,9 @@ func (c *jobCache) get(id int64, def json.RawMessage, base *time.Time) (*compile
 //
 //   - A job to schedule gets the first occurrence of its rule compiled for
 //     its schedule base (SPEC §2's start-time table), unless
-//     recurrence.count is already used up.
+//     recurrence.count is already used up. A schedule base more than
+//     MisfireGrace old (the job was created or enabled while no engine
+//     ran, e.g. by `sked import`) is replaced by now.
 //   - A due job whose occurrence is more than MisfireGrace late has missed
 //     occurrences: they are skipped (one Postponed entry with their number
 //     and span) and the next one within the grace runs; with misfirePolicy
@@ -92,8 +94,15 @@ func (c *jobCache) get(id int64, def json.RawMessage, base *time.Time) (*compile
 //     recurrence.count; run occurrences do.
 func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 	base := now
+	var rebased *time.Time
 	if j.ScheduleBase != nil {
 		base = *j.ScheduleBase
+	}
+	if (j.NeedsSchedule || j.NextRunAt == nil) && now.Sub(base) > e.cfg.MisfireGrace {
+		// No engine saw the job when it was created or enabled (none was
+		// running): it is scheduled as if created now, rather than having
+		// its first occurrences missed.
+		base, rebased = now, &now
 	}
 	cj, err := e.cache.get(j.ID, j.Definition, &base)
 	if err != nil {
@@ -101,7 +110,7 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		return nil
 	}
 	rule, count := cj.rule, int64(cj.rule.Count())
-	p := &models.JobPlan{ScheduledCount: j.ScheduledCount}
+	p := &models.JobPlan{ScheduledCount: j.ScheduledCount, ScheduleBase: rebased}
 	exhausted := func() bool { return count > 0 && p.ScheduledCount >= count }
 	if j.NeedsSchedule || j.NextRunAt == nil {
 		if next, ok := rule.Next(base.Add(-time.Second)); ok && !exhausted() {
