@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sked/scheduler"
 )
 
 // Config is Sked's configuration. Each setting comes from a flag, else from
@@ -43,6 +45,20 @@ type Config struct {
 	// ShutdownTimeout bounds a graceful shutdown (--shutdown-timeout,
 	// SKED_SHUTDOWN_TIMEOUT, a Go duration). Default 30s.
 	ShutdownTimeout time.Duration
+	// Workers caps the job attempts the engine runs at once (--workers,
+	// SKED_WORKERS). Default 256.
+	Workers int
+	// HistoryMaxAge deletes history entries older than this
+	// (--history-max-age, SKED_HISTORY_MAX_AGE, a duration; "d" means
+	// days). Default 60d; 0 keeps them.
+	HistoryMaxAge time.Duration
+	// HistoryPerJob keeps only the newest entries of each job
+	// (--history-per-job, SKED_HISTORY_PER_JOB). Default 1000; 0 keeps all.
+	HistoryPerJob int
+	// FinishedJobMaxAge deletes completed and faulted jobs this long after
+	// they ended (--finished-job-max-age, SKED_FINISHED_JOB_MAX_AGE).
+	// Default 60d; 0 keeps them.
+	FinishedJobMaxAge time.Duration
 }
 
 // setting describes one configuration setting: its flag, its environment
@@ -61,6 +77,18 @@ var settings = []setting{
 	{"allow-targets", "SKED_ALLOW_TARGETS", "", "comma-separated CIDRs that jobs may call although private or loopback", parseAllowTargets},
 	{"log-level", "SKED_LOG_LEVEL", "info", "log level: debug, info, warn, error", parseLogLevel},
 	{"shutdown-timeout", "SKED_SHUTDOWN_TIMEOUT", "30s", "how long a graceful shutdown may take", parseShutdownTimeout},
+	{"workers", "SKED_WORKERS", "256", "job attempts the engine runs at once (1–100000)", func(c *Config, v string) error {
+		return parseCount(&c.Workers, v, 1, 100000)
+	}},
+	{"history-max-age", "SKED_HISTORY_MAX_AGE", "60d", `delete history older than this ("d" = days; 0 keeps it)`, func(c *Config, v string) error {
+		return parseAge(&c.HistoryMaxAge, v)
+	}},
+	{"history-per-job", "SKED_HISTORY_PER_JOB", "1000", "keep only this many newest history entries per job (0 keeps all)", func(c *Config, v string) error {
+		return parseCount(&c.HistoryPerJob, v, 0, 1000000)
+	}},
+	{"finished-job-max-age", "SKED_FINISHED_JOB_MAX_AGE", "60d", "delete completed and faulted jobs this long after they ended (0 keeps them)", func(c *Config, v string) error {
+		return parseAge(&c.FinishedJobMaxAge, v)
+	}},
 }
 
 // ConfigError names the setting that has a bad value.
@@ -224,4 +252,59 @@ func parseShutdownTimeout(c *Config, v string) error {
 	}
 	c.ShutdownTimeout = d
 	return nil
+}
+
+// parseCount parses a whole number from min to max into dst.
+func parseCount(dst *int, v string, min, max int) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < min || n > max {
+		return fmt.Errorf("%q is not a whole number from %d to %d", v, min, max)
+	}
+	*dst = n
+	return nil
+}
+
+// parseAge parses a non-negative Go duration, or a whole number of days
+// written with "d" (such as 60d), into dst.
+func parseAge(dst *time.Duration, v string) error {
+	v = strings.TrimSpace(v)
+	var d time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		if err == nil && (n < 0 || n > 100000) {
+			err = errors.New("out of range")
+		}
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		d, err = time.ParseDuration(v)
+	}
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q is not a duration such as 60d or 720h", v)
+	}
+	*dst = d
+	return nil
+}
+
+// Engine returns the engine's configuration: the settings above, with the
+// engine's own defaults for the rest. A zero retention setting means "keep"
+// (the engine's negative value).
+func (c Config) Engine() scheduler.Config {
+	keep := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	perJob := c.HistoryPerJob
+	if perJob == 0 {
+		perJob = -1
+	}
+	return scheduler.Config{
+		MaxWorkers:        c.Workers,
+		HistoryMaxAge:     keep(c.HistoryMaxAge),
+		HistoryPerJob:     perJob,
+		FinishedJobMaxAge: keep(c.FinishedJobMaxAge),
+	}
 }

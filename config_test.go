@@ -37,6 +37,27 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.SecureCookies() {
 		t.Error("cookies are Secure without an https base URL")
 	}
+	if cfg.Workers != 256 || cfg.HistoryMaxAge != 60*24*time.Hour || cfg.HistoryPerJob != 1000 || cfg.FinishedJobMaxAge != 60*24*time.Hour {
+		t.Errorf("engine defaults = %+v", cfg)
+	}
+	ec := cfg.Engine()
+	if ec.MaxWorkers != 256 || ec.HistoryMaxAge != 60*24*time.Hour || ec.HistoryPerJob != 1000 || ec.FinishedJobMaxAge != 60*24*time.Hour {
+		t.Errorf("engine config = %+v", ec)
+	}
+	if err := ec.WithDefaults().Validate(); err != nil {
+		t.Errorf("the default engine config does not validate: %v", err)
+	}
+}
+
+func TestConfigRetentionZeroKeepsEverything(t *testing.T) {
+	cfg, err := loadConfig(t, []string{"--history-max-age", "0", "--history-per-job", "0", "--finished-job-max-age", "720h", "--workers", "8"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ec := cfg.Engine()
+	if ec.HistoryMaxAge >= 0 || ec.HistoryPerJob >= 0 || ec.FinishedJobMaxAge != 720*time.Hour || ec.MaxWorkers != 8 {
+		t.Errorf("engine config = %+v; want history kept, finished jobs 720h, 8 workers", ec)
+	}
 }
 
 func TestConfigFlagsOverrideEnvironment(t *testing.T) {
@@ -91,6 +112,12 @@ func TestConfigBadValuesNameTheSetting(t *testing.T) {
 		{[]string{"--log-level", "loud"}, nil, "--log-level (SKED_LOG_LEVEL)"},
 		{[]string{"--shutdown-timeout", "-1s"}, nil, "--shutdown-timeout (SKED_SHUTDOWN_TIMEOUT)"},
 		{[]string{"--shutdown-timeout", "soon"}, nil, "--shutdown-timeout (SKED_SHUTDOWN_TIMEOUT)"},
+		{[]string{"--workers", "0"}, nil, "--workers (SKED_WORKERS)"},
+		{nil, map[string]string{"SKED_WORKERS": "many"}, "--workers (SKED_WORKERS)"},
+		{[]string{"--history-max-age", "-1d"}, nil, "--history-max-age (SKED_HISTORY_MAX_AGE)"},
+		{[]string{"--history-max-age", "two months"}, nil, "--history-max-age (SKED_HISTORY_MAX_AGE)"},
+		{[]string{"--history-per-job", "-5"}, nil, "--history-per-job (SKED_HISTORY_PER_JOB)"},
+		{nil, map[string]string{"SKED_FINISHED_JOB_MAX_AGE": "-3h"}, "--finished-job-max-age (SKED_FINISHED_JOB_MAX_AGE)"},
 	}
 	for _, tt := range tests {
 		_, err := loadConfig(t, tt.args, tt.env)

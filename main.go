@@ -59,7 +59,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	}
 	defer db.Close()
 
-	engine, err := scheduler.New(scheduler.Config{}, scheduler.Deps{
+	engine, err := scheduler.New(cfg.Engine(), scheduler.Deps{
 		Store:    db.Store,
 		Notifier: models.NewListener(db.Store.DSN(), logger),
 		Logger:   logger,
