@@ -43,6 +43,7 @@ type app struct {
 	srv    *httptest.Server
 	client *http.Client
 	clock  *fakeClock
+	token  string // API token sent by postJSON, if any
 }
 
 func newApp(t *testing.T, secure bool) *app {

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -15,13 +16,67 @@ const lastFridayBerlin = `{"startTime": "2026-01-01T00:00:00", "action": {"type"
  "recurrence": {"frequency": "month", "timeZone": "Europe/Berlin",
   "schedule": {"monthlyOccurrences": [{"day": "friday", "occurrence": -1}], "hours": [5], "minutes": [15]}}`
 
+// postJSON posts body to path with a.token (when set) as bearer token.
 func (a *app) postJSON(path, body string) *response {
 	a.t.Helper()
-	return a.do(a.client, http.MethodPost, path, nil, http.Header{"Content-Type": {"application/json"}}.Clone(), strings.NewReader(body))
+	h := http.Header{"Content-Type": {"application/json"}}
+	if a.token != "" {
+		h.Set("Authorization", "Bearer "+a.token)
+	}
+	return a.do(a.client, http.MethodPost, path, nil, h, strings.NewReader(body))
+}
+
+// withToken gives a a user and an API token for the API.
+func (a *app) withToken() *app {
+	a.t.Helper()
+	u := a.setupAdmin("api", "password123")
+	_, tok, err := a.store.CreateToken(context.Background(), u.ID, "test")
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	a.token = tok
+	return a
+}
+
+func TestAPIRequiresAValidToken(t *testing.T) {
+	a := newApp(t, false).withToken()
+	good := a.token
+	body := lastFridayBerlin + "}"
+	for _, tc := range []struct{ name, header string }{
+		{"no header", ""},
+		{"not bearer", "Basic YWRtaW46cGFzc3dvcmQ="},
+		{"empty bearer", "Bearer "},
+		{"unknown token", "Bearer sked_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"},
+		{"mangled token", "Bearer " + good + "x"},
+	} {
+		h := http.Header{"Content-Type": {"application/json"}}
+		if tc.header != "" {
+			h.Set("Authorization", tc.header)
+		}
+		r := a.do(a.client, http.MethodPost, "/api/v1/preview", nil, h, strings.NewReader(body))
+		if r.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") ||
+			!strings.Contains(r.body, `"code":"AuthenticationFailed"`) {
+			t.Errorf("%s: status %d, WWW-Authenticate %q, body %s", tc.name, r.StatusCode, r.Header.Get("WWW-Authenticate"), r.body)
+		}
+	}
+	wantStatus(t, a.postJSON("/api/v1/preview", body), http.StatusOK)
+	// A revoked token stops working at once.
+	u, err := a.store.UserByName(context.Background(), "api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := a.store.TokensOf(context.Background(), u.ID)
+	if err != nil || len(toks) != 1 {
+		t.Fatalf("tokens %v, %v", toks, err)
+	}
+	if err := a.store.RevokeToken(context.Background(), toks[0].UserID, toks[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, a.postJSON("/api/v1/preview", body), http.StatusUnauthorized)
 }
 
 func TestPreviewAPI(t *testing.T) {
-	a := newApp(t, false)
+	a := newApp(t, false).withToken()
 	r := a.postJSON("/api/v1/preview", lastFridayBerlin+`, "n": 3, "now": "2026-11-21T00:00:00Z"}`)
 	wantStatus(t, r, http.StatusOK)
 	var got recurrence.Result
@@ -62,7 +117,7 @@ func TestPreviewAPI(t *testing.T) {
 }
 
 func TestPreviewAPIBadInput(t *testing.T) {
-	a := newApp(t, false)
+	a := newApp(t, false).withToken()
 	cases := []struct {
 		name, body string
 		status     int

@@ -23,7 +23,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metrics)
 	e.GET("/static/*", s.staticFile)
-	e.POST("/api/v1/preview", s.preview)
+	e.POST("/api/v1/preview", s.preview, s.requireToken)
 
 	e.GET("/setup", s.setupPage, page...)
 	e.POST("/setup", s.setupSubmit, page...)
