@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"sked/models"
 	"sked/scheduler"
+	"sked/scheduler/action"
 )
 
 // Config is Sked's configuration. Each setting comes from a flag, else from
@@ -39,6 +42,23 @@ type Config struct {
 	// they are loopback, private or link-local (--allow-targets,
 	// SKED_ALLOW_TARGETS, comma-separated CIDRs or addresses). Default none.
 	AllowTargets []netip.Prefix
+	// SecretKey encrypts the secrets of jobs at rest (--secret-key,
+	// SKED_SECRET_KEY): 64 hex digits (AES-256), or several separated by
+	// commas to rotate (the first encrypts, all decrypt). Empty (the
+	// default) means a key generated once and kept in the data directory.
+	SecretKey string
+	// OAuthAuthority is the base URL of the activeDirectoryOAuth token
+	// authority (--oauth-authority, SKED_OAUTH_AUTHORITY). Default
+	// https://login.microsoftonline.com.
+	OAuthAuthority string
+	// StorageEndpoint is the Azure Storage queue endpoint with {account}
+	// (--storage-endpoint, SKED_STORAGE_ENDPOINT). Default
+	// https://{account}.queue.core.windows.net.
+	StorageEndpoint string
+	// ServiceBusEndpoint is the Service Bus endpoint with {namespace}
+	// (--servicebus-endpoint, SKED_SERVICEBUS_ENDPOINT). Default
+	// https://{namespace}.servicebus.windows.net.
+	ServiceBusEndpoint string
 	// LogLevel is the lowest level logged (--log-level, SKED_LOG_LEVEL:
 	// debug, info, warn, error). Default info.
 	LogLevel slog.Level
@@ -75,6 +95,10 @@ var settings = []setting{
 	{"base-url", "SKED_BASE_URL", "", "public URL of Sked (https makes cookies Secure)", func(c *Config, v string) error { c.BaseURL = v; return nil }},
 	{"session-secret", "SKED_SESSION_SECRET", "", "session cookie secret, 32+ characters; empty generates one in the data directory", func(c *Config, v string) error { c.SessionSecret = v; return nil }},
 	{"allow-targets", "SKED_ALLOW_TARGETS", "", "comma-separated CIDRs that jobs may call although private or loopback", parseAllowTargets},
+	{"secret-key", "SKED_SECRET_KEY", "", "job secrets encryption key, 64 hex digits (comma-separated to rotate); empty generates one in the data directory", parseSecretKey},
+	{"oauth-authority", "SKED_OAUTH_AUTHORITY", action.DefaultOAuthAuthority, "base URL of the activeDirectoryOAuth token authority", parseBaseURL("oauth-authority", func(c *Config, v string) { c.OAuthAuthority = v })},
+	{"storage-endpoint", "SKED_STORAGE_ENDPOINT", action.DefaultStorageEndpoint, "Azure Storage queue endpoint; {account} is the storage account", parseBaseURL("storage-endpoint", func(c *Config, v string) { c.StorageEndpoint = v })},
+	{"servicebus-endpoint", "SKED_SERVICEBUS_ENDPOINT", action.DefaultServiceBusEndpoint, "Service Bus endpoint; {namespace} is the namespace", parseBaseURL("servicebus-endpoint", func(c *Config, v string) { c.ServiceBusEndpoint = v })},
 	{"log-level", "SKED_LOG_LEVEL", "info", "log level: debug, info, warn, error", parseLogLevel},
 	{"shutdown-timeout", "SKED_SHUTDOWN_TIMEOUT", "30s", "how long a graceful shutdown may take", parseShutdownTimeout},
 	{"workers", "SKED_WORKERS", "256", "job attempts the engine runs at once (1–100000)", func(c *Config, v string) error {
@@ -238,6 +262,42 @@ func parseAllowTargets(c *Config, v string) error {
 	return nil
 }
 
+// parseSecretKey checks that every comma-separated key is 64 hex digits.
+func parseSecretKey(c *Config, v string) error {
+	c.SecretKey = strings.TrimSpace(v)
+	_, err := decodeSecretKeys(c.SecretKey)
+	return err
+}
+
+// decodeSecretKeys decodes comma-separated hex keys; "" gives none.
+func decodeSecretKeys(v string) ([][]byte, error) {
+	var keys [][]byte
+	for i, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, err := hex.DecodeString(part)
+		if err != nil || len(k) != models.SecretKeySize {
+			return nil, fmt.Errorf("key %d is not %d hex digits", i+1, 2*models.SecretKeySize)
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// parseBaseURL returns a setting parser for an absolute http(s) URL.
+func parseBaseURL(name string, set func(c *Config, v string)) func(c *Config, v string) error {
+	return func(c *Config, v string) error {
+		u, err := url.Parse(strings.ReplaceAll(strings.ReplaceAll(v, "{account}", "a"), "{namespace}", "n"))
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			return fmt.Errorf("%q is not an absolute http or https URL", v)
+		}
+		set(c, strings.TrimRight(v, "/"))
+		return nil
+	}
+}
+
 func parseLogLevel(c *Config, v string) error {
 	if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 		return fmt.Errorf("%q is not one of debug, info, warn, error", v)
@@ -302,6 +362,12 @@ func (c Config) Engine() scheduler.Config {
 		perJob = -1
 	}
 	return scheduler.Config{
+		Action: action.Config{
+			AllowTargets:       c.AllowTargets,
+			OAuthAuthority:     c.OAuthAuthority,
+			StorageEndpoint:    c.StorageEndpoint,
+			ServiceBusEndpoint: c.ServiceBusEndpoint,
+		},
 		MaxWorkers:        c.Workers,
 		HistoryMaxAge:     keep(c.HistoryMaxAge),
 		HistoryPerJob:     perJob,

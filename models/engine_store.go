@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"gorm.io/gorm"
+	"sked/models/jobdef"
 )
 
 // The engine's queries (SPEC §4). The engine (package scheduler) decides;
@@ -47,6 +49,9 @@ type EngineJob struct {
 	ID              int64
 	JobCollectionID int64
 	Definition      json.RawMessage
+	// SealedSecrets are the job's sealed secrets; Secrets them opened.
+	SealedSecrets   []byte         `gorm:"column:secrets"`
+	Secrets         jobdef.Secrets `gorm:"-"`
 	NextRunAt       *time.Time
 	ScheduleBase    *time.Time
 	NeedsSchedule   bool
@@ -100,16 +105,19 @@ type ClaimRequest struct {
 	Plan func(*EngineJob) *JobPlan
 	// Lease returns how long a pending attempt of action (MainAction or
 	// ErrorAction) of job jobID with definition def may be held.
-	Lease func(jobID int64, def json.RawMessage, action string) time.Duration
+	Lease func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action string) time.Duration
 }
 
 // ClaimedAttempt is an attempt returned by ClaimDue: one to execute now
 // (leased to the claimer), or, with Expired, one whose lease ran out and
 // that must be finished as interrupted.
 type ClaimedAttempt struct {
-	ID             int64
-	JobID          int64
-	Definition     json.RawMessage
+	ID         int64
+	JobID      int64
+	Definition json.RawMessage
+	// SealedSecrets are the job's sealed secrets; Secrets them opened.
+	SealedSecrets  []byte         `gorm:"column:secrets"`
+	Secrets        jobdef.Secrets `gorm:"-"`
 	ExpectedTime   time.Time
 	Action         string
 	Attempt        int
@@ -145,6 +153,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 		}
 		for i := range pending {
 			pending[i].NeedsSchedule = true
+			pending[i].Secrets = s.openSecrets(pending[i].ID, pending[i].SealedSecrets)
 			plan := req.Plan(&pending[i])
 			if plan != nil && plan.Run != nil {
 				// Scheduling never starts a run itself: a due first
@@ -164,7 +173,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 		if limit > 0 {
 			var due []ClaimedAttempt
 			err := tx.Raw(`
-				SELECT a.id, a.job_id, j.definition, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at
+				SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at
 				FROM job_attempts a
 				JOIN jobs j ON j.id = a.job_id
 				JOIN job_collections c ON c.id = j.job_collection_id
@@ -182,7 +191,8 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			for i := range due {
 				a := &due[i]
 				a.StartedAt = req.Now
-				a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Action))
+				a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
+				a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Secrets, a.Action))
 				leases[i] = lease{ID: a.ID, JobID: a.JobID, Until: a.LeaseExpiresAt}
 				out = append(out, *a)
 			}
@@ -219,6 +229,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			byID := map[int64]*EngineJob{}
 			for i := range due {
 				j := &due[i]
+				j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
 				plan := req.Plan(j)
 				if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
 					started, err := applyPlan(tx, req, j, plan)
@@ -243,7 +254,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 		// 4. Attempts whose engine lost them (crash, lost connection).
 		var expired []ClaimedAttempt
 		if err := tx.Raw(`
-			SELECT a.id, a.job_id, j.definition, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
+			SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
 			       a.started_at, a.lease_expires_at
 			FROM job_attempts a JOIN jobs j ON j.id = a.job_id
 			WHERE a.status = 'running' AND a.lease_expires_at < ?
@@ -252,6 +263,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 		}
 		for i := range expired {
 			expired[i].Expired = true
+			expired[i].Secrets = s.openSecrets(expired[i].JobID, expired[i].SealedSecrets)
 			out = append(out, expired[i])
 		}
 		return nil
@@ -264,7 +276,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 
 // engineJobSelect is the head of the queries that lock jobs for planning.
 const engineJobSelect = `
-	SELECT j.id, j.job_collection_id, j.definition, j.next_run_at, j.schedule_base, j.needs_schedule,
+	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
 	       j.scheduled_count, j.occurrence_count,
 	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
 	FROM jobs j`
@@ -290,7 +302,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*Cla
 	var started *ClaimedAttempt
 	if plan.Run != nil {
 		a := ClaimedAttempt{
-			JobID: j.ID, Definition: j.Definition, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
+			JobID: j.ID, Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
 			Attempt: 1, Occurrence: occurrences + 1, DueAt: plan.Run.ExpectedTime, StartedAt: req.Now,
 			LeaseExpiresAt: req.Now.Add(plan.Run.Lease),
 		}
@@ -389,7 +401,7 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 			continue
 		}
 		p, j := byJob[r.JobID], jobs[r.JobID]
-		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, Definition: j.Definition,
+		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, Definition: j.Definition, Secrets: j.Secrets,
 			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
 			StartedAt: req.Now, LeaseExpiresAt: p.Lease})
 	}
@@ -851,4 +863,17 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		st.Attempts = res.RowsAffected
 	}
 	return st, nil
+}
+
+// openSecrets opens a job's sealed secrets for the engine. A value that
+// cannot be opened (a key no longer configured) gives no secrets: the
+// attempt then fails with "is required" for the missing secret, which
+// names the problem in the job's history, and an error is logged.
+func (s *Store) openSecrets(jobID int64, sealed []byte) jobdef.Secrets {
+	sec, err := s.box.open(sealed)
+	if err != nil {
+		slog.Error("cannot open the secrets of a job", "job_id", jobID, "err", err)
+		return nil
+	}
+	return sec
 }

@@ -20,6 +20,11 @@ type Options struct {
 	PasswordCost int
 	// MaxOpenConns caps the connection pool. Zero means 20.
 	MaxOpenConns int
+	// SecretKeys seal and open the secrets of jobs (AES-256, SecretKeySize
+	// bytes each): the first seals, every one opens. With none, jobs
+	// without secrets work and writing a job with secrets fails with
+	// ErrNoSecretKey.
+	SecretKeys [][]byte
 }
 
 // Store owns every query Sked makes. It is safe for concurrent use; Close
@@ -28,6 +33,7 @@ type Store struct {
 	db           *gorm.DB
 	passwordCost int
 	dummyHash    []byte
+	box          *secretBox
 }
 
 // Open connects to the PostgreSQL database named by dsn (a postgres:// URL
@@ -68,7 +74,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("models: open database: %w", err)
 	}
-	return &Store{db: db, passwordCost: cost, dummyHash: dummy}, nil
+	box, err := newSecretBox(opts.SecretKeys)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box}, nil
 }
 
 // Close closes the connection pool.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"sked/scheduler/action"
 )
 
 // Config tunes an Engine. Zero fields take the defaults listed with them
@@ -56,6 +58,10 @@ type Config struct {
 	// RetentionInterval is how often retention runs. Default 1 h; negative
 	// turns retention off.
 	RetentionInterval time.Duration
+
+	// Action configures the executors (outbound targets allowed, Azure
+	// endpoints). Used when Deps.Executor is nil.
+	Action action.Config
 }
 
 // Defaults.

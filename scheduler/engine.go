@@ -55,6 +55,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/scheduler/action"
 )
 
@@ -516,7 +517,7 @@ func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
 
 // interrupted is the outcome of an attempt whose lease expired.
 func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.AttemptOutcome {
-	cj, _ := e.cache.get(a.JobID, a.Definition, nil)
+	cj, _ := e.cache.get(a.JobID, a.Definition, a.Secrets, nil)
 	spec, main := specsFor(cj, a.Action)
 	o := outcome(a, spec, main, action.Result{
 		Message: "interrupted: the instance running the attempt stopped answering (its lease expired)",
@@ -526,39 +527,33 @@ func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.Att
 }
 
 // specsFor returns the spec of action and the main action's spec.
-func specsFor(cj *compiledJob, act string) (spec, main *action.Spec) {
-	if cj == nil || cj.spec == nil {
+func specsFor(cj *compiledJob, act string) (spec, main *jobdef.Action) {
+	if cj == nil || cj.job.Action == nil {
 		return nil, nil
 	}
 	if act == models.ErrorAction {
-		return cj.spec.ErrorAction, cj.spec
+		return cj.job.Action.ErrorAction, cj.job.Action
 	}
-	return cj.spec, cj.spec
+	return cj.job.Action, cj.job.Action
 }
 
 // execute runs attempt a and returns its outcome.
 func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.AttemptOutcome {
 	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
-	cj, err := e.cache.get(a.JobID, a.Definition, nil)
+	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil)
 	var res action.Result
-	var spec, main *action.Spec
+	var spec, main *jobdef.Action
 	switch {
 	case err != nil:
 		res.Message = "the job definition cannot be read: " + err.Error()
-	case cj.specErr != nil:
-		res.Message = "the action cannot be run: " + cj.specErr.Error()
 	default:
 		spec, main = specsFor(cj, a.Action)
 		if spec == nil {
 			res.Message = "the job has no " + a.Action
 			break
 		}
-		timeout := cj.job.Timeout
-		if a.Action == models.ErrorAction {
-			timeout = cj.job.ErrorActionTimeout
-		}
 		res = e.exec.Execute(ctx, &action.Attempt{
-			JobID: a.JobID, AttemptID: a.ID, ExpectedTime: a.ExpectedTime, Spec: spec, Timeout: timeout,
+			JobID: a.JobID, AttemptID: a.ID, ExpectedTime: a.ExpectedTime, Spec: spec, Timeout: spec.Timeout,
 		})
 	}
 	o := outcome(a, spec, main, res, e.clock.Now())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -21,9 +22,8 @@ const maxMissedCount = 1_000_000
 // for, its rule for one schedule base. It is immutable once cached.
 type compiledJob struct {
 	def     []byte
+	secrets jobdef.Secrets
 	job     *jobdef.Job
-	spec    *action.Spec
-	specErr error
 	base    time.Time
 	rule    *recurrence.Rule
 }
@@ -41,23 +41,23 @@ func newJobCache(max int) *jobCache { return &jobCache{m: map[int64]*compiledJob
 
 // get returns the compiled job id with definition def, with its rule for
 // base when base is not nil.
-func (c *jobCache) get(id int64, def json.RawMessage, base *time.Time) (*compiledJob, error) {
+func (c *jobCache) get(id int64, def json.RawMessage, secrets jobdef.Secrets, base *time.Time) (*compiledJob, error) {
 	c.mu.Lock()
 	cj := c.m[id]
 	c.mu.Unlock()
-	if cj != nil && bytes.Equal(cj.def, def) && (base == nil || (cj.rule != nil && cj.base.Equal(*base))) {
+	same := cj != nil && bytes.Equal(cj.def, def) && maps.Equal(cj.secrets, secrets)
+	if same && (base == nil || (cj.rule != nil && cj.base.Equal(*base))) {
 		return cj, nil
 	}
 	var fresh compiledJob
-	if cj != nil && bytes.Equal(cj.def, def) {
+	if same {
 		fresh = *cj
 	} else {
-		job, err := jobdef.Parse(def)
+		job, err := jobdef.ParseWith(def, jobdef.Options{Keep: secrets})
 		if err != nil {
 			return nil, fmt.Errorf("engine: job %d: %w", id, err)
 		}
-		fresh = compiledJob{def: append([]byte(nil), def...), job: job}
-		fresh.spec, fresh.specErr = action.Parse(job.Action)
+		fresh = compiledJob{def: append([]byte(nil), def...), secrets: secrets, job: job}
 	}
 	if base != nil {
 		rule, err := recurrence.Compile(fresh.job, *base)
@@ -104,7 +104,7 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		// its first occurrences missed.
 		base, rebased = now, &now
 	}
-	cj, err := e.cache.get(j.ID, j.Definition, &base)
+	cj, err := e.cache.get(j.ID, j.Definition, j.Secrets, &base)
 	if err != nil {
 		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
 		return nil
@@ -200,32 +200,29 @@ func missedEntry(now, first, last time.Time, n int64, runOnce bool, ordinal int6
 // plus LeaseMargin.
 func (e *Engine) lease(cj *compiledJob, act string) time.Duration {
 	t := jobdef.DefaultTimeout
-	if cj != nil {
-		t = cj.job.Timeout
-		if act == models.ErrorAction {
-			t = cj.job.ErrorActionTimeout
-		}
+	if spec, _ := specsFor(cj, act); spec != nil {
+		t = spec.Timeout
 	}
 	return t + e.cfg.LeaseMargin
 }
 
 // leaseFor is lease for a definition that may not be cached yet.
-func (e *Engine) leaseFor(id int64, def json.RawMessage, act string) time.Duration {
-	cj, _ := e.cache.get(id, def, nil)
+func (e *Engine) leaseFor(id int64, def json.RawMessage, secrets jobdef.Secrets, act string) time.Duration {
+	cj, _ := e.cache.get(id, def, secrets, nil)
 	return e.lease(cj, act)
 }
 
 // outcome decides what follows an attempt that ended at now: a retry of
 // the same action while its retry policy allows, else (main action) the
 // error action once, else the end of the occurrence.
-func outcome(a *models.ClaimedAttempt, spec *action.Spec, mainSpec *action.Spec, res action.Result, now time.Time) models.AttemptOutcome {
+func outcome(a *models.ClaimedAttempt, spec *jobdef.Action, mainSpec *jobdef.Action, res action.Result, now time.Time) models.AttemptOutcome {
 	o := models.AttemptOutcome{AttemptID: a.ID, Now: now, Succeeded: res.Succeeded, Message: res.Message}
 	if res.Succeeded {
 		// An error action only runs when the main action faulted.
 		o.OccurrenceFaulted = a.Action == models.ErrorAction
 		return o
 	}
-	policy := action.RetryPolicy{}
+	policy := jobdef.RetryPolicy{}
 	if spec != nil {
 		policy = spec.RetryPolicy
 	}

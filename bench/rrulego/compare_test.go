@@ -79,7 +79,7 @@ func toRRule(tb testing.TB, job *jobdef.Job) *rrule.RRule {
 // compile parses a rule and returns both engines' rules.
 func compile(tb testing.TB, rl rule) (*recurrence.Rule, *rrule.RRule) {
 	tb.Helper()
-	job, err := jobdef.Parse([]byte(`{"action":{"type":"http"},"startTime":"` + rl.start + `","recurrence":` + rl.rec + `}`))
+	job, err := jobdef.Parse([]byte(`{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"startTime":"` + rl.start + `","recurrence":` + rl.rec + `}`))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package jobdef
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -81,3 +83,43 @@ func ParseISODuration(s string) (time.Duration, error) {
 	}
 	return time.Duration(total), nil
 }
+
+// ParseTimeSpan reads a duration given either in ISO 8601 ("PT30S") or in
+// the .NET TimeSpan form "[d.]hh:mm:ss[.fff]" that the original service
+// also accepted ("00:01:00").
+func ParseTimeSpan(s string) (time.Duration, error) {
+	return parseTimeSpan(s)
+}
+
+func parseTimeSpan(s string) (time.Duration, error) {
+	if !strings.Contains(s, ":") {
+		return ParseISODuration(s)
+	}
+	days, rest := 0, s
+	if before, after, ok := strings.Cut(s, "."); ok && !strings.Contains(before, ":") {
+		n, err := strconv.Atoi(before)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("parse duration %q: bad days", s)
+		}
+		days, rest = n, after
+	}
+	parts := strings.Split(rest, ":")
+	if len(parts) != 3 {
+		return 0, fmt.Errorf("parse duration %q: want hh:mm:ss", s)
+	}
+	h, err1 := strconv.Atoi(parts[0])
+	m, err2 := strconv.Atoi(parts[1])
+	sec, err3 := strconv.ParseFloat(parts[2], 64)
+	if err1 != nil || err2 != nil || err3 != nil || h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec >= 60 {
+		return 0, fmt.Errorf("parse duration %q: want hh:mm:ss", s)
+	}
+	if days > 10000 {
+		return 0, fmt.Errorf("parse duration %q: too long", s)
+	}
+	return time.Duration(days)*24*time.Hour + time.Duration(h)*time.Hour + time.Duration(m)*time.Minute +
+		time.Duration(sec*float64(time.Second)), nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func strconvFloat(f float64) string { return strconv.FormatFloat(f, 'f', 9, 64) }

@@ -55,6 +55,8 @@ func AsValidationError(err error) *ValidationError {
 // problems accumulates validation problems while a job is parsed.
 type problems struct {
 	list []Problem
+	// keep holds stored secrets that fill in secrets the input leaves out.
+	keep Secrets
 }
 
 // add records one problem at path.

@@ -8,9 +8,9 @@ import (
 // a *ValidationError with at least one problem.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
-		`{"action":{"type":"http"},"recurrence":{"frequency":"week","schedule":{"weekDays":["monday"],"hours":[10,22]}}}`,
+		`{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"recurrence":{"frequency":"week","schedule":{"weekDays":["monday"],"hours":[10,22]}}}`,
 		`{"properties":{"action":{"type":"http","timeout":"PT30S"},"startTime":"2024-05-01T09:30:00+02:00","recurrence":{"frequency":"month","schedule":{"monthlyOccurrences":[{"day":"friday","Occurrence":-1}]}}}}`,
-		`{"action":{"type":"http"},"recurrence":{"frequency":"minute","interval":1e99,"count":-1,"endTime":"2024-02-30","timeZone":"Mars"}}`,
+		`{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"recurrence":{"frequency":"minute","interval":1e99,"count":-1,"endTime":"2024-02-30","timeZone":"Mars"}}`,
 		`[[[[[[]]]]]]`, `{"action":null}`, `not json`,
 	} {
 		f.Add([]byte(s))

@@ -1,9 +1,6 @@
 package jobdef
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // Shape tells which of the two accepted JSON shapes a job was read from.
 type Shape int
@@ -109,18 +106,9 @@ type Job struct {
 	// Concurrency defaults to ConcurrencyAllow.
 	Concurrency Concurrency
 
-	// Action is the action object exactly as sent (validated in detail by the
-	// action package).
-	Action json.RawMessage
-	// ActionType is action.type as the user sent it (its case preserved).
-	ActionType string
-	// Timeout is action.timeout, DefaultTimeout when absent.
-	Timeout time.Duration
-	// HasErrorAction reports whether action.errorAction is present.
-	HasErrorAction bool
-	// ErrorActionTimeout is action.errorAction.timeout, DefaultTimeout when
-	// absent (also when there is no error action).
-	ErrorActionTimeout time.Duration
+	// Action is the validated action (with its error action); never nil
+	// in a Job returned by Parse.
+	Action *Action
 }
 
 // Location returns the job's time zone: recurrence.timeZone when set,

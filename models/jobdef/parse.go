@@ -22,7 +22,21 @@ import (
 // `recurrence.schedule.weekDays: can only be used with frequency "week"`.
 // Parse never panics, whatever the input.
 func Parse(data []byte) (*Job, error) {
-	var ps problems
+	return ParseWith(data, Options{})
+}
+
+// Options changes how ParseWith reads a job. The zero value is Parse.
+type Options struct {
+	// Keep supplies the secrets of the stored job that the input replaces:
+	// a secret field that the input leaves out (absent, null or "") takes
+	// the kept value when it sits at the same path in an object of the same
+	// type. This is how a PUT or PATCH that leaves a secret out keeps it.
+	Keep Secrets
+}
+
+// ParseWith is Parse with options.
+func ParseWith(data []byte, opts Options) (*Job, error) {
+	ps := problems{keep: opts.Keep}
 	if len(data) > MaxJobBytes {
 		ps.add("job", fmt.Sprintf("the job JSON is %d bytes, over the maximum of %d", len(data), MaxJobBytes))
 		return nil, ps.err()
@@ -40,8 +54,6 @@ func Parse(data []byte) (*Job, error) {
 		State:              Enabled,
 		MisfirePolicy:      MisfireSkip,
 		Concurrency:        ConcurrencyAllow,
-		Timeout:            DefaultTimeout,
-		ErrorActionTimeout: DefaultTimeout,
 	}
 	props := top
 	if raw, present := top.get("properties"); present {
@@ -172,43 +184,22 @@ func parseEnum(o object, key, def string, values []string, ps *problems) string 
 	return def
 }
 
-// parseAction checks that action is an object with a type and reads the
-// timeouts of the action and of its error action.
+// parseAction reads and validates the action and its error action.
 func parseAction(o object, job *Job, ps *problems) {
 	raw, ok := o.get("action")
 	if !ok {
 		ps.add("action", "is required")
 		return
 	}
-	a, ok := decodeObject(raw)
-	if !ok {
-		ps.add("action", "must be an object, not "+article(kindOf(raw)))
-		return
-	}
-	job.Action = append(json.RawMessage(nil), raw...)
-	if t, ok := stringField(a, "type", "action.type", ps); ok && strings.TrimSpace(t) != "" {
-		job.ActionType = t
-	} else if _, present := a.get("type"); !present || ok {
-		ps.add("action.type", "is required")
-	}
-	job.Timeout = parseTimeout(a, "action.timeout", ps)
-	if eraw, ok := a.get("errorAction"); ok {
-		ea, ok := decodeObject(eraw)
-		if !ok {
-			ps.add("action.errorAction", "must be an object, not "+article(kindOf(eraw)))
-			return
-		}
-		job.HasErrorAction = true
-		job.ErrorActionTimeout = parseTimeout(ea, "action.errorAction.timeout", ps)
-	}
+	job.Action = parseActionObject(raw, "action", true, ps)
 }
 
 // parseTimeout reads an ISO 8601 per-attempt timeout: default PT60S, at most
 // PT10M, positive.
-func parseTimeout(o object, path string, ps *problems) time.Duration {
+func parseTimeout(o object, path string, ps *problems) (time.Duration, string) {
 	s, ok := stringField(o, "timeout", path, ps)
 	if !ok {
-		return DefaultTimeout
+		return DefaultTimeout, ""
 	}
 	d, err := ParseISODuration(s)
 	switch {
@@ -219,7 +210,7 @@ func parseTimeout(o object, path string, ps *problems) time.Duration {
 	case d > MaxTimeout:
 		ps.add(path, fmt.Sprintf("%q is over the maximum of PT10M", s))
 	default:
-		return d
+		return d, s
 	}
-	return DefaultTimeout
+	return DefaultTimeout, ""
 }

@@ -40,15 +40,16 @@ func TestParseShapes(t *testing.T) {
 		if j.State != Disabled || j.MisfirePolicy != MisfireSkip || j.Concurrency != ConcurrencyAllow {
 			t.Errorf("defaults: %v %v %v", j.State, j.MisfirePolicy, j.Concurrency)
 		}
-		if j.ActionType != "http" || j.Timeout != DefaultTimeout || j.Location() != time.UTC {
-			t.Errorf("action: %q %v %v", j.ActionType, j.Timeout, j.Location())
+		if j.Action.Type != "http" || j.Action.Timeout != DefaultTimeout || j.Location() != time.UTC {
+			t.Errorf("action: %q %v %v", j.Action.Type, j.Action.Timeout, j.Location())
 		}
 	}
 }
 
 // TestParseValues checks typed values and the accepted spellings.
 func TestParseValues(t *testing.T) {
-	job, err := Parse([]byte(`{"action":{"type":"HTTPS","timeout":"PT90S","errorAction":{"type":"http","timeout":"PT2M"}},
+	job, err := Parse([]byte(`{"action":{"type":"HTTPS","request":{"uri":"https://example.com/","method":"post"},"timeout":"PT90S",
+		"errorAction":{"type":"http","request":{"uri":"http://example.com/e","method":"GET"},"timeout":"PT2M"}},
 		"startTime":"2024-05-01T09:30:15.250+02:00","misfirePolicy":"RUNONCE","concurrency":"Forbid",
 		"recurrence":{"frequency":"YEAR","schedule":{"minutes":5,"hours":[1,1,2],"months":12,"monthDays":[-1,1],
 		"monthlyOccurrences":[{"day":"Friday","Occurrence":-1},{"day":"sunday"},{"day":"friday","occurrence":-1}]},
@@ -56,8 +57,8 @@ func TestParseValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if job.Timeout != 90*time.Second || job.ErrorActionTimeout != 2*time.Minute || !job.HasErrorAction {
-		t.Errorf("timeouts: %v %v", job.Timeout, job.ErrorActionTimeout)
+	if job.Action.Timeout != 90*time.Second || job.Action.ErrorAction == nil || job.Action.ErrorAction.Timeout != 2*time.Minute {
+		t.Errorf("timeouts: %+v", job.Action)
 	}
 	if job.MisfirePolicy != MisfireRunOnce || job.Concurrency != ConcurrencyForbid {
 		t.Errorf("policies: %v %v", job.MisfirePolicy, job.Concurrency)
@@ -154,13 +155,13 @@ func TestValidationMessages(t *testing.T) {
 		{"action type missing", `{"action":{}}`, []string{"action.type: is required"}},
 		{"action type empty", `{"action":{"type":""}}`, []string{"action.type: is required"}},
 		{"action type not a string", `{"action":{"type":3}}`, []string{"action.type: must be a string, not a number"}},
-		{"timeouts", `{"action":{"type":"http","timeout":"PT20M","errorAction":{"type":"http","timeout":"soon"}}}`, []string{
+		{"timeouts", `{"action":{"type":"http","request":{"uri":"http://x.example/","method":"GET"},"timeout":"PT20M","errorAction":{"type":"http","request":{"uri":"http://x.example/","method":"GET"},"timeout":"soon"}}}`, []string{
 			`action.timeout: "PT20M" is over the maximum of PT10M`,
 			`action.errorAction.timeout: "soon" is not an ISO 8601 duration (e.g. PT30S)`}},
-		{"timeout zero and wrong type", `{"action":{"type":"http","timeout":"PT0S","errorAction":{"type":"http","timeout":30}}}`, []string{
+		{"timeout zero and wrong type", `{"action":{"type":"http","request":{"uri":"http://x.example/","method":"GET"},"timeout":"PT0S","errorAction":{"type":"http","request":{"uri":"http://x.example/","method":"GET"},"timeout":30}}}`, []string{
 			`action.timeout: "PT0S" must be longer than zero`,
 			`action.errorAction.timeout: must be a string, not a number`}},
-		{"errorAction not an object", `{"action":{"type":"http","errorAction":[]}}`, []string{"action.errorAction: must be an object, not an array"}},
+		{"errorAction not an object", `{"action":{"type":"http","request":{"uri":"http://x.example/","method":"GET"},"errorAction":[]}}`, []string{"action.errorAction: must be an object, not an array"}},
 		{"startTime", `{` + testAction + `,"startTime":"next week"}`, []string{`startTime: "next week" is not an ISO 8601 date-time (e.g. 2024-05-01T09:30:00Z)`}},
 		{"startTime type", `{` + testAction + `,"startTime":20240501}`, []string{`startTime: must be a string, not a number`}},
 		{"state", `{` + testAction + `,"state":"paused"}`, []string{`state: "paused" is not one of enabled, disabled`}},

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"sked/models/jobdef"
 )
 
 // MaxBodyKept is how many bytes of a response body are kept for the
@@ -35,7 +37,7 @@ type Attempt struct {
 	// ExpectedTime is the occurrence's scheduled instant.
 	ExpectedTime time.Time
 	// Spec is the action to run (the main action or the error action).
-	Spec *Spec
+	Spec *jobdef.Action
 	// Timeout bounds the attempt; zero means the default of 60 s.
 	Timeout time.Duration
 }
@@ -82,7 +84,7 @@ func (d Dispatcher) Execute(ctx context.Context, a *Attempt) Result {
 	if a.Spec == nil {
 		return Result{Message: "no action to run"}
 	}
-	ex, ok := d[a.Spec.Type]
+	ex, ok := d[string(a.Spec.Kind)]
 	if !ok {
 		return Result{Message: fmt.Sprintf("action type %q is not supported by this version of Sked", a.Spec.Type)}
 	}
@@ -161,12 +163,12 @@ func (h *HTTPExecutor) execute(ctx context.Context, a *Attempt) Result {
 	if err != nil {
 		return Result{Message: "invalid request: " + err.Error()}
 	}
-	for k, v := range r.Headers {
-		if strings.EqualFold(k, "host") {
-			req.Host = v
+	for _, h := range r.Headers {
+		if strings.EqualFold(h.Name, "host") {
+			req.Host = h.Value
 			continue
 		}
-		req.Header.Set(k, v)
+		req.Header.Set(h.Name, h.Value)
 	}
 	req.Header.Set(HeaderJobID, fmt.Sprint(a.JobID))
 	req.Header.Set(HeaderExpectedTime, a.ExpectedTime.UTC().Format(time.RFC3339Nano))

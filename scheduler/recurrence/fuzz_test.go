@@ -94,7 +94,7 @@ func FuzzNext(f *testing.F) {
 			end = time.Unix(clamp(nw.Unix()+endAfter%(400*86400)), 0).UTC()
 			rec["endTime"] = end.Format(time.RFC3339)
 		}
-		b, _ := json.Marshal(map[string]any{"action": map[string]any{"type": "http"}, "startTime": st.Format(time.RFC3339), "recurrence": rec})
+		b, _ := json.Marshal(map[string]any{"action": map[string]any{"type": "http", "request": map[string]any{"uri": "http://example.com/", "method": "GET"}}, "startTime": st.Format(time.RFC3339), "recurrence": rec})
 		job, err := jobdef.Parse(b)
 		if err != nil {
 			t.Fatalf("generated job rejected: %v\n%s", err, b)
@@ -131,8 +131,8 @@ func FuzzNext(f *testing.F) {
 
 // FuzzPreview feeds raw job JSON through Parse and Preview.
 func FuzzPreview(f *testing.F) {
-	f.Add([]byte(`{"action":{"type":"http"},"startTime":"2019-03-10T02:30:00","recurrence":{"frequency":"hour","timeZone":"America/Chicago","schedule":{"minutes":[30]}}}`), int64(1552176000), uint16(50))
-	f.Add([]byte(`{"properties":{"action":{"type":"http"},"recurrence":{"frequency":"year","schedule":{"months":[2],"monthDays":[30]}}}}`), int64(0), uint16(1000))
+	f.Add([]byte(`{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"startTime":"2019-03-10T02:30:00","recurrence":{"frequency":"hour","timeZone":"America/Chicago","schedule":{"minutes":[30]}}}`), int64(1552176000), uint16(50))
+	f.Add([]byte(`{"properties":{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"recurrence":{"frequency":"year","schedule":{"months":[2],"monthDays":[30]}}}}`), int64(0), uint16(1000))
 	f.Fuzz(func(t *testing.T, data []byte, now int64, n uint16) {
 		job, err := jobdef.Parse(data)
 		if err != nil {
