@@ -38,7 +38,11 @@ func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (db *dat
 		}
 		dsn = db.embedded.DSN()
 	}
-	db.Store, err = models.Open(ctx, dsn, models.Options{})
+	keys, err := secretKeys(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	db.Store, err = models.Open(ctx, dsn, models.Options{SecretKeys: keys})
 	if err != nil {
 		return nil, err
 	}

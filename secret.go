@@ -56,3 +56,49 @@ func sessionSecret(cfg Config, logger *slog.Logger) ([]byte, error) {
 	logger.Info("generated a session secret", "path", path)
 	return []byte(secret), nil
 }
+
+// secretKeyFile is where a generated job secrets key is kept, inside the
+// data directory.
+const secretKeyFile = "secret.key"
+
+// secretKeys returns the keys that seal job secrets: cfg.SecretKey when
+// set, else the key kept in the data directory, generated and saved (mode
+// 0600) on first use. Losing that file makes stored secrets unreadable:
+// back it up with the database.
+func secretKeys(cfg Config, logger *slog.Logger) ([][]byte, error) {
+	if cfg.SecretKey != "" {
+		return decodeSecretKeys(cfg.SecretKey)
+	}
+	path := filepath.Join(cfg.DataDir, secretKeyFile)
+	body, err := os.ReadFile(path)
+	if err == nil {
+		keys, err := decodeSecretKeys(strings.TrimSpace(string(body)))
+		if err != nil || len(keys) == 0 {
+			return nil, fmt.Errorf("secret key in %s is not 64 hex digits", path)
+		}
+		return keys, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read secret key: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("generate secret key: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return secretKeys(cfg, logger) // another process wrote it first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("save secret key: %w", err)
+	}
+	if _, err := f.WriteString(hex.EncodeToString(raw) + "\n"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("save secret key: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("save secret key: %w", err)
+	}
+	logger.Info("generated a key for job secrets", "path", path)
+	return [][]byte{raw}, nil
+}

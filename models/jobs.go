@@ -23,6 +23,10 @@ type Job struct {
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	EndedAt         *time.Time
+	// ScheduleBase and NeedsSchedule are the engine's: NeedsSchedule means
+	// NextRunAt has not been computed yet from ScheduleBase.
+	ScheduleBase  *time.Time
+	NeedsSchedule bool
 }
 
 // TableName tells GORM the table.

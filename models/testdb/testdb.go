@@ -150,12 +150,17 @@ func DSN(t testing.TB) string {
 	return dsnFor(name)
 }
 
+// SecretKey is the job secrets key of the stores Store returns.
+var SecretKey = []byte("sked-test-secret-key-32-bytes!!!")
+
 // Store returns a Store on a new database of t's own (see DSN), closed when
-// t ends. Passwords are hashed at bcrypt's minimum cost to keep tests fast.
+// t ends. Passwords are hashed at bcrypt's minimum cost to keep tests fast;
+// job secrets are sealed with SecretKey.
 func Store(t testing.TB) *models.Store {
 	t.Helper()
 	dsn := DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5})
+	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
+		SecretKeys: [][]byte{SecretKey}})
 	if err != nil {
 		t.Fatalf("testdb: open store: %v", err)
 	}

@@ -1,0 +1,261 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"sked/models"
+	"sked/models/jobdef"
+)
+
+// collectionStates are the states a collection may be put in.
+var collectionStates = []string{"Enabled", "Disabled", "Suspended"}
+
+// wireCollection is the ARM shape of a collection on input.
+type wireCollection struct {
+	Location   *string         `json:"location"`
+	Tags       json.RawMessage `json:"tags"`
+	Properties *struct {
+		SKU *struct {
+			Name *string `json:"name"`
+		} `json:"sku"`
+		State *string `json:"state"`
+		Quota *struct {
+			MaxJobCount      *json.Number `json:"maxJobCount"`
+			MaxJobOccurrence *json.Number `json:"maxJobOccurrence"`
+			MaxRecurrence    *struct {
+				Frequency *string      `json:"frequency"`
+				Interval  *json.Number `json:"interval"`
+			} `json:"maxRecurrence"`
+		} `json:"quota"`
+	} `json:"properties"`
+}
+
+// ParseCollection reads a collection in the ARM shape ({"location",
+// "tags", "properties": {"sku": {"name"}, "state", "quota"}}) and checks
+// every field, reporting all problems at once as a *jobdef.ValidationError.
+// Absent fields take the defaults: SKU Standard, state Enabled, the SKU's
+// quota.
+func ParseCollection(body []byte) (*models.JobCollection, error) {
+	var ps []jobdef.Problem
+	add := func(path, msg string, args ...any) {
+		ps = append(ps, jobdef.Problem{Path: path, Message: fmt.Sprintf(msg, args...)})
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var w wireCollection
+	if !json.Valid(body) {
+		add("collection", "not valid JSON")
+		return nil, &jobdef.ValidationError{Problems: ps}
+	}
+	if err := dec.Decode(&w); err != nil {
+		add("collection", "has a field of the wrong type: %s", describeTypeError(err))
+		return nil, &jobdef.ValidationError{Problems: ps}
+	}
+	c := &models.JobCollection{SKU: models.SKUStandard, State: "Enabled", Tags: json.RawMessage(`{}`)}
+	if w.Location != nil {
+		if utf8.RuneCountInString(*w.Location) > 100 {
+			add("location", "is longer than 100 characters")
+		}
+		c.Location = *w.Location
+	}
+	if len(w.Tags) > 0 && string(w.Tags) != "null" {
+		var tags map[string]string
+		if err := json.Unmarshal(w.Tags, &tags); err != nil {
+			add("tags", "must be an object of string values")
+		} else {
+			if len(tags) > 50 {
+				add("tags", "%d tags given, at most 50", len(tags))
+			}
+			for k, v := range tags {
+				if k == "" || utf8.RuneCountInString(k) > 512 || utf8.RuneCountInString(v) > 256 {
+					add("tags."+k, "a tag name must be 1 to 512 characters and its value at most 256")
+				}
+			}
+			c.Tags, _ = json.Marshal(tags)
+		}
+	}
+	if p := w.Properties; p != nil {
+		if p.SKU != nil && p.SKU.Name != nil {
+			c.SKU = ""
+			for _, s := range models.SKUs {
+				if strings.EqualFold(s, strings.TrimSpace(*p.SKU.Name)) {
+					c.SKU = s
+				}
+			}
+			if c.SKU == "" {
+				add("properties.sku.name", "%q is not one of %s", *p.SKU.Name, strings.Join(models.SKUs, ", "))
+				c.SKU = models.SKUStandard
+			}
+		}
+		if p.State != nil {
+			c.State = ""
+			for _, s := range collectionStates {
+				if strings.EqualFold(s, strings.TrimSpace(*p.State)) {
+					c.State = s
+				}
+			}
+			if c.State == "" {
+				add("properties.state", "%q is not one of %s", *p.State, strings.Join(collectionStates, ", "))
+				c.State = "Enabled"
+			}
+		}
+		if q := p.Quota; q != nil {
+			limits := models.SKUQuota(c.SKU)
+			if v, ok := quotaInt(q.MaxJobCount, "properties.quota.maxJobCount", 0, add); ok {
+				if v > limits.MaxJobCount {
+					add("properties.quota.maxJobCount", "%d is over the maximum of %d for sku %s", v, limits.MaxJobCount, c.SKU)
+				} else {
+					c.MaxJobCount = &v
+				}
+			}
+			if v, ok := quotaInt(q.MaxJobOccurrence, "properties.quota.maxJobOccurrence", 0, add); ok {
+				c.MaxJobOccurrence = &v
+			}
+			if mr := q.MaxRecurrence; mr != nil {
+				const path = "properties.quota.maxRecurrence"
+				freq := jobdef.Frequency("")
+				if mr.Frequency == nil {
+					add(path+".frequency", "is required")
+				} else if f := jobdef.Frequency(strings.ToLower(strings.TrimSpace(*mr.Frequency))); f.MaxInterval() > 0 {
+					freq = f
+				} else {
+					add(path+".frequency", "%q is not one of minute, hour, day, week, month, year", *mr.Frequency)
+				}
+				interval := 1
+				if v, ok := quotaInt(mr.Interval, path+".interval", 1, add); ok {
+					interval = v
+				}
+				if freq != "" {
+					r := models.Recurrence{Frequency: freq, Interval: interval}
+					if r.Shortest() < limits.MaxRecurrence.Shortest() {
+						add(path, "every %s is more often than sku %s allows (at most every %s)", r, c.SKU, limits.MaxRecurrence)
+					} else {
+						f := string(freq)
+						c.MaxRecurrenceFrequency, c.MaxRecurrenceInterval = &f, &interval
+					}
+				}
+			}
+		}
+	}
+	if len(ps) > 0 {
+		return nil, &jobdef.ValidationError{Problems: ps}
+	}
+	return c, nil
+}
+
+// quotaInt reads a whole number of at least min.
+func quotaInt(n *json.Number, path string, min int, add func(string, string, ...any)) (int, bool) {
+	if n == nil {
+		return 0, false
+	}
+	v, err := n.Int64()
+	if err != nil || v < int64(min) || v > 1<<31-1 {
+		add(path, "%s is not a whole number from %d to 2147483647", n.String(), min)
+		return 0, false
+	}
+	return int(v), true
+}
+
+// describeTypeError names the field of a JSON type error.
+func describeTypeError(err error) string {
+	var te *json.UnmarshalTypeError
+	if ok := asTypeError(err, &te); ok {
+		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+	}
+	return err.Error()
+}
+
+// PutCollection creates or replaces the collection at ref from an ARM
+// body. It reports whether it was created.
+func (c *Catalog) PutCollection(ctx context.Context, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
+	if err := checkRef(ref); err != nil {
+		return nil, false, err
+	}
+	coll, err := ParseCollection(body)
+	if err != nil {
+		return nil, false, err
+	}
+	created, err := c.store.PutCollection(ctx, ref, coll)
+	if err != nil {
+		return nil, false, fmt.Errorf("put collection: %w", err)
+	}
+	row, err := c.store.CollectionByRef(ctx, ref)
+	return row, created, err
+}
+
+// PatchCollection merges an ARM body into the collection at ref.
+func (c *Catalog) PatchCollection(ctx context.Context, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
+	cur, err := c.store.CollectionByRef(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(body) || !isObject(body) {
+		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "collection", Message: "must be a JSON object"}}}
+	}
+	merged := mergePatch(CollectionJSON(&cur.JobCollection, true), body)
+	row, _, err := c.PutCollection(ctx, ref, merged)
+	return row, err
+}
+
+// CollectionJSON writes the input-relevant fields of a collection in the
+// ARM shape; with setQuotaOnly only the quota fields it sets (so that a
+// PATCH keeps following the SKU's defaults).
+func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage {
+	quota := map[string]any{}
+	if c.MaxJobCount != nil {
+		quota["maxJobCount"] = *c.MaxJobCount
+	}
+	if c.MaxJobOccurrence != nil {
+		quota["maxJobOccurrence"] = *c.MaxJobOccurrence
+	}
+	if c.MaxRecurrenceFrequency != nil && c.MaxRecurrenceInterval != nil {
+		quota["maxRecurrence"] = map[string]any{"frequency": *c.MaxRecurrenceFrequency, "interval": *c.MaxRecurrenceInterval}
+	}
+	props := map[string]any{"sku": map[string]string{"name": c.SKU}, "state": c.State}
+	if len(quota) > 0 {
+		props["quota"] = quota
+	}
+	out, _ := json.Marshal(map[string]any{"location": c.Location, "tags": c.Tags, "properties": props})
+	return out
+}
+
+// SetCollectionState enables, disables or suspends the collection at ref.
+func (c *Catalog) SetCollectionState(ctx context.Context, ref models.CollectionRef, state string) (*models.CollectionRow, error) {
+	cur, err := c.store.CollectionByRef(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.store.SetCollectionState(ctx, cur.ID, state); err != nil {
+		return nil, err
+	}
+	return c.store.CollectionByRef(ctx, ref)
+}
+
+// DeleteCollection deletes the collection at ref with its jobs.
+func (c *Catalog) DeleteCollection(ctx context.Context, ref models.CollectionRef) error {
+	cur, err := c.store.CollectionByRef(ctx, ref)
+	if err != nil {
+		return err
+	}
+	return c.store.DeleteCollection(ctx, cur.ID)
+}
+
+// checkRef validates the names in a collection path.
+func checkRef(ref models.CollectionRef) error {
+	var ps []jobdef.Problem
+	if !ValidResourceGroup(ref.ResourceGroup) {
+		ps = append(ps, jobdef.Problem{Path: "resourceGroupName", Message: fmt.Sprintf("%q is not a resource group name (1 to 90 letters, digits, '-', '_', '.', '(', ')')", ref.ResourceGroup)})
+	}
+	if !ValidName(ref.Name) {
+		ps = append(ps, jobdef.Problem{Path: "jobCollectionName", Message: fmt.Sprintf("%q is not a job collection name (a letter or digit, then up to 99 letters, digits, '-' or '_')", ref.Name)})
+	}
+	if len(ps) > 0 {
+		return &jobdef.ValidationError{Problems: ps}
+	}
+	return nil
+}

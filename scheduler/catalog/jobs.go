@@ -1,0 +1,122 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
+)
+
+// PutJob creates or replaces the job name in coll from body (either shape
+// of SPEC §1). Secrets the body leaves out are kept from the job it
+// replaces. It reports whether the job was created. Errors: a
+// *jobdef.ValidationError (400), a *models.QuotaError (409).
+func (c *Catalog) PutJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
+	return c.saveJob(ctx, coll, name, body, false)
+}
+
+// PatchJob merges body (a JSON merge patch of the job, either shape) into
+// the stored job name of coll: fields it gives replace the stored ones,
+// null removes them ("authentication": null removes the authentication).
+// The job must exist.
+func (c *Catalog) PatchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte) (*models.Job, error) {
+	cur, err := c.store.JobByName(ctx, coll.ID, name)
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(body) || !isObject(body) {
+		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "job", Message: "must be a JSON object"}}}
+	}
+	patch := json.RawMessage(body)
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(body, &top)
+	for k, v := range top {
+		if equalFold(k, "properties") && isObject(v) {
+			patch = v
+		}
+	}
+	base := mergePatch(cur.Definition, json.RawMessage(fmt.Sprintf(`{"state":%q}`, cur.State)))
+	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true)
+	return j, err
+}
+
+func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool) (*models.Job, bool, error) {
+	if !ValidName(name) {
+		return nil, false, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "jobName",
+			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
+	}
+	var keep jobdef.Secrets
+	if cur, err := c.store.JobByName(ctx, coll.ID, name); err == nil {
+		if keep, err = c.store.JobSecrets(ctx, cur.ID); err != nil {
+			return nil, false, err
+		}
+	} else if !errors.Is(err, models.ErrNotFound) {
+		return nil, false, err
+	}
+	job, err := jobdef.ParseWith(body, jobdef.Options{Keep: keep})
+	if err != nil {
+		return nil, false, err
+	}
+	w, err := c.Prepare(&coll.JobCollection, name, job)
+	if err != nil {
+		return nil, false, err
+	}
+	w.MustExist = mustExist
+	return c.store.SaveJob(ctx, w)
+}
+
+// Prepare checks a parsed job against the collection's quota and turns it
+// into the write that stores it: the canonical definition without
+// secrets, the secrets to seal, and the state (a job whose schedule has
+// already ended is stored completed, as the original service did).
+func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.Job) (models.JobWrite, error) {
+	now := c.now()
+	q := coll.Quota()
+	if !q.OutboundAuth && job.Action.UsesAuthentication() {
+		return models.JobWrite{}, &models.QuotaError{Quota: "sku", Message: fmt.Sprintf(
+			"Collections of sku %s may not use outbound authentication (action.request.authentication): use sku Standard or above.", coll.SKU)}
+	}
+	if r := job.Recurrence; r != nil && q.MaxJobOccurrence > 0 && r.Count > q.MaxJobOccurrence {
+		return models.JobWrite{}, &models.QuotaError{Quota: "maxJobOccurrence", Message: fmt.Sprintf(
+			"recurrence.count %d is over the collection's quota maxJobOccurrence of %d.", r.Count, q.MaxJobOccurrence)}
+	}
+	rule, err := recurrence.Compile(job, now)
+	if err != nil {
+		return models.JobWrite{}, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "recurrence", Message: err.Error()}}}
+	}
+	if job.Recurrence != nil {
+		if gap, ok := rule.MinGap(now); ok && gap < q.MaxRecurrence.Shortest() {
+			return models.JobWrite{}, &models.QuotaError{Quota: "maxRecurrence", Message: fmt.Sprintf(
+				"The job runs as often as every %s, more often than the collection's quota maxRecurrence allows (every %s at most).",
+				formatGap(gap), q.MaxRecurrence)}
+		}
+	}
+	state := string(job.State)
+	if _, ok := rule.Next(now.Add(-1)); !ok && job.State == jobdef.Enabled {
+		state = string(jobdef.Completed)
+	}
+	return models.JobWrite{
+		CollectionID: coll.ID,
+		Name:         name,
+		Definition:   job.MarshalProperties(jobdef.MarshalOptions{}),
+		Secrets:      job.Secrets(),
+		State:        state,
+		MaxJobs:      q.MaxJobCount,
+	}, nil
+}
+
+// DeleteJob deletes the job name of coll with its history.
+func (c *Catalog) DeleteJob(ctx context.Context, coll *models.CollectionRow, name string) error {
+	cur, err := c.store.JobByName(ctx, coll.ID, name)
+	if err != nil {
+		return err
+	}
+	return c.store.DeleteJob(ctx, cur.ID)
+}
+
+func equalFold(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }
