@@ -80,6 +80,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		SecureCookies: cfg.SecureCookies(),
 		Logger:        logger,
 		Version:       version,
+		Engine:        engine,
+		BaseURL:       cfg.BaseURL,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -46,7 +46,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 func classify(err error) (int, string) {
 	var he *echo.HTTPError
 	var ve *models.ValidationError
+	var qe *models.QuotaError
 	switch {
+	case errors.As(err, &qe):
+		return http.StatusConflict, qe.Message
+	case errors.Is(err, models.ErrJobFinished):
+		return http.StatusConflict, "The job is completed or faulted: it cannot run any more."
+	case errors.Is(err, models.ErrJobNotEnabled):
+		return http.StatusConflict, "The job is disabled: enable it to run it."
 	case errors.As(err, &he):
 		msg := http.StatusText(he.Code)
 		if m, ok := he.Message.(string); ok && m != "" {

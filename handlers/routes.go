@@ -11,7 +11,9 @@ import (
 // route, not through groups, so that unknown paths answer 404 and wrong
 // methods 405.
 func (s *Server) routes(e *echo.Echo) {
+	e.Pre(canonicalARMPath)
 	e.Use(middleware.Recover())
+	e.Use(requestID)
 	e.Use(s.logRequests)
 	e.Use(middleware.BodyLimit("1M"))
 	e.Use(securityHeaders)
@@ -32,4 +34,31 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/signout", s.signOut, page...)
 
 	e.GET("/", s.dashboard, signedIn...)
+
+	s.armRoutes(e)
+}
+
+// armRoutes registers the Azure Scheduler REST API 2016-03-01 (SPEC §7):
+// bearer token, api-version and workspace membership first.
+func (s *Server) armRoutes(e *echo.Echo) {
+	arm := []echo.MiddlewareFunc{s.requireToken, s.armRequest}
+	const sub = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
+	const rg = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+	const jc = rg + "/:jc"
+	const job = jc + "/jobs/:job"
+	e.GET(sub, s.listCollections, arm...)
+	e.GET(rg, s.listCollections, arm...)
+	e.GET(jc, s.getCollection, arm...)
+	e.PUT(jc, s.putCollection, arm...)
+	e.PATCH(jc, s.patchCollection, arm...)
+	e.DELETE(jc, s.deleteCollection, arm...)
+	e.POST(jc+"/enable", s.enableCollection, arm...)
+	e.POST(jc+"/disable", s.disableCollection, arm...)
+	e.GET(jc+"/jobs", s.listJobs, arm...)
+	e.GET(job, s.getJob, arm...)
+	e.PUT(job, s.putJob, arm...)
+	e.PATCH(job, s.patchJob, arm...)
+	e.DELETE(job, s.deleteJob, arm...)
+	e.POST(job+"/run", s.runJob, arm...)
+	e.GET(job+"/history", s.listHistory, arm...)
 }

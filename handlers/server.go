@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/sha256"
 	"log/slog"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/scheduler/catalog"
 )
 
 // Deps is what the HTTP layer needs. Store and SessionSecret are required.
@@ -32,6 +34,19 @@ type Deps struct {
 	// Now is the clock (sign-in throttle, default "now" of previews). Nil
 	// means time.Now.
 	Now func() time.Time
+	// Engine runs jobs now (POST …/run). Nil answers such requests 503.
+	Engine Engine
+	// BaseURL is where users reach Sked; it starts the nextLink of lists.
+	// Empty means the scheme and Host of each request.
+	BaseURL string
+}
+
+// Engine is what the handlers ask of the execution engine
+// (*scheduler.Engine).
+type Engine interface {
+	// RunNow starts an occurrence of the job at once and returns its
+	// attempt id.
+	RunNow(ctx context.Context, jobID int64) (int64, error)
 }
 
 // Server holds the state shared by the handlers. It is safe for concurrent
@@ -43,6 +58,9 @@ type Server struct {
 	version  string
 	throttle *signInThrottle
 	clock    func() time.Time
+	catalog  *catalog.Catalog
+	engine   Engine
+	baseURL  string
 }
 
 // New returns the HTTP handler for the whole application.
@@ -62,6 +80,9 @@ func New(d Deps) *echo.Echo {
 		version:  d.Version,
 		throttle: newSignInThrottle(now),
 		clock:    now,
+		catalog:  catalog.New(d.Store, now),
+		engine:   d.Engine,
+		baseURL:  d.BaseURL,
 	}
 	e := echo.New()
 	e.HideBanner = true

@@ -281,6 +281,12 @@ func parseAuthentication(raw json.RawMessage, path string, ps *problems) *Authen
 		a.Password = secretField(o, "password", path+".password", "clientcertificate", false, ps)
 		if a.Pfx != "" {
 			readCertificate(a, path, ps)
+		} else if ps.secretsOptional {
+			a.CertificateThumbprint = optString(o, "certificateThumbprint")
+			a.CertificateSubjectName = optString(o, "certificateSubjectName")
+			if dt, err := ParseDateTime(optString(o, "certificateExpirationDate"), false); err == nil && dt.HasOffset {
+				a.CertificateExpiration = dt.Time.UTC()
+			}
 		}
 	case AuthActiveDirectory:
 		a.Tenant = requiredString(o, "tenant", path+".tenant", ps)

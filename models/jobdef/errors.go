@@ -57,6 +57,8 @@ type problems struct {
 	list []Problem
 	// keep holds stored secrets that fill in secrets the input leaves out.
 	keep Secrets
+	// secretsOptional: see Options.SecretsOptional.
+	secretsOptional bool
 }
 
 // add records one problem at path.

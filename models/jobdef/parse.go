@@ -32,11 +32,16 @@ type Options struct {
 	// the kept value when it sits at the same path in an object of the same
 	// type. This is how a PUT or PATCH that leaves a secret out keeps it.
 	Keep Secrets
+	// SecretsOptional accepts a job whose secrets are left out (a stored
+	// definition, read for display): no "is required" for them, and a
+	// clientCertificate without its pfx keeps the certificateThumbprint,
+	// certificateSubjectName and certificateExpirationDate it states.
+	SecretsOptional bool
 }
 
 // ParseWith is Parse with options.
 func ParseWith(data []byte, opts Options) (*Job, error) {
-	ps := problems{keep: opts.Keep}
+	ps := problems{keep: opts.Keep, secretsOptional: opts.SecretsOptional}
 	if len(data) > MaxJobBytes {
 		ps.add("job", fmt.Sprintf("the job JSON is %d bytes, over the maximum of %d", len(data), MaxJobBytes))
 		return nil, ps.err()

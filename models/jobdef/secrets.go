@@ -28,7 +28,7 @@ func secretField(o object, key, path, context string, required bool, ps *problem
 	if v, kept := ps.keep[secretKey(path, context)]; kept && v != "" {
 		return v
 	}
-	if required {
+	if required && !ps.secretsOptional {
 		ps.add(path, "is required")
 	}
 	return ""

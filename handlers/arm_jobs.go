@@ -1,0 +1,154 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// jobStates are the values of the jobs list's $filter.
+var jobStates = []string{"enabled", "disabled", "completed", "faulted"}
+
+// historyStatuses are the values of the history list's $filter.
+var historyStatuses = []string{"Completed", "Failed", "Postponed"}
+
+// listJobs answers GET …/jobs, optionally filtered on state.
+func (s *Server) listJobs(c echo.Context) error {
+	p, err := parsePaging(c)
+	if err != nil {
+		return err
+	}
+	state, err := parseFilter(c, "state", jobStates)
+	if err != nil {
+		return err
+	}
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	jobs, err := s.store.ListJobs(c.Request().Context(), coll.ID, state, p.skip, p.top+1)
+	if err != nil {
+		return err
+	}
+	now := s.clock()
+	out := armList[armJob]{Value: []armJob{}, NextLink: s.nextLink(c, p, len(jobs))}
+	for i := range jobs[:min(len(jobs), p.top)] {
+		out.Value = append(out.Value, toARMJob(coll, &jobs[i], now))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// getJob answers GET …/jobs/{job}.
+func (s *Server) getJob(c echo.Context) error {
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	j, err := s.job(c, coll)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toARMJob(coll, j, s.clock()))
+}
+
+// putJob answers PUT …/jobs/{job}: 201 created, 200 replaced.
+func (s *Server) putJob(c echo.Context) error {
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(c, maxAPIBody)
+	if err != nil {
+		return err
+	}
+	j, created, err := s.catalog.PutJob(c.Request().Context(), coll, c.Param("job"), body)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	return c.JSON(status, toARMJob(coll, j, s.clock()))
+}
+
+// patchJob answers PATCH …/jobs/{job}.
+func (s *Server) patchJob(c echo.Context) error {
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(c, maxAPIBody)
+	if err != nil {
+		return err
+	}
+	j, err := s.catalog.PatchJob(c.Request().Context(), coll, c.Param("job"), body)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toARMJob(coll, j, s.clock()))
+}
+
+// deleteJob answers DELETE …/jobs/{job}.
+func (s *Server) deleteJob(c echo.Context) error {
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if err := s.catalog.DeleteJob(c.Request().Context(), coll, c.Param("job")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusOK)
+}
+
+// errNoEngine answers run requests when no engine runs in this process.
+var errNoEngine = echo.NewHTTPError(http.StatusServiceUnavailable, "The engine is not running in this process.")
+
+// runJob answers POST …/jobs/{job}/run: an occurrence starts at once.
+func (s *Server) runJob(c echo.Context) error {
+	if s.engine == nil {
+		return errNoEngine
+	}
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	j, err := s.job(c, coll)
+	if err != nil {
+		return err
+	}
+	if _, err := s.engine.RunNow(c.Request().Context(), j.ID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusOK)
+}
+
+// listHistory answers GET …/jobs/{job}/history, newest first, optionally
+// filtered on status.
+func (s *Server) listHistory(c echo.Context) error {
+	p, err := parsePaging(c)
+	if err != nil {
+		return err
+	}
+	status, err := parseFilter(c, "status", historyStatuses)
+	if err != nil {
+		return err
+	}
+	coll, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	j, err := s.job(c, coll)
+	if err != nil {
+		return err
+	}
+	entries, err := s.store.HistoryPage(c.Request().Context(), j.ID, status, p.skip, p.top+1)
+	if err != nil {
+		return err
+	}
+	out := armList[armHistory]{Value: []armHistory{}, NextLink: s.nextLink(c, p, len(entries))}
+	for i := range entries[:min(len(entries), p.top)] {
+		out.Value = append(out.Value, toARMHistory(coll, j, &entries[i]))
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,194 @@
+package handlers
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
+)
+
+// The ARM resource types.
+const (
+	typeCollection = "Microsoft.Scheduler/jobCollections"
+	typeJob        = "Microsoft.Scheduler/jobCollections/jobs"
+	typeHistory    = "Microsoft.Scheduler/jobCollections/jobs/history"
+)
+
+// collectionID is the ARM id of a collection.
+func collectionID(c *models.CollectionRow) string {
+	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s/providers/Microsoft.Scheduler/jobCollections/%s",
+		c.WorkspaceID, c.ResourceGroup, c.Name)
+}
+
+// armCollection is a collection as the API writes it.
+type armCollection struct {
+	ID         string             `json:"id"`
+	Type       string             `json:"type"`
+	Name       string             `json:"name"`
+	Location   string             `json:"location"`
+	Tags       json.RawMessage    `json:"tags"`
+	Properties armCollectionProps `json:"properties"`
+}
+
+type armCollectionProps struct {
+	SKU struct {
+		Name string `json:"name"`
+	} `json:"sku"`
+	State string   `json:"state"`
+	Quota armQuota `json:"quota"`
+}
+
+type armQuota struct {
+	MaxJobCount      int              `json:"maxJobCount"`
+	MaxJobOccurrence *int             `json:"maxJobOccurrence,omitempty"`
+	MaxRecurrence    armMaxRecurrence `json:"maxRecurrence"`
+}
+
+type armMaxRecurrence struct {
+	Frequency string `json:"frequency"`
+	Interval  int    `json:"interval"`
+}
+
+// toARMCollection writes a collection with its effective quota.
+func toARMCollection(c *models.CollectionRow) armCollection {
+	q := c.Quota()
+	out := armCollection{ID: collectionID(c), Type: typeCollection, Name: c.Name, Location: c.Location, Tags: c.Tags}
+	if len(out.Tags) == 0 {
+		out.Tags = json.RawMessage(`{}`)
+	}
+	out.Properties.SKU.Name = c.SKU
+	out.Properties.State = c.State
+	out.Properties.Quota = armQuota{MaxJobCount: q.MaxJobCount,
+		MaxRecurrence: armMaxRecurrence{Frequency: string(q.MaxRecurrence.Frequency), Interval: q.MaxRecurrence.Interval}}
+	if q.MaxJobOccurrence > 0 {
+		n := q.MaxJobOccurrence
+		out.Properties.Quota.MaxJobOccurrence = &n
+	}
+	return out
+}
+
+// armJob is a job as the API writes it.
+type armJob struct {
+	ID         string          `json:"id"`
+	Type       string          `json:"type"`
+	Name       string          `json:"name"`
+	Properties json.RawMessage `json:"properties"`
+}
+
+// armStatus is a job's read-only status.
+type armStatus struct {
+	LastExecutionTime *string `json:"lastExecutionTime,omitempty"`
+	NextExecutionTime *string `json:"nextExecutionTime,omitempty"`
+	ExecutionCount    int64   `json:"executionCount"`
+	FailureCount      int64   `json:"failureCount"`
+	FaultedCount      int64   `json:"faultedCount"`
+}
+
+// toARMJob writes a stored job: its canonical definition with times given
+// offsets, its current state, and its status. now computes the next
+// execution time of a job the engine has not scheduled yet.
+func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
+	props := json.RawMessage(j.Definition)
+	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true})
+	if err == nil {
+		job.State = jobdef.State(j.State)
+		props = job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: true})
+	}
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(props, &m)
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	m["state"], _ = json.Marshal(j.State)
+	if j.State != "disabled" || j.ExecutionCount > 0 {
+		st := armStatus{ExecutionCount: j.ExecutionCount, FailureCount: j.FailureCount, FaultedCount: j.FaultedCount}
+		if j.LastRunAt != nil {
+			s := j.LastRunAt.UTC().Format(time.RFC3339Nano)
+			st.LastExecutionTime = &s
+		}
+		if next := nextExecution(j, job, now); next != nil {
+			s := next.UTC().Format(time.RFC3339Nano)
+			st.NextExecutionTime = &s
+		}
+		m["status"], _ = json.Marshal(st)
+	}
+	out, _ := json.Marshal(m)
+	return armJob{ID: collectionID(coll) + "/jobs/" + j.Name, Type: typeJob, Name: coll.Name + "/" + j.Name, Properties: out}
+}
+
+// nextExecution is the job's next run: what the engine scheduled, or, for
+// an enabled job it has not scheduled yet, the rule's next occurrence.
+func nextExecution(j *models.Job, job *jobdef.Job, now time.Time) *time.Time {
+	if j.State != "enabled" {
+		return nil
+	}
+	if j.NextRunAt != nil || job == nil || !j.NeedsSchedule {
+		return j.NextRunAt
+	}
+	base := now
+	if j.ScheduleBase != nil {
+		base = *j.ScheduleBase
+	}
+	rule, err := recurrence.Compile(job, base)
+	if err != nil {
+		return nil
+	}
+	next, ok := rule.Next(base.Add(-time.Nanosecond))
+	if !ok {
+		return nil
+	}
+	return &next
+}
+
+// armHistory is a history entry as the API writes it.
+type armHistory struct {
+	ID         string               `json:"id"`
+	Type       string               `json:"type"`
+	Name       string               `json:"name"`
+	Properties armHistoryProperties `json:"properties"`
+}
+
+type armHistoryProperties struct {
+	StartTime             string  `json:"startTime"`
+	EndTime               *string `json:"endTime,omitempty"`
+	ExpectedExecutionTime string  `json:"expectedExecutionTime"`
+	ActionName            string  `json:"actionName"`
+	Status                string  `json:"status"`
+	Message               string  `json:"message"`
+	RetryCount            int     `json:"retryCount"`
+	RepeatCount           int64   `json:"repeatCount"`
+}
+
+// toARMHistory writes one history entry of job j.
+func toARMHistory(coll *models.CollectionRow, j *models.Job, h *models.HistoryEntry) armHistory {
+	id := strconv.FormatInt(h.ID, 10)
+	out := armHistory{
+		ID:   collectionID(coll) + "/jobs/" + j.Name + "/history/" + id,
+		Type: typeHistory,
+		Name: coll.Name + "/" + j.Name + "/" + id,
+		Properties: armHistoryProperties{
+			StartTime:             h.StartTime.UTC().Format(time.RFC3339Nano),
+			ExpectedExecutionTime: h.ExpectedExecutionTime.UTC().Format(time.RFC3339Nano),
+			ActionName:            h.ActionName,
+			Status:                h.Status,
+			Message:               h.Message,
+			RetryCount:            h.RetryCount,
+			RepeatCount:           h.RepeatCount,
+		},
+	}
+	if h.EndTime != nil {
+		s := h.EndTime.UTC().Format(time.RFC3339Nano)
+		out.Properties.EndTime = &s
+	}
+	return out
+}
+
+// armList is a page of a list.
+type armList[T any] struct {
+	Value    []T    `json:"value"`
+	NextLink string `json:"nextLink,omitempty"`
+}

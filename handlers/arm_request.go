@@ -1,0 +1,205 @@
+package handlers
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
+)
+
+// apiVersions are the api-version values the REST API accepts.
+var apiVersions = []string{"2016-03-01", "2016-01-01", "2014-08-01-preview"}
+
+// armKeywords maps the fixed segments of the ARM paths, lowercase, to
+// their canonical spelling.
+var armKeywords = map[string]string{
+	"subscriptions": "subscriptions", "resourcegroups": "resourceGroups", "providers": "providers",
+	"microsoft.scheduler": "Microsoft.Scheduler", "jobcollections": "jobCollections", "jobs": "jobs",
+	"history": "history", "run": "run", "enable": "enable", "disable": "disable",
+}
+
+// canonicalARMPath rewrites the fixed segments of an ARM path to their
+// canonical case before routing (ARM paths are case-insensitive); names
+// keep their spelling. Other paths are left alone.
+func canonicalARMPath(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		segs := strings.Split(r.URL.Path, "/")
+		if len(segs) < 2 || !strings.EqualFold(segs[1], "subscriptions") {
+			return next(c)
+		}
+		keyword := func(i int) {
+			if i < len(segs) {
+				if k, ok := armKeywords[strings.ToLower(segs[i])]; ok {
+					segs[i] = k
+				}
+			}
+		}
+		keyword(1)
+		if len(segs) > 3 && strings.EqualFold(segs[3], "providers") {
+			for _, i := range []int{3, 4, 5} {
+				keyword(i)
+			}
+		} else {
+			for _, i := range []int{3, 5, 6, 7, 9, 11} {
+				keyword(i)
+			}
+		}
+		r.URL.Path = strings.Join(segs, "/")
+		r.URL.RawPath = ""
+		return next(c)
+	}
+}
+
+// requestID gives every response an x-ms-request-id, as the original
+// service did.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		h := hex.EncodeToString(b[:])
+		c.Response().Header().Set("x-ms-request-id", h[0:8]+"-"+h[8:12]+"-"+h[12:16]+"-"+h[16:20]+"-"+h[20:])
+		return next(c)
+	}
+}
+
+// armRequest checks what every ARM request needs after the token: a known
+// api-version, and a workspace (subscription) the user is a member of
+// (403 otherwise, also for a workspace that does not exist).
+func (s *Server) armRequest(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		v := c.QueryParam("api-version")
+		if v == "" {
+			return badRequest("api-version", "the query parameter api-version is required (use 2016-03-01)")
+		}
+		known := false
+		for _, a := range apiVersions {
+			known = known || a == v
+		}
+		if !known {
+			return badRequest("api-version", fmt.Sprintf("%q is not supported: use one of %s", v, strings.Join(apiVersions, ", ")))
+		}
+		user := currentUser(c)
+		sub := c.Param("sub")
+		ok, err := s.store.IsMember(c.Request().Context(), sub, user.ID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf(
+				"The user %q has no access to subscription %q (a Sked workspace): ask a member to add you.", user.Username, sub))
+		}
+		return next(c)
+	}
+}
+
+// badRequest is a 400 naming one field.
+func badRequest(path, msg string) error {
+	return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: path, Message: msg}}}
+}
+
+// collectionRef is the collection named by the path.
+func collectionRef(c echo.Context) models.CollectionRef {
+	return models.CollectionRef{WorkspaceID: c.Param("sub"), ResourceGroup: c.Param("rg"), Name: c.Param("jc")}
+}
+
+// maxAPIBody bounds the request bodies of the ARM API: a job is at most
+// jobdef.MaxJobBytes; a little more is read so that the job parser can say
+// by how much it is over.
+const maxAPIBody = 64 << 10
+
+// readBody reads a request body of at most max bytes. A longer one is
+// refused, without reading it whole, as a 400 naming the limit.
+func readBody(c echo.Context, max int64) ([]byte, error) {
+	r := c.Request()
+	if r.ContentLength > max {
+		return nil, badRequest("body", fmt.Sprintf("the request body is %d bytes, over the maximum of %d", r.ContentLength, max))
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read body: %w", err)
+	}
+	if int64(len(body)) > max {
+		return nil, badRequest("body", fmt.Sprintf("the request body is over the maximum of %d bytes", max))
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil, badRequest("body", "a JSON body is required")
+	}
+	return body, nil
+}
+
+// paging is $top and $skip of a list request.
+type paging struct {
+	top, skip int
+}
+
+// parsePaging reads $top (1–100, default 100) and $skip (≥ 0, default 0).
+func parsePaging(c echo.Context) (paging, error) {
+	p := paging{top: 100}
+	if v := c.QueryParam("$top"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return p, badRequest("$top", fmt.Sprintf("%q is not a whole number from 1 to 100", v))
+		}
+		p.top = n
+	}
+	if v := c.QueryParam("$skip"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return p, badRequest("$skip", fmt.Sprintf("%q is not a whole number of at least 0", v))
+		}
+		p.skip = n
+	}
+	return p, nil
+}
+
+// parseFilter reads a $filter of the form "<field> eq <value>" (value
+// optionally quoted, case-insensitive) and returns the value in the
+// spelling of allowed, or "" when there is no filter.
+func parseFilter(c echo.Context, field string, allowed []string) (string, error) {
+	v := strings.TrimSpace(c.QueryParam("$filter"))
+	if v == "" {
+		return "", nil
+	}
+	parts := strings.Fields(v)
+	if len(parts) != 3 || !strings.EqualFold(parts[0], field) || !strings.EqualFold(parts[1], "eq") {
+		return "", badRequest("$filter", fmt.Sprintf("%q is not supported: use \"%s eq <value>\"", v, field))
+	}
+	val := strings.Trim(parts[2], `'"`)
+	for _, a := range allowed {
+		if strings.EqualFold(a, val) {
+			return a, nil
+		}
+	}
+	return "", badRequest("$filter", fmt.Sprintf("%q is not a %s: use one of %s", val, field, strings.Join(allowed, ", ")))
+}
+
+// nextLink returns the URL of the page after p, or "" when page was the
+// last (it held fewer than p.top items).
+func (s *Server) nextLink(c echo.Context, p paging, got int) string {
+	if got <= p.top {
+		return ""
+	}
+	q := c.Request().URL.Query()
+	q.Set("$skip", strconv.Itoa(p.skip+p.top))
+	q.Set("$top", strconv.Itoa(p.top))
+	base := s.baseURL
+	if base == "" {
+		scheme := "http"
+		if c.Request().TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + c.Request().Host
+	}
+	u := url.URL{Path: c.Request().URL.Path, RawQuery: q.Encode()}
+	return strings.TrimRight(base, "/") + u.String()
+}
