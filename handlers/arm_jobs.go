@@ -82,7 +82,11 @@ func (s *Server) patchJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	j, err := s.catalog.PatchJob(c.Request().Context(), coll, c.Param("job"), body)
+	cur, err := s.job(c, coll)
+	if err != nil {
+		return err
+	}
+	j, err := s.catalog.PatchJob(c.Request().Context(), coll, cur.Name, body)
 	if err != nil {
 		return err
 	}
@@ -95,7 +99,11 @@ func (s *Server) deleteJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.catalog.DeleteJob(c.Request().Context(), coll, c.Param("job")); err != nil {
+	cur, err := s.job(c, coll)
+	if err != nil {
+		return err
+	}
+	if err := s.catalog.DeleteJob(c.Request().Context(), coll, cur.Name); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)

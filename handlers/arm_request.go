@@ -90,7 +90,7 @@ func (s *Server) armRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		user := currentUser(c)
 		sub := c.Param("sub")
-		ok, err := s.store.IsMember(c.Request().Context(), sub, user.ID)
+		id, ok, err := s.store.MemberWorkspace(c.Request().Context(), sub, user.ID)
 		if err != nil {
 			return err
 		}
@@ -98,6 +98,7 @@ func (s *Server) armRequest(next echo.HandlerFunc) echo.HandlerFunc {
 			return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf(
 				"The user %q has no access to subscription %q (a Sked workspace): ask a member to add you.", user.Username, sub))
 		}
+		c.SetParamValues(replaceParam(c, "sub", id)...)
 		return next(c)
 	}
 }
@@ -202,4 +203,15 @@ func (s *Server) nextLink(c echo.Context, p paging, got int) string {
 	}
 	u := url.URL{Path: c.Request().URL.Path, RawQuery: q.Encode()}
 	return strings.TrimRight(base, "/") + u.String()
+}
+
+// replaceParam returns the path parameter values with name set to value.
+func replaceParam(c echo.Context, name, value string) []string {
+	names, values := c.ParamNames(), append([]string(nil), c.ParamValues()...)
+	for i, n := range names {
+		if n == name && i < len(values) {
+			values[i] = value
+		}
+	}
+	return values
 }

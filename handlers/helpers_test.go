@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/crypto/bcrypt"
 
 	"sked/handlers"
 	"sked/models"
@@ -44,23 +45,33 @@ type app struct {
 	client *http.Client
 	clock  *fakeClock
 	token  string // API token sent by postJSON, if any
+	dsn    string // the test database
+	engine *fakeEngine
 }
 
 func newApp(t *testing.T, secure bool) *app {
 	t.Helper()
-	store := testdb.Store(t)
+	dsn := testdb.DSN(t)
+	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
+		SecretKeys: [][]byte{testdb.SecretKey}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	engine := &fakeEngine{store: store, now: clock.Now}
 	h := handlers.New(handlers.Deps{
 		Store:         store,
 		SessionSecret: []byte("0123456789abcdef0123456789abcdef"),
 		SecureCookies: secure,
 		Version:       "test",
 		Now:           clock.Now,
+		Engine:        engine,
 		Logger:        slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &app{t: t, store: store, srv: srv, client: newClient(), clock: clock}
+	return &app{t: t, store: store, srv: srv, client: newClient(), clock: clock, dsn: dsn, engine: engine}
 }
 
 func newClient() *http.Client {

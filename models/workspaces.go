@@ -68,3 +68,20 @@ func (s *Store) IsMember(ctx context.Context, workspaceID string, userID int64) 
 	}
 	return exists, nil
 }
+
+// MemberWorkspace returns the id, in its stored spelling, of the workspace
+// matching workspaceID case-insensitively (as ARM subscription ids do)
+// that userID is a member of; ok is false when there is none.
+func (s *Store) MemberWorkspace(ctx context.Context, workspaceID string, userID int64) (id string, ok bool, err error) {
+	var ids []string
+	err = s.db.WithContext(ctx).
+		Raw("SELECT workspace_id FROM memberships WHERE lower(workspace_id) = lower(?) AND user_id = ? ORDER BY workspace_id LIMIT 1",
+			workspaceID, userID).Scan(&ids).Error
+	if err != nil {
+		return "", false, translate("models: member workspace", err)
+	}
+	if len(ids) == 0 {
+		return "", false, nil
+	}
+	return ids[0], true, nil
+}

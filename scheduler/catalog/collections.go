@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -25,11 +26,11 @@ type wireCollection struct {
 		} `json:"sku"`
 		State *string `json:"state"`
 		Quota *struct {
-			MaxJobCount      *json.Number `json:"maxJobCount"`
-			MaxJobOccurrence *json.Number `json:"maxJobOccurrence"`
+			MaxJobCount      json.RawMessage `json:"maxJobCount"`
+			MaxJobOccurrence json.RawMessage `json:"maxJobOccurrence"`
 			MaxRecurrence    *struct {
 				Frequency *string      `json:"frequency"`
-				Interval  *json.Number `json:"interval"`
+				Interval  json.RawMessage `json:"interval"`
 			} `json:"maxRecurrence"`
 		} `json:"quota"`
 	} `json:"properties"`
@@ -149,13 +150,14 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 }
 
 // quotaInt reads a whole number of at least min.
-func quotaInt(n *json.Number, path string, min int, add func(string, string, ...any)) (int, bool) {
-	if n == nil {
+func quotaInt(raw json.RawMessage, path string, min int, add func(string, string, ...any)) (int, bool) {
+	text := strings.TrimSpace(string(raw))
+	if text == "" || text == "null" {
 		return 0, false
 	}
-	v, err := n.Int64()
+	v, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || v < int64(min) || v > 1<<31-1 {
-		add(path, "%s is not a whole number from %d to 2147483647", n.String(), min)
+		add(path, "%s is not a whole number from %d to 2147483647", text, min)
 		return 0, false
 	}
 	return int(v), true
