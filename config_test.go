@@ -118,6 +118,11 @@ func TestConfigBadValuesNameTheSetting(t *testing.T) {
 		{[]string{"--history-max-age", "two months"}, nil, "--history-max-age (SKED_HISTORY_MAX_AGE)"},
 		{[]string{"--history-per-job", "-5"}, nil, "--history-per-job (SKED_HISTORY_PER_JOB)"},
 		{nil, map[string]string{"SKED_FINISHED_JOB_MAX_AGE": "-3h"}, "--finished-job-max-age (SKED_FINISHED_JOB_MAX_AGE)"},
+		{[]string{"--secret-key", "abc"}, nil, "--secret-key (SKED_SECRET_KEY)"},
+		{nil, map[string]string{"SKED_SECRET_KEY": strings.Repeat("ab", 32) + ",zz"}, "--secret-key (SKED_SECRET_KEY)"},
+		{[]string{"--oauth-authority", "login.example.com"}, nil, "--oauth-authority (SKED_OAUTH_AUTHORITY)"},
+		{[]string{"--storage-endpoint", "ftp://{account}.example.com"}, nil, "--storage-endpoint (SKED_STORAGE_ENDPOINT)"},
+		{nil, map[string]string{"SKED_SERVICEBUS_ENDPOINT": "::"}, "--servicebus-endpoint (SKED_SERVICEBUS_ENDPOINT)"},
 	}
 	for _, tt := range tests {
 		_, err := loadConfig(t, tt.args, tt.env)
