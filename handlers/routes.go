@@ -36,6 +36,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/", s.dashboard, signedIn...)
 
 	s.armRoutes(e)
+	s.jobFormRoutes(e)
 }
 
 // armRoutes registers the Azure Scheduler REST API 2016-03-01 (SPEC §7):

@@ -6,3 +6,24 @@ document.addEventListener("htmx:configRequest", function (event) {
     event.detail.headers["X-CSRF-Token"] = meta.content;
   }
 });
+
+// The job form shows only the schedule fields of the chosen frequency and
+// the fields of the chosen authentication (hidden fields are left out of
+// the job JSON by the server too). Without JavaScript every field shows.
+function skedToggleSections() {
+  var freq = document.getElementById("frequency");
+  var auth = document.getElementById("auth_type");
+  document.querySelectorAll("[data-show-freq]").forEach(function (el) {
+    el.hidden = !!freq && el.dataset.showFreq.split(" ").indexOf(freq.value) < 0;
+  });
+  document.querySelectorAll("[data-show-auth]").forEach(function (el) {
+    el.hidden = !!auth && el.dataset.showAuth.split(" ").indexOf(auth.value) < 0;
+  });
+}
+document.addEventListener("DOMContentLoaded", skedToggleSections);
+document.addEventListener("htmx:afterSettle", skedToggleSections);
+document.addEventListener("change", function (event) {
+  if (event.target.id === "frequency" || event.target.id === "auth_type") {
+    skedToggleSections();
+  }
+});

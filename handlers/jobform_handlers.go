@@ -1,0 +1,347 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/scheduler/catalog"
+	"sked/scheduler/recurrence"
+	"sked/web"
+)
+
+// jobFormRoutes registers the job form, its live preview and the new
+// collection form.
+func (s *Server) jobFormRoutes(e *echo.Echo) {
+	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
+	e.GET("/collections/new", s.newCollectionPage, signedIn...)
+	e.POST("/collections/new", s.newCollectionSubmit, signedIn...)
+	const coll = "/c/:ws/:rg/:jc"
+	e.GET(coll+"/jobs/new", s.newJobPage, signedIn...)
+	e.POST(coll+"/jobs/new", s.jobFormSubmit, signedIn...)
+	e.GET(coll+"/jobs/:job/edit", s.editJobPage, signedIn...)
+	e.POST(coll+"/jobs/:job/edit", s.jobFormSubmit, signedIn...)
+	e.POST(coll+"/jobs/preview", s.jobFormPreview, signedIn...)
+}
+
+// pageCollection loads the collection of a page path after checking that
+// the user is a member of its workspace (404 otherwise, as for a
+// collection that does not exist).
+func (s *Server) pageCollection(c echo.Context) (*models.CollectionRow, error) {
+	ctx := c.Request().Context()
+	ws, ok, err := s.store.MemberWorkspace(ctx, c.Param("ws"), currentUser(c).ID)
+	if err != nil {
+		return nil, err
+	}
+	notFound := echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("There is no job collection %q in %s / %s that you may see.",
+		c.Param("jc"), c.Param("ws"), c.Param("rg")))
+	if !ok {
+		return nil, notFound
+	}
+	row, err := s.store.CollectionByRef(ctx, models.CollectionRef{WorkspaceID: ws, ResourceGroup: c.Param("rg"), Name: c.Param("jc")})
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, notFound
+	}
+	return row, err
+}
+
+// collectionBase is the page path of a collection.
+func collectionBase(row *models.CollectionRow) string {
+	return "/c/" + url.PathEscape(row.WorkspaceID) + "/" + url.PathEscape(row.ResourceGroup) + "/" + url.PathEscape(row.Name)
+}
+
+// baseJobForm is the form's frame for coll.
+func (s *Server) baseJobForm(c echo.Context, row *models.CollectionRow) web.JobForm {
+	base := collectionBase(row)
+	return web.JobForm{
+		Collection: web.CollectionRef{Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name},
+		Action:     base + "/jobs/new",
+		PreviewURL: base + "/jobs/preview",
+		CSRFToken:  csrfToken(c),
+		Zones:      zoneNames(),
+	}
+}
+
+// newJobPage shows an empty job form.
+func (s *Server) newJobPage(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
+	}
+	f := s.baseJobForm(c, row)
+	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", "enabled"
+	f.PreviewCount = "10"
+	f.Preview = s.previewOf(jobFormJSON(f), 10)
+	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), f))
+}
+
+// editJobPage shows a job in the form (or, when the form cannot show it,
+// in the JSON tab).
+func (s *Server) editJobPage(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
+	}
+	j, err := s.store.JobByName(c.Request().Context(), row.ID, c.Param("job"))
+	if err != nil {
+		return err
+	}
+	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true})
+	if err != nil {
+		return err
+	}
+	job.State = jobdef.State(j.State)
+	f, unsupported := formFromJob(job)
+	base := s.baseJobForm(c, row)
+	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones
+	f.Action = collectionBase(row) + "/jobs/" + url.PathEscape(j.Name) + "/edit"
+	f.Edit, f.Name, f.PreviewCount = true, j.Name, "10"
+	f.JSON = string(prettyJSON(job.MarshalProperties(jobdef.MarshalOptions{})))
+	if unsupported != "" {
+		f.Mode, f.Notice = "json", "This job uses "+unsupported+", which only the JSON tab can edit."
+	}
+	body := []byte(f.JSON)
+	f.Preview = s.previewOf(body, 10)
+	return render(c, http.StatusOK, web.JobFormPage(page(c, "Edit "+j.Name), f))
+}
+
+// jobFormSubmit saves the job, or switches the form between the builder
+// and the JSON tab ("switch" = "json" or "form"). Invalid input
+// re-renders the form in place with 422 and says why.
+func (s *Server) jobFormSubmit(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	f := readJobForm(form)
+	base := s.baseJobForm(c, row)
+	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones, f.Action = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones, base.Action
+	if name := c.Param("job"); name != "" {
+		f.Edit, f.Name = true, name
+		f.Action = collectionBase(row) + "/jobs/" + url.PathEscape(name) + "/edit"
+	}
+	n := previewCount(f.PreviewCount)
+	switch form.Get("switch") {
+	case "json":
+		if f.Mode == "form" {
+			f.JSON = string(jobFormJSON(f))
+		}
+		f.Mode = "json"
+		f.Preview = s.previewOf([]byte(f.JSON), n)
+		return s.renderJobForm(c, http.StatusOK, f)
+	case "form":
+		job, err := jobdef.ParseWith([]byte(f.JSON), jobdef.Options{SecretsOptional: true})
+		if ve := jobdef.AsValidationError(err); ve != nil {
+			f.Mode, f.Problems = "json", append([]string{"Fix the JSON before switching to the builder:"}, ve.Lines()...)
+			return s.renderJobForm(c, statusUnprocessable, f)
+		} else if err != nil {
+			return err
+		}
+		nf, unsupported := formFromJob(job)
+		if unsupported != "" {
+			f.Mode, f.Notice = "json", "This job uses "+unsupported+", which only the JSON tab can edit."
+			return s.renderJobForm(c, statusUnprocessable, f)
+		}
+		nf.Collection, nf.PreviewURL, nf.CSRFToken, nf.Zones, nf.Action = f.Collection, f.PreviewURL, f.CSRFToken, f.Zones, f.Action
+		nf.Edit, nf.Name, nf.PreviewCount, nf.JSON = f.Edit, f.Name, f.PreviewCount, f.JSON
+		nf.Preview = s.previewOf([]byte(f.JSON), n)
+		return s.renderJobForm(c, http.StatusOK, nf)
+	}
+	body := []byte(f.JSON)
+	if f.Mode == "form" {
+		body = jobFormJSON(f)
+	}
+	if f.Name == "" {
+		f.Errors = web.FieldErrors{"name": "name: a job name is required"}
+		f.Preview = s.previewOf(body, n)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	}
+	if !f.Edit {
+		if _, err := s.store.JobByName(c.Request().Context(), row.ID, f.Name); err == nil {
+			f.Errors = web.FieldErrors{"name": fmt.Sprintf("name: a job named %q already exists in this collection: edit it instead", f.Name)}
+			f.Preview = s.previewOf(body, n)
+			return s.renderJobForm(c, statusUnprocessable, f)
+		}
+	}
+	j, _, err := s.catalog.PutJob(c.Request().Context(), row, f.Name, body)
+	var qe *models.QuotaError
+	switch {
+	case jobdef.AsValidationError(err) != nil:
+		f.Errors, f.Problems = jobFormErrors(jobdef.AsValidationError(err), f.Mode == "json")
+		if len(f.Problems) == 0 {
+			f.Problems = []string{"Some fields need attention: see the messages below them."}
+		}
+		f.Preview = s.previewOf(body, n)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	case errors.As(err, &qe):
+		f.Problems = []string{qe.Message}
+		f.Preview = s.previewOf(body, n)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	case err != nil:
+		return err
+	}
+	return redirect(c, collectionBase(row)+"/jobs/"+url.PathEscape(j.Name))
+}
+
+// renderJobForm renders the form fragment (htmx) or the whole page.
+func (s *Server) renderJobForm(c echo.Context, status int, f web.JobForm) error {
+	if isHTMX(c) {
+		return render(c, status, web.JobFormFragment(f))
+	}
+	title := "New job"
+	if f.Edit {
+		title = "Edit " + f.Name
+	}
+	return render(c, status, web.JobFormPage(page(c, title), f))
+}
+
+// jobFormPreview answers the live preview: the description, the next
+// occurrences, the warnings and the calendar strip of the job as the form
+// stands, and the field errors out of band.
+func (s *Server) jobFormPreview(c echo.Context) error {
+	if _, err := s.pageCollection(c); err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	f := readJobForm(form)
+	body := []byte(f.JSON)
+	if f.Mode == "form" {
+		body = jobFormJSON(f)
+	}
+	pv := s.previewOf(body, previewCount(f.PreviewCount))
+	if f.Mode == "json" {
+		pv.FieldErrors = nil
+	}
+	return render(c, http.StatusOK, web.JobPreviewContent(pv))
+}
+
+// previewCount reads the preview's N: 10, 25, 50 or 100 (default 10).
+func previewCount(v string) int {
+	n, _ := strconv.Atoi(v)
+	if slices.Contains([]int{10, 25, 50, 100}, n) {
+		return n
+	}
+	return 10
+}
+
+// formSlots are the form's error slots the preview updates.
+var formSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
+	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "retry", "error_action", "timeout"}
+
+// previewOf previews the job JSON body: secrets may be left out (they are
+// kept when saving).
+func (s *Server) previewOf(body []byte, n int) web.JobPreview {
+	pv := web.JobPreview{FieldErrors: web.FieldErrors{}}
+	for _, slot := range formSlots {
+		pv.FieldErrors[slot] = ""
+	}
+	now := s.clock()
+	job, err := jobdef.ParseWith(body, jobdef.Options{SecretsOptional: true})
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		fields, _ := jobFormErrors(ve, false)
+		for k, v := range fields {
+			pv.FieldErrors[k] = v
+		}
+		pv.Problems = ve.Lines()
+		// While only the action is incomplete, the schedule is previewed
+		// all the same (people often build the schedule first).
+		if !onlyActionProblems(ve) {
+			return pv
+		}
+		if job, err = jobdef.ParseWith(withPlaceholderAction(body), jobdef.Options{SecretsOptional: true}); err != nil {
+			return pv
+		}
+	} else if err != nil {
+		pv.Problems = []string{err.Error()}
+		return pv
+	}
+	res, err := recurrence.Preview(job, now, n)
+	if err != nil {
+		pv.Problems = []string{err.Error()}
+		return pv
+	}
+	loc := job.Location()
+	pv.Valid, pv.Description, pv.Zone = true, res.Description, loc.String()
+	if len(pv.Problems) == 0 {
+		pv.Warnings = append(res.Warnings, catalog.TargetWarnings(job, s.allow)...)
+	} else {
+		pv.Warnings = res.Warnings
+	}
+	for _, o := range res.Occurrences {
+		pv.Occurrences = append(pv.Occurrences, web.PreviewOccurrence{
+			RFC3339: o.Format(time.RFC3339),
+			Local:   o.In(loc).Format("Mon 2 Jan 2006 15:04 MST"),
+			UTC:     o.UTC().Format("2 Jan 15:04 UTC"),
+		})
+	}
+	pv.Calendar = calendarDays(job, now)
+	return pv
+}
+
+// calendarDays counts the job's runs on each of the six weeks from the
+// Monday of the current week, in the job's zone.
+func calendarDays(job *jobdef.Job, now time.Time) []web.CalendarDay {
+	loc := job.Location()
+	rule, err := recurrence.Compile(job, now)
+	if err != nil {
+		return nil
+	}
+	local := now.In(loc)
+	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
+	start := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+	limit := -1
+	if job.Recurrence != nil && job.Recurrence.Count > 0 {
+		limit = job.Recurrence.Count
+	}
+	days := make([]web.CalendarDay, 42)
+	t := now.Add(-time.Nanosecond)
+	for i := range days {
+		day := start.AddDate(0, 0, i)
+		next := start.AddDate(0, 0, i+1)
+		d := web.CalendarDay{Date: day.Format("2006-01-02"), Label: strconv.Itoa(day.Day()), Month: day.Format("Mon 2 January"),
+			Today: day.Equal(today)}
+		if !day.Before(today) {
+			for steps := 0; steps < 1500 && limit != 0; steps++ {
+				o, ok := rule.Next(t)
+				if !ok || !o.Before(next) {
+					break
+				}
+				t = o
+				d.Count++
+				if limit > 0 {
+					limit--
+				}
+			}
+		}
+		days[i] = d
+	}
+	return days
+}
+
+// prettyJSON indents JSON for the JSON tab.
+func prettyJSON(raw []byte) []byte {
+	var v any
+	if err := jsonUnmarshal(raw, &v); err != nil {
+		return raw
+	}
+	out, err := jsonMarshalIndent(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}

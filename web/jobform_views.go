@@ -1,0 +1,87 @@
+package web
+
+// JobForm is the job form (SPEC §9): its fields map one-to-one to the job
+// JSON. Lists hold what is checked. Mode is "form" or "json" (the raw JSON
+// tab, whose text is JSON).
+type JobForm struct {
+	// Collection locates the job's collection; Action is where the form
+	// posts; Edit is true when an existing job is edited (its name is
+	// fixed).
+	Collection CollectionRef
+	Action     string
+	Edit       bool
+	// CSRFToken goes into the form for requests without htmx.
+	CSRFToken string
+	// PreviewURL is where the live preview posts the form.
+	PreviewURL string
+
+	Name, Mode, JSON                         string
+	ActionType, Method, URI, Headers, Body   string
+	AuthType, Username, Password, Pfx        string
+	Tenant, Audience, ClientID, Secret       string
+	StartTime, TimeZone                      string
+	Frequency, Interval, End, Count, EndTime string
+	Minutes, Hours, MonthDays, Months        []int
+	WeekDays                                 []string
+	// Occurrences are "n:weekday" ("-1:friday" is the last Friday).
+	Occurrences                          []string
+	RetryType, RetryInterval, RetryCount string
+	ErrorAction                          bool
+	ErrorMethod, ErrorURI, ErrorBody     string
+	State, Misfire, Concurrency, Timeout string
+	// PreviewCount is how many occurrences the preview lists: 10, 25, 50
+	// or 100.
+	PreviewCount string
+
+	// Errors are field errors; Problems the ones no field shows; Notice a
+	// message above the form (such as why the form cannot show a job).
+	Errors   FieldErrors
+	Problems []string
+	Notice   string
+	// Zones are the time zone names offered (IANA).
+	Zones []string
+	// Preview is the preview shown when the page opens.
+	Preview JobPreview
+}
+
+// CollectionRef names a collection for links.
+type CollectionRef struct {
+	Workspace, ResourceGroup, Name string
+}
+
+// JobPreview is the live preview of the job being edited.
+type JobPreview struct {
+	// Valid is false when the job has problems (then only Problems is
+	// set).
+	Valid       bool
+	Description string
+	Zone        string
+	Occurrences []PreviewOccurrence
+	Warnings    []string
+	Problems    []string
+	// Calendar is the next six weeks, Monday first.
+	Calendar []CalendarDay
+	// FieldErrors update the form's error slots out of band.
+	FieldErrors FieldErrors
+}
+
+// PreviewOccurrence is one upcoming occurrence.
+type PreviewOccurrence struct {
+	// RFC3339 is the instant; Local its wall time in the job's zone; UTC
+	// the same in UTC.
+	RFC3339, Local, UTC string
+}
+
+// CalendarDay is one day of the calendar strip.
+type CalendarDay struct {
+	Date, Label, Month string
+	Count              int
+	Today              bool
+}
+
+// NewCollectionForm creates a job collection.
+type NewCollectionForm struct {
+	Name, ResourceGroup, SKU string
+	Errors                   FieldErrors
+	Problems                 []string
+}
