@@ -41,42 +41,47 @@ type CollectionRow struct {
 // keeping its jobs. It reports whether it was created. Lowering the job
 // quota below the jobs the collection holds is refused with a QuotaError.
 func (s *Store) PutCollection(ctx context.Context, ref CollectionRef, c *JobCollection) (created bool, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		created, err = putCollectionTx(tx, ref, c)
+		return err
+	})
+	return created, translate("models: put collection", err)
+}
+
+// putCollectionTx is PutCollection inside tx.
+func putCollectionTx(tx *gorm.DB, ref CollectionRef, c *JobCollection) (bool, error) {
 	if len(c.Tags) == 0 {
 		c.Tags = json.RawMessage(`{}`)
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		rg, err := ensureResourceGroup(tx, ref.WorkspaceID, ref.ResourceGroup)
-		if err != nil {
-			return err
+	rg, err := ensureResourceGroup(tx, ref.WorkspaceID, ref.ResourceGroup)
+	if err != nil {
+		return false, err
+	}
+	var existing JobCollection
+	err = tx.Raw(`SELECT * FROM job_collections WHERE resource_group_id = ? AND lower(name) = lower(?) FOR UPDATE`,
+		rg.ID, ref.Name).Scan(&existing).Error
+	if err != nil {
+		return false, err
+	}
+	c.ResourceGroupID = rg.ID
+	if existing.ID == 0 {
+		c.Name = ref.Name
+		return true, tx.Omit("ID", "CreatedAt", "UpdatedAt").Create(c).Error
+	}
+	if c.MaxJobCount != nil {
+		var n int64
+		if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, existing.ID).Scan(&n).Error; err != nil {
+			return false, err
 		}
-		var existing JobCollection
-		err = tx.Raw(`SELECT * FROM job_collections WHERE resource_group_id = ? AND lower(name) = lower(?) FOR UPDATE`,
-			rg.ID, ref.Name).Scan(&existing).Error
-		if err != nil {
-			return err
+		if n > int64(*c.MaxJobCount) {
+			return false, &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+				"The collection holds %d jobs, more than the new quota maxJobCount of %d: delete jobs first.", n, *c.MaxJobCount)}
 		}
-		c.ResourceGroupID = rg.ID
-		if existing.ID == 0 {
-			c.Name = ref.Name
-			created = true
-			return tx.Omit("ID", "CreatedAt", "UpdatedAt").Create(c).Error
-		}
-		if c.MaxJobCount != nil {
-			var n int64
-			if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, existing.ID).Scan(&n).Error; err != nil {
-				return err
-			}
-			if n > int64(*c.MaxJobCount) {
-				return &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
-					"The collection holds %d jobs, more than the new quota maxJobCount of %d: delete jobs first.", n, *c.MaxJobCount)}
-			}
-		}
-		c.ID, c.Name, c.CreatedAt = existing.ID, existing.Name, existing.CreatedAt
-		c.UpdatedAt = time.Now().UTC()
-		return tx.Model(&JobCollection{ID: existing.ID}).Select("Location", "Tags", "SKU", "State", "MaxJobCount",
-			"MaxJobOccurrence", "MaxRecurrenceFrequency", "MaxRecurrenceInterval", "UpdatedAt").Updates(c).Error
-	})
-	return created, translate("models: put collection", err)
+	}
+	c.ID, c.Name, c.CreatedAt = existing.ID, existing.Name, existing.CreatedAt
+	c.UpdatedAt = time.Now().UTC()
+	return false, tx.Model(&JobCollection{ID: existing.ID}).Select("Location", "Tags", "SKU", "State", "MaxJobCount",
+		"MaxJobOccurrence", "MaxRecurrenceFrequency", "MaxRecurrenceInterval", "UpdatedAt").Updates(c).Error
 }
 
 // collectionRows is the head of the queries that list collections.
