@@ -55,6 +55,8 @@ func commands() []command {
 		{"preview", "print the next occurrences of a job: sked preview [--now T] [-n N] [--json] [FILE]", cmdPreview},
 		{"user add", "create a user: sked user add NAME [--admin], password read from stdin", cmdUserAdd},
 		{"token add", "issue an API token: sked token add USER [--name NAME], printed once on stdout", cmdTokenAdd},
+		{"import", "import jobs from a JSON file: sked import FILE [--dry-run] [--mode all|valid] [--on-conflict skip|replace] …", cmdImport},
+		{"export", "print jobs as JSON, without secrets: sked export [--resource-group RG --collection JC [--job NAME]] …", cmdExport},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", nil},
 	}

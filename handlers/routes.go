@@ -15,7 +15,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(middleware.Recover())
 	e.Use(requestID)
 	e.Use(s.logRequests)
-	e.Use(middleware.BodyLimit("1M"))
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "1M", Skipper: skipBodyLimit}))
 	e.Use(securityHeaders)
 
 	page := []echo.MiddlewareFunc{s.loadSession, s.csrf}
@@ -37,6 +37,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	s.armRoutes(e)
 	s.jobFormRoutes(e)
+	s.importExportRoutes(e)
 }
 
 // armRoutes registers the Azure Scheduler REST API 2016-03-01 (SPEC §7):
