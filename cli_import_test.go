@@ -39,7 +39,9 @@ func writeFile(t *testing.T, name, content string) string {
 }
 
 // namedSeedJob is seedDaily with a name.
-func namedSeedJob(name string) string { return `{"name": "` + name + `", ` + strings.TrimSpace(seedDaily)[1:] }
+func namedSeedJob(name string) string {
+	return `{"name": "` + name + `", ` + strings.TrimSpace(seedDaily)[1:]
+}
 
 const secretJob = `{"name": "hook", "action": {"type": "http", "request": {"uri": "https://example.com/hook", "method": "POST",
  "authentication": {"type": "basic", "username": "u", "password": "hunter2"}}}, "recurrence": {"frequency": "hour"}}`

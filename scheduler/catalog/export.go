@@ -131,8 +131,8 @@ func (c *Catalog) ExportWorkspaces(ctx context.Context, workspaceIDs []string, g
 	}
 	return marshalExport(struct {
 		JobCollections []bundledCollection `json:"jobCollections"`
-		SecretsOmitted bool                 `json:"secretsOmitted"`
-		Note           string               `json:"note"`
+		SecretsOmitted bool                `json:"secretsOmitted"`
+		Note           string              `json:"note"`
 	}{colls, true, ExportNote})
 }
 
