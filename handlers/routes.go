@@ -37,6 +37,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	s.armRoutes(e)
 	s.jobFormRoutes(e)
+	s.accountRoutes(e)
 	s.importExportRoutes(e)
 }
 

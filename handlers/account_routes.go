@@ -1,0 +1,100 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/web"
+)
+
+// accountRoutes registers the pages about people rather than jobs: the
+// user's API tokens, the users page (administrators) and the members of a
+// workspace.
+func (s *Server) accountRoutes(e *echo.Echo) {
+	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
+	admin := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser, requireAdmin}
+
+	e.GET("/tokens", s.tokensPage, signedIn...)
+	e.POST("/tokens", s.createToken, signedIn...)
+	e.POST("/tokens/:id/revoke", s.revokeToken, signedIn...)
+
+	e.GET("/users", s.usersPage, admin...)
+	e.POST("/users", s.createUser, admin...)
+	e.POST("/users/:id/disable", s.disableUser, admin...)
+	e.POST("/users/:id/enable", s.enableUser, admin...)
+	e.POST("/users/:id/password", s.resetPassword, admin...)
+
+	e.GET("/workspaces/:ws/members", s.membersPage, signedIn...)
+	e.POST("/workspaces/:ws/members", s.addMember, signedIn...)
+	e.POST("/workspaces/:ws/members/:id/remove", s.removeMember, signedIn...)
+}
+
+// errNotAdmin answers non-administrators on the users pages.
+var errNotAdmin = echo.NewHTTPError(http.StatusForbidden, "Only administrators can manage users.")
+
+// requireAdmin lets administrators through; it runs after requireUser.
+func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if u := currentUser(c); u == nil || !u.IsAdmin {
+			return errNotAdmin
+		}
+		return next(c)
+	}
+}
+
+// accountPathID is the path parameter name as a positive int64; anything else is
+// a 404, as for an unknown id.
+func accountPathID(c echo.Context, name string) (int64, error) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, echo.NewHTTPError(http.StatusNotFound, "Not found.")
+	}
+	return id, nil
+}
+
+// accountTimeView formats t (in UTC) for the pages.
+func accountTimeView(t time.Time) web.AccountTime {
+	u := t.UTC()
+	return web.AccountTime{Text: u.Format("2006-01-02 15:04 UTC"), ISO: u.Format(time.RFC3339)}
+}
+
+// accountOptionalTime is accountTimeView, or the zero AccountTime ("never") for nil.
+func accountOptionalTime(t *time.Time) web.AccountTime {
+	if t == nil {
+		return web.AccountTime{}
+	}
+	return accountTimeView(*t)
+}
+
+// sentenceErrors turns a models.ValidationError into field errors written
+// as sentences: "is …" and "must …" messages get the field's label in
+// front ("The name is required."), others already name what they are
+// about. It returns nil when err is another error.
+func sentenceErrors(err error, labels map[string]string) web.FieldErrors {
+	var v *models.ValidationError
+	if !errors.As(err, &v) {
+		return nil
+	}
+	out := web.FieldErrors{}
+	for _, p := range v.Problems {
+		if out[p.Field] != "" {
+			continue
+		}
+		msg := p.Message
+		if strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "must ") {
+			label := labels[p.Field]
+			if label == "" {
+				label = "The " + p.Field
+			}
+			msg = label + " " + msg
+		}
+		out[p.Field] = msg + "."
+	}
+	return out
+}
