@@ -57,6 +57,7 @@ func commands() []command {
 		{"token add", "issue an API token: sked token add USER [--name NAME], printed once on stdout", cmdTokenAdd},
 		{"import", "import jobs from a JSON file: sked import FILE [--dry-run] [--mode all|valid] [--on-conflict skip|replace] …", cmdImport},
 		{"export", "print jobs as JSON, without secrets: sked export [--resource-group RG --collection JC [--job NAME]] …", cmdExport},
+		{"secrets rotate", "re-encrypt job secrets with the first --secret-key, so older keys can go", cmdSecretsRotate},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", nil},
 	}
@@ -73,6 +74,13 @@ func runCLI(ctx context.Context, args []string, sio stdio) int {
 				return exitUsage
 			}
 			name, rest = name+" add", rest[1:]
+		}
+		if name == "secrets" {
+			if len(rest) == 0 || rest[0] != "rotate" {
+				fmt.Fprintln(sio.err, "sked: usage: sked secrets rotate --secret-key NEW,OLD; run \"sked --help\"")
+				return exitUsage
+			}
+			name, rest = "secrets rotate", rest[1:]
 		}
 	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
