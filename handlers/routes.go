@@ -39,6 +39,7 @@ func (s *Server) routes(e *echo.Echo) {
 	s.jobFormRoutes(e)
 	s.accountRoutes(e)
 	s.importExportRoutes(e)
+	s.pageRoutes(e)
 }
 
 // armRoutes registers the Azure Scheduler REST API 2016-03-01 (SPEC §7):

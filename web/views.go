@@ -41,25 +41,6 @@ type SignInForm struct {
 	Errors   FieldErrors
 }
 
-// Dashboard is the home page after sign-in.
-type Dashboard struct {
-	Collections []CollectionRow
-}
-
-// CollectionRow is one job collection on the dashboard, with its jobs
-// counted by state.
-type CollectionRow struct {
-	Workspace     string
-	ResourceGroup string
-	Name          string
-	State         string
-	SKU           string
-	Enabled       int64
-	Disabled      int64
-	Completed     int64
-	Faulted       int64
-}
-
 // ErrorView is an error page or fragment.
 type ErrorView struct {
 	Status  int

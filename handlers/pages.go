@@ -1,0 +1,297 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/web"
+)
+
+// The collection page and the job page with its history (SPEC §9). Each
+// handler parses, makes one call (a view builder in pages_build.go or one
+// store change) and renders: the whole page for normal requests, only the
+// swapped fragment for htmx. Changes are POST forms (CSRF checked by the
+// middleware) answered with the new fragment (htmx) or a redirect.
+
+// collectionPage shows a collection; htmx gets the job list (paging).
+func (s *Server) collectionPage(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		list, err := s.jobListView(c.Request().Context(), row, c.QueryParam("after"), s.clock())
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, web.JobListFragment(list))
+	}
+	v, err := s.collectionView(c, row, c.QueryParam("after"))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.CollectionPage(page(c, row.Name), v))
+}
+
+// collectionEnable and collectionDisable change a collection's state.
+func (s *Server) collectionEnable(c echo.Context) error {
+	return s.setCollectionPageState(c, "Enabled")
+}
+func (s *Server) collectionDisable(c echo.Context) error {
+	return s.setCollectionPageState(c, "Disabled")
+}
+
+func (s *Server) setCollectionPageState(c echo.Context, state string) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetCollectionState(c.Request().Context(), row.ID, state); err != nil {
+		return err
+	}
+	row.State = state
+	msg := "The collection is enabled: its jobs run on their schedules again."
+	if state != "Enabled" {
+		msg = "The collection is disabled: none of its jobs runs until it is enabled again."
+	}
+	if !isHTMX(c) {
+		if err := addFlash(c, msg); err != nil {
+			return err
+		}
+		return redirect(c, collectionBase(row))
+	}
+	st, err := s.collectionStatusView(c, row, msg)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.CollectionStatusFragment(st))
+}
+
+// jobPage shows a job; htmx gets its status fragment.
+func (s *Server) jobPage(c echo.Context) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	p, err := parseHistoryParams(c)
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		st, err := s.jobStatusView(c, row, j, "", "")
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, web.JobStatusFragment(st))
+	}
+	v, err := s.jobView(c, row, j, p, false)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.JobPage(page(c, j.Name), v))
+}
+
+// jobHistoryPage shows a job's history (timeline and table); htmx gets the
+// table (filters and keyset pages).
+func (s *Server) jobHistoryPage(c echo.Context) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	p, err := parseHistoryParams(c)
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		t, err := s.historyTableView(c.Request().Context(), row, j, p, s.clock())
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, web.HistoryTableFragment(t))
+	}
+	v, err := s.jobView(c, row, j, p, true)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.JobPage(page(c, "History of "+j.Name), v))
+}
+
+// jobTimeline is the timeline fragment for one range; without htmx it is
+// the history page at that range.
+func (s *Server) jobTimeline(c echo.Context) error {
+	if !isHTMX(c) {
+		return redirect(c, jobPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))+"/history?range="+url.QueryEscape(c.QueryParam("range")))
+	}
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	p, err := parseHistoryParams(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.timelineView(c.Request().Context(), row, j, p.Range, s.clock(), c.QueryParam("page") == "history")
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.TimelineFragment(t))
+}
+
+// jobRunNow starts an occurrence at once; htmx then refreshes the history
+// (event sked-history-changed).
+func (s *Server) jobRunNow(c echo.Context) error {
+	return s.jobAction(c, func(j *models.JobDetail) (string, error) {
+		if s.engine == nil {
+			return "", errNoEngine
+		}
+		id, err := s.engine.RunNow(c.Request().Context(), j.ID)
+		if err != nil {
+			return "", err
+		}
+		c.Response().Header().Set("HX-Trigger", "sked-history-changed")
+		return fmt.Sprintf("The job runs now (attempt %d). Its entry appears in the history when the attempt ends.", id), nil
+	})
+}
+
+// jobEnable and jobDisable change a job's state.
+func (s *Server) jobEnable(c echo.Context) error {
+	return s.jobAction(c, func(j *models.JobDetail) (string, error) {
+		err := s.store.SetJobEnabled(c.Request().Context(), j.ID, true, s.clock())
+		return "The job is enabled: it is scheduled from now.", err
+	})
+}
+
+func (s *Server) jobDisable(c echo.Context) error {
+	return s.jobAction(c, func(j *models.JobDetail) (string, error) {
+		err := s.store.SetJobEnabled(c.Request().Context(), j.ID, false, s.clock())
+		return "The job is disabled: no occurrence runs until it is enabled again.", err
+	})
+}
+
+// jobAction runs act on the job of the path and answers with the job's
+// new status: the fragment for htmx (status 200, or 422 with the reason
+// when act was refused), a redirect otherwise (the message travels in the
+// session), or the job page with the reason (409).
+func (s *Server) jobAction(c echo.Context, act func(*models.JobDetail) (string, error)) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	msg, err := act(j)
+	refused := refusal(err)
+	if err != nil && refused == "" {
+		return err
+	}
+	if refused == "" && !isHTMX(c) {
+		if err := addFlash(c, msg); err != nil {
+			return err
+		}
+		return redirect(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
+	}
+	if refused != "" {
+		msg = ""
+	}
+	// Read the job again: the action changed it.
+	if j, err = s.store.JobDetail(c.Request().Context(), row.ID, j.Name); err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		st, err := s.jobStatusView(c, row, j, msg, refused)
+		if err != nil {
+			return err
+		}
+		status := http.StatusOK
+		if refused != "" {
+			status = statusUnprocessable
+		}
+		return render(c, status, web.JobStatusFragment(st))
+	}
+	p, _ := parseHistoryParams(c)
+	v, err := s.jobView(c, row, j, p, false)
+	if err != nil {
+		return err
+	}
+	v.Status.Error = refused
+	return render(c, http.StatusConflict, web.JobPage(page(c, j.Name), v))
+}
+
+// refusal is the message of an error that refuses a job action for a
+// reason the user can act on, or "" for other errors.
+func refusal(err error) string {
+	var he *echo.HTTPError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, models.ErrJobFinished), errors.Is(err, models.ErrJobNotEnabled):
+		_, msg := classify(err)
+		return msg
+	case errors.As(err, &he) && he.Code == http.StatusServiceUnavailable:
+		_, msg := classify(err)
+		return msg
+	}
+	return ""
+}
+
+// jobDeleteConfirm asks whether to delete the job (without htmx).
+func (s *Server) jobDeleteConfirm(c echo.Context) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.JobDeletePage(page(c, "Delete "+j.Name), s.jobDeleteView(c, row, j, "")))
+}
+
+// jobDelete deletes the job with its history once confirmed, then goes to
+// the collection page.
+func (s *Server) jobDelete(c echo.Context) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		v := s.jobDeleteView(c, row, j, "Confirm with the button below to delete the job.")
+		return render(c, statusUnprocessable, web.JobDeletePage(page(c, "Delete "+j.Name), v))
+	}
+	if err := s.store.DeleteJob(c.Request().Context(), j.ID); err != nil {
+		return err
+	}
+	if err := addFlash(c, fmt.Sprintf("The job %s and its history were deleted.", j.Name)); err != nil {
+		return err
+	}
+	return redirect(c, collectionBase(row))
+}
+
+// jobExport downloads the job as ARM JSON (SPEC §8: without its secrets,
+// and saying so), the same document as the export API.
+func (s *Server) jobExport(c echo.Context) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	ref := models.CollectionRef{WorkspaceID: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name}
+	out, err := s.catalog.ExportJob(c.Request().Context(), ref, j.Name)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+exportFileName(row.Name, j.Name)+`"`)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, out)
+}
+
+// exportFileName is "collection-job.json" with only safe characters.
+func exportFileName(coll, job string) string {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	return clean(coll) + "-" + clean(job) + ".json"
+}
