@@ -13,8 +13,9 @@ TESTFLAGS ?= -timeout 12m
 run: deps build
 	./bin/sked serve
 
-## test: install PostgreSQL and Chromium if missing, then run every test
-test: deps-test vet
+## test: install PostgreSQL and Chromium if missing, and the npm packages
+## (Azurite for the storage queue tests), then run every test
+test: deps-test node_modules/.package-lock.json vet
 	$(GO) test $(TESTFLAGS) ./...
 	cd bench/rrulego && $(GO) vet ./... && $(GO) test ./...
 	cd compat/azuresdk && $(GO) vet ./... && $(GO) test -count=1 ./...

@@ -89,8 +89,7 @@ type Deps struct {
 	Notifier Notifier
 	// Clock defaults to SystemClock.
 	Clock Clock
-	// Executor runs actions; nil means action.NewDispatcher with a new
-	// HTTP executor.
+	// Executor runs actions; nil means action.NewDispatcher(Config.Action).
 	Executor action.Executor
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
@@ -164,9 +163,12 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		e.metrics = NewMetrics(nil)
 	}
 	if e.exec == nil {
-		e.httpEx = action.NewHTTPExecutor(nil)
-		e.httpEx.Observe = e.metrics.observeHTTP
-		e.exec = action.NewDispatcher(e.httpEx)
+		d, err := action.NewDispatcher(cfg.Action)
+		if err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		d.HTTP.Observe = e.metrics.observeHTTP
+		e.exec, e.httpEx = d, d.HTTP
 	}
 	e.metrics.setBacklog(e.store, e.clock)
 	e.id = cfg.InstanceID

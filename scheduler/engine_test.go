@@ -181,7 +181,7 @@ func TestFailureRetriesThenErrorActionWithExactCountersAndHistory(t *testing.T) 
 	})
 	def := fmt.Sprintf(`{"action":{"type":"http","request":{"uri":%q,"method":"GET"},
 		"retryPolicy":{"retryType":"fixed","retryInterval":"PT20S","retryCount":2},
-		"errorAction":{"type":"https","request":{"uri":%q,"method":"POST","body":"failed"},
+		"errorAction":{"type":"Http","request":{"uri":%q,"method":"POST","body":"failed"},
 			"retryPolicy":{"retryType":"none"}}}}`, e.target.URL+"/main", e.target.URL+"/error")
 	id := e.put("fails", def)
 	e.drain()
@@ -493,7 +493,7 @@ func TestMetricsCountAttemptsLatenessAndBacklog(t *testing.T) {
 		}
 	})
 	reg := prometheus.NewRegistry()
-	eng, err := New(Config{InstanceID: "metrics"}, Deps{Store: e.store, Clock: e.clock, Logger: quietLogger(), Metrics: NewMetrics(reg)})
+	eng, err := New(allowLoopback(Config{InstanceID: "metrics"}), Deps{Store: e.store, Clock: e.clock, Logger: quietLogger(), Metrics: NewMetrics(reg)})
 	if err != nil {
 		t.Fatal(err)
 	}

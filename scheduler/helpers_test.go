@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -97,6 +98,19 @@ func (tg *target) requests() []received {
 	return append([]received(nil), tg.got...)
 }
 
+// loopbackTargets are the networks of the tests' targets (httptest servers,
+// emulators), which the SSRF guard refuses unless allowed.
+var loopbackTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
+// allowLoopback returns cfg letting actions reach loopback targets, unless
+// cfg has an allow list of its own.
+func allowLoopback(cfg Config) Config {
+	if cfg.Action.AllowTargets == nil {
+		cfg.Action.AllowTargets = loopbackTargets
+	}
+	return cfg
+}
+
 // env is one test's database, collection, fake clock, target and engine.
 type env struct {
 	t      *testing.T
@@ -146,7 +160,7 @@ func newEnv(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *
 	store := testdb.Store(t)
 	e := &env{t: t, ctx: context.Background(), store: store, coll: newCollection(t, store),
 		clock: &fakeClock{now: time.Now().Add(5 * time.Second).Truncate(time.Second)}, target: newTarget(t, handle)}
-	eng, err := New(Config{InstanceID: "test-engine", MaxWorkers: 16}, Deps{Store: store, Clock: e.clock, Logger: quietLogger()})
+	eng, err := New(allowLoopback(Config{InstanceID: "test-engine", MaxWorkers: 16}), Deps{Store: store, Clock: e.clock, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

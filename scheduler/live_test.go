@@ -40,7 +40,7 @@ func startLive(t testing.TB, store *models.Store, cfg Config) *live {
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = fmt.Sprintf("live-%p", store)
 	}
-	e, err := New(cfg, Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger()})
+	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestCrashedEngineAttemptIsInterruptedAndRetriedByAnother(t *testing.T) {
 	tg.seen = make(chan received, 10)
 	a := startLive(t, storeA, Config{InstanceID: "A", LeaseMargin: time.Second})
 	id := putJob(t, storeA, coll.ID, "crash", `{"action":`+httpAction(tg.URL+"/c",
-		`"timeout":"PT2S","retryPolicy":{"retryType":"fixed","retryInterval":"PT1S","retryCount":2}`)+`}`)
+		`"timeout":"PT2S","retryPolicy":{"retryType":"fixed","retryInterval":"PT15S","retryCount":2}`)+`}`)
 	<-tg.seen
 	// A crashes mid-attempt: nothing it still has is written.
 	a.crashed.Store(true)

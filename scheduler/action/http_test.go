@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,21 +11,9 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"sked/models/jobdef"
 )
-
-func spec(t *testing.T, uri, extra string) *Spec {
-	t.Helper()
-	raw := `{"type":"Https","request":{"uri":"` + uri + `","method":"put","headers":{"X-Custom":"yes","Content-Type":"text/plain"},"body":"payload"}` + extra + `}`
-	s, err := Parse(json.RawMessage(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func attempt(s *Spec, timeout time.Duration) *Attempt {
-	return &Attempt{JobID: 7, AttemptID: 99, ExpectedTime: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), Spec: s, Timeout: timeout}
-}
 
 func TestHTTPActionSendsRequestAndSkedHeaders(t *testing.T) {
 	var got *http.Request
@@ -38,14 +25,15 @@ func TestHTTPActionSendsRequestAndSkedHeaders(t *testing.T) {
 		io.WriteString(w, "created")
 	}))
 	defer srv.Close()
-	ex := NewHTTPExecutor(nil)
-	defer ex.CloseIdleConnections()
-	res := NewDispatcher(ex).Execute(context.Background(), attempt(spec(t, srv.URL+"/x?q=1", ""), time.Second))
+	d := newTestDispatcher(t, Config{})
+	a := httpAction(srv.URL+"/x?q=1", "PUT", "payload", nil,
+		jobdef.Header{Name: "X-Custom", Value: "yes"}, jobdef.Header{Name: "Content-Type", Value: "text/plain"})
+	res := d.Execute(context.Background(), attempt(a, time.Second))
 	if !res.Succeeded || res.StatusCode != 201 || res.Message != "HTTP 201 Created\ncreated" {
 		t.Fatalf("result %+v", res)
 	}
 	h := got.Header
-	if got.Method != "PUT" || got.URL.String() != "/x?q=1" || body != "payload" || h.Get("X-Custom") != "yes" {
+	if got.Method != "PUT" || got.URL.String() != "/x?q=1" || body != "payload" || h.Get("X-Custom") != "yes" || h.Get("User-Agent") != "Sked-Scheduler" {
 		t.Errorf("request %s %s %q %v", got.Method, got.URL, body, h)
 	}
 	want := map[string]string{
@@ -86,10 +74,14 @@ func TestHTTPActionTargetFaults(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(hang)
-	ex := NewHTTPExecutor(nil)
-	defer ex.CloseIdleConnections()
+	d, err := NewDispatcher(Config{AllowTargets: loopback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.CloseIdleConnections()
+	ex := d.HTTP
 	run := func(path string, timeout time.Duration) Result {
-		return ex.Execute(context.Background(), attempt(spec(t, srv.URL+path, ""), timeout))
+		return ex.Execute(context.Background(), attempt(httpAction(srv.URL+path, "GET", "", nil), timeout))
 	}
 	if r := run("/hang", 200*time.Millisecond); r.Succeeded || r.Message != "timed out after 200ms" {
 		t.Errorf("hang: %+v", r)
@@ -117,34 +109,29 @@ func TestHTTPActionTargetFaults(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r := ex.Execute(ctx, attempt(spec(t, srv.URL+"/hang", ""), time.Second)); r.Succeeded || !strings.Contains(r.Message, "interrupted") {
+	if r := ex.Execute(ctx, attempt(httpAction(srv.URL+"/hang", "GET", "", nil), time.Second)); r.Succeeded || !strings.Contains(r.Message, "interrupted") {
 		t.Errorf("cancelled: %+v", r)
 	}
-	if r := NewDispatcher(ex).Execute(context.Background(), &Attempt{Spec: &Spec{Type: "storagequeue"}}); r.Succeeded || !strings.Contains(r.Message, "not supported") {
-		t.Errorf("storage queue: %+v", r)
+	if r := d.Execute(context.Background(), &Attempt{Spec: &jobdef.Action{Type: "ftp", Kind: "ftp"}}); r.Succeeded || !strings.Contains(r.Message, `action type "ftp" is not supported`) {
+		t.Errorf("unknown type: %+v", r)
 	}
 }
 
-func TestParseRetryPolicy(t *testing.T) {
-	for _, c := range []struct {
-		extra string
-		want  RetryPolicy
-	}{
-		{"", DefaultRetryPolicy},
-		{`,"retryPolicy":{"retryType":"None"}`, RetryPolicy{}},
-		{`,"retryPolicy":{"retryType":"fixed","retryInterval":"PT1M","retryCount":2}`, RetryPolicy{Fixed: true, Interval: time.Minute, Count: 2}},
-		{`,"retryPolicy":{"retryType":"Fixed","retryInterval":"1.00:00:30"}`, RetryPolicy{Fixed: true, Interval: 24*time.Hour + 30*time.Second, Count: 4}},
+func TestNewDispatcherRejectsBadEndpoints(t *testing.T) {
+	for _, cfg := range []Config{
+		{OAuthAuthority: "login.example.com"},
+		{StorageEndpoint: "ftp://{account}.example.com"},
+		{ServiceBusEndpoint: "https://{namespace}.example.com?x=1"},
 	} {
-		s := spec(t, "http://h", c.extra)
-		if s.RetryPolicy != c.want {
-			t.Errorf("%s: %+v, want %+v", c.extra, s.RetryPolicy, c.want)
+		if _, err := NewDispatcher(cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
 		}
 	}
-	if _, err := Parse(json.RawMessage(`{"type":"http","request":{"uri":"x","method":"GET"},"retryPolicy":{"retryType":"exp"}}`)); err == nil {
-		t.Error("retryType exp accepted")
+	d, err := NewDispatcher(Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := spec(t, "http://h", `,"errorAction":{"type":"http","request":{"uri":"http://e","method":"POST"},"retryPolicy":{"retryType":"none"}}`)
-	if s.ErrorAction == nil || s.ErrorAction.Request.URI != "http://e" || s.ErrorAction.RetryPolicy.MaxAttempts() != 1 || s.RetryPolicy.MaxAttempts() != 5 {
-		t.Errorf("error action %+v", s.ErrorAction)
+	if d.HTTP.tokens.authority != DefaultOAuthAuthority || d.StorageQueue.endpoint != DefaultStorageEndpoint || d.ServiceBus.endpoint != DefaultServiceBusEndpoint {
+		t.Errorf("defaults not applied: %q %q %q", d.HTTP.tokens.authority, d.StorageQueue.endpoint, d.ServiceBus.endpoint)
 	}
 }
