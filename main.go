@@ -82,6 +82,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		Version:       version,
 		Engine:        engine,
 		BaseURL:       cfg.BaseURL,
+		AllowTargets:  cfg.AllowTargets,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sked/models/jobdef"
+	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 )
 
@@ -73,6 +74,10 @@ func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 		} else if err != nil {
 			return err
 		}
+		// Targets the engine would refuse, given SKED_ALLOW_TARGETS.
+		var allow Config
+		_ = parseAllowTargets(&allow, sio.getenv("SKED_ALLOW_TARGETS"))
+		res.Warnings = append(res.Warnings, catalog.TargetWarnings(job, allow.AllowTargets)...)
 	}
 	if len(problems) > 0 {
 		for _, p := range problems {

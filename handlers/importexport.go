@@ -31,8 +31,8 @@ func (s *Server) importExportRoutes(e *echo.Echo) {
 }
 
 // skipBodyLimit tells the global body limit which routes bound their
-// bodies themselves: the import.
-func skipBodyLimit(c echo.Context) bool { return c.Path() == importPath }
+// bodies themselves: the import API and the import page (50 MB files).
+func skipBodyLimit(c echo.Context) bool { return c.Path() == importPath || c.Path() == "/import" }
 
 // importFile answers POST /api/v1/import (SPEC §8). The body is the file
 // (any shape ParseImport accepts, at most 50 MB: a larger one is refused

@@ -30,6 +30,9 @@ func (s *Server) jobFormRoutes(e *echo.Echo) {
 	e.GET(coll+"/jobs/:job/edit", s.editJobPage, signedIn...)
 	e.POST(coll+"/jobs/:job/edit", s.jobFormSubmit, signedIn...)
 	e.POST(coll+"/jobs/preview", s.jobFormPreview, signedIn...)
+	e.GET("/import", s.importPage, signedIn...)
+	e.POST("/import", s.importSubmit, signedIn...)
+	e.GET("/export", s.exportFile, signedIn...)
 }
 
 // pageCollection loads the collection of a page path after checking that

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 )
 
@@ -33,6 +34,7 @@ func (s *Server) preview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(res.Warnings, catalog.TargetWarnings(req.Job, s.allow)...)
 	return c.JSON(http.StatusOK, res)
 }
 

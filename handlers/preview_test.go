@@ -156,3 +156,21 @@ func TestPreviewAPIBadInput(t *testing.T) {
 	}
 	wantStatus(t, a.get("/api/v1/preview"), http.StatusMethodNotAllowed)
 }
+
+// TestPreviewWarnsAboutForbiddenTargets checks the warning for a literal
+// loopback or metadata address, and its absence when allowed.
+func TestPreviewWarnsAboutForbiddenTargets(t *testing.T) {
+	a := newApp(t, false).withToken()
+	for _, tc := range []struct{ uri, want string }{
+		{"http://169.254.169.254/latest/meta-data", "action.request.uri: 169.254.169.254 is a link-local address"},
+		{"http://127.0.0.1:8080/", "action.request.uri: 127.0.0.1 is a loopback address"},
+		{"http://localhost/", "action.request.uri: localhost is a loopback address"},
+		{"https://example.com/", ""},
+	} {
+		r := a.postJSON("/api/v1/preview", `{"action":{"type":"http","request":{"uri":"`+tc.uri+`","method":"GET"}}}`)
+		wantStatus(t, r, http.StatusOK)
+		if tc.want == "" && strings.Contains(r.body, "address") || tc.want != "" && !strings.Contains(r.body, tc.want) {
+			t.Errorf("%s: %s", tc.uri, r.body)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -36,6 +37,9 @@ type Deps struct {
 	Now func() time.Time
 	// Engine runs jobs now (POST …/run). Nil answers such requests 503.
 	Engine Engine
+	// AllowTargets are the networks jobs may call although private or
+	// loopback (--allow-targets); previews warn about other such targets.
+	AllowTargets []netip.Prefix
 	// BaseURL is where users reach Sked; it starts the nextLink of lists.
 	// Empty means the scheme and Host of each request.
 	BaseURL string
@@ -61,6 +65,7 @@ type Server struct {
 	catalog  *catalog.Catalog
 	engine   Engine
 	baseURL  string
+	allow    []netip.Prefix
 }
 
 // New returns the HTTP handler for the whole application.
@@ -83,6 +88,7 @@ func New(d Deps) *echo.Echo {
 		catalog:  catalog.New(d.Store, now),
 		engine:   d.Engine,
 		baseURL:  d.BaseURL,
+		allow:    d.AllowTargets,
 	}
 	e := echo.New()
 	e.HideBanner = true

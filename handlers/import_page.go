@@ -1,0 +1,127 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/scheduler/catalog"
+	"sked/web"
+)
+
+// importPage shows the import form.
+func (s *Server) importPage(c echo.Context) error {
+	return render(c, http.StatusOK, web.ImportPageView(page(c, "Import and export"),
+		web.ImportPage{CSRFToken: csrfToken(c), ResourceGroup: "default", Collection: "imported", OnConflict: "replace"}))
+}
+
+// importSubmit checks an import (step "check": a dry run) or applies it
+// (step "all" or "valid"), and shows the report. The file comes from the
+// upload field or, when none is chosen, from the pasted text.
+func (s *Server) importSubmit(c echo.Context) error {
+	ctx := c.Request().Context()
+	// Bound the whole form (the file plus a little): a larger body fails
+	// while it is read, without being read whole.
+	c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, catalog.MaxImportBytes+1<<20)
+	v := web.ImportPage{
+		CSRFToken:     csrfToken(c),
+		Text:          c.FormValue("text"),
+		ResourceGroup: strings.TrimSpace(c.FormValue("resource_group")),
+		Collection:    strings.TrimSpace(c.FormValue("collection")),
+		OnConflict:    c.FormValue("on_conflict"),
+	}
+	data := []byte(v.Text)
+	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
+		if fh.Size > catalog.MaxImportBytes {
+			v.Problems = []string{fmt.Sprintf("file: the file is %d bytes, over the maximum of %d (50 MB): split it into several imports", fh.Size, catalog.MaxImportBytes)}
+			return s.renderImport(c, statusUnprocessable, v)
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return fmt.Errorf("import page: open upload: %w", err)
+		}
+		data, err = io.ReadAll(io.LimitReader(f, catalog.MaxImportBytes+1))
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("import page: read upload: %w", err)
+		}
+		v.Text = string(data)
+	}
+	file, err := catalog.ParseImport(data)
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		v.Problems = ve.Lines()
+		return s.renderImport(c, statusUnprocessable, v)
+	} else if err != nil {
+		return err
+	}
+	wss, err := s.store.WorkspacesOf(ctx, currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	if len(wss) == 0 {
+		return echo.NewHTTPError(http.StatusForbidden, "You are not a member of any workspace.")
+	}
+	opts := catalog.ImportOptions{DryRun: true, Mode: catalog.ModeAll, OnConflict: v.OnConflict, PreviewCount: 3}
+	switch c.FormValue("step") {
+	case "all":
+		opts.DryRun = false
+	case "valid":
+		opts.DryRun, opts.Mode = false, catalog.ModeValid
+	}
+	target := models.CollectionRef{WorkspaceID: wss[0].ID, ResourceGroup: v.ResourceGroup, Name: v.Collection}
+	rep, err := s.catalog.Import(ctx, wss[0].ID, target, file, opts)
+	var qe *models.QuotaError
+	switch {
+	case err == nil:
+	case rep != nil && (jobdef.AsValidationError(err) != nil || errors.As(err, &qe)):
+		v.Report = importReportView(rep)
+		v.Report.Message = "Nothing was written: " + strings.SplitN(err.Error(), "\n", 2)[0] +
+			" — see the jobs marked invalid below, or import the valid ones only."
+		return s.renderImport(c, statusUnprocessable, v)
+	case jobdef.AsValidationError(err) != nil:
+		v.Problems = jobdef.AsValidationError(err).Lines()
+		return s.renderImport(c, statusUnprocessable, v)
+	default:
+		return err
+	}
+	v.Report = importReportView(rep)
+	if rep.Applied {
+		v.Report.Message = fmt.Sprintf("Imported: %d jobs written.", rep.Summary.Written)
+	}
+	return s.renderImport(c, http.StatusOK, v)
+}
+
+// importReportView turns a report into its view.
+func importReportView(rep *catalog.ImportReport) *web.ImportReportView {
+	sm := rep.Summary
+	out := &web.ImportReportView{DryRun: rep.DryRun, Applied: rep.Applied, Jobs: sm.Jobs, New: sm.New, Replace: sm.Replace,
+		Skip: sm.Skip, Invalid: sm.Invalid, Written: sm.Written}
+	for _, j := range rep.Jobs {
+		row := web.ImportRow{Path: j.Path, Collection: j.ResourceGroup + " / " + j.Collection, Name: j.Name, Action: j.Action,
+			State: j.State, Description: j.Description, Problems: j.Problems, Warnings: j.Warnings, Written: j.Written}
+		for _, o := range j.NextOccurrences {
+			t, err := time.Parse(time.RFC3339, o)
+			if err != nil {
+				continue
+			}
+			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: t.Format("Mon 2 Jan 2006 15:04 -07:00")})
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// renderImport renders the import fragment (htmx) or the whole page.
+func (s *Server) renderImport(c echo.Context, status int, v web.ImportPage) error {
+	if isHTMX(c) {
+		return render(c, status, web.ImportFragment(v))
+	}
+	return render(c, status, web.ImportPageView(page(c, "Import and export"), v))
+}

@@ -1,0 +1,85 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"sked/models"
+)
+
+const seedJobs = `[
+ {"name":"weekday-report","startTime":"2026-01-01T08:00:00Z","action":{"type":"http","request":{"uri":"https://example.com/report","method":"GET"}},
+  "recurrence":{"frequency":"week","schedule":{"weekDays":["monday","friday"],"hours":[8],"minutes":[0]}}},
+ {"name":"broken","action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"recurrence":{"frequency":"day","interval":900}}
+]`
+
+func TestImportPageDryRunThenApply(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("admin", "password123")
+	a.signIn("admin", "password123")
+	r := a.get("/import")
+	wantStatus(t, r, http.StatusOK)
+	for _, id := range []string{"import_file", "import_text", "import_rg", "import_collection", "import_conflict"} {
+		if r.doc.Find(`label[for="`+id+`"]`).Length() != 1 {
+			t.Errorf("no label for %s", id)
+		}
+	}
+	csrf := a.csrf("/import")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form := url.Values{"csrf_token": {csrf}, "text": {seedJobs}, "resource_group": {"ops"}, "collection": {"reports"},
+		"on_conflict": {"replace"}, "step": {"check"}}
+	before := a.fingerprint()
+	r = a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	if a.fingerprint() != before {
+		t.Fatal("the dry run wrote to the database")
+	}
+	row := r.doc.Find(`tr[data-job="weekday-report"]`)
+	if !strings.Contains(row.Text(), "new") || row.Find("time[datetime]").Length() != 3 || !strings.Contains(strings.ToLower(row.Text()), "monday") {
+		t.Errorf("dry-run row: %s", row.Text())
+	}
+	if bad := r.doc.Find(`tr[data-job="broken"]`).Text(); !strings.Contains(bad, "invalid") || !strings.Contains(bad, "recurrence.interval") {
+		t.Errorf("invalid row: %s", bad)
+	}
+	if r.doc.Find("#import-all").Length() != 1 || r.doc.Find("#import-valid").Length() != 1 {
+		t.Error("no apply buttons after the dry run")
+	}
+	// All or nothing: refused, nothing written.
+	form.Set("step", "all")
+	r = a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if a.fingerprint() != before || !strings.Contains(r.doc.Find("#import-message").Text(), "Nothing was written") {
+		t.Fatalf("import all with an invalid job: %s", r.doc.Find("#import-report").Text())
+	}
+	// The valid ones only.
+	form.Set("step", "valid")
+	r = a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	if !strings.Contains(r.doc.Find("#import-summary").Text(), "1 written") {
+		t.Errorf("summary: %s", r.doc.Find("#import-summary").Text())
+	}
+	coll, err := a.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "ops", Name: "reports"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.store.JobByName(context.Background(), coll.ID, "weekday-report"); err != nil {
+		t.Errorf("imported job: %v", err)
+	}
+	// Export from the page: a download holding the job, without secrets.
+	r = a.get("/export")
+	wantStatus(t, r, http.StatusOK)
+	if !strings.Contains(r.body, `"weekday-report"`) && !strings.Contains(r.body, `reports/weekday-report`) || !strings.Contains(r.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("export: %s %s", r.Header.Get("Content-Disposition"), r.body)
+	}
+	// Not JSON: a clear message.
+	form.Set("text", "this is not json")
+	form.Set("step", "check")
+	r = a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if !strings.Contains(r.doc.Find("#import-problems").Text(), "JSON") {
+		t.Errorf("not JSON: %s", r.doc.Find("#import-problems").Text())
+	}
+}
