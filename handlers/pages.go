@@ -154,7 +154,7 @@ func (s *Server) jobRunNow(c echo.Context) error {
 		if err != nil {
 			return "", err
 		}
-		c.Response().Header().Set("HX-Trigger", "sked-history-changed")
+		c.Response().Header().Set("HX-Trigger-After-Settle", "sked-history-changed")
 		return fmt.Sprintf("The job runs now (attempt %d). Its entry appears in the history when the attempt ends.", id), nil
 	})
 }
@@ -210,7 +210,7 @@ func (s *Server) jobAction(c echo.Context, act func(*models.JobDetail) (string, 
 		if refused != "" {
 			status = statusUnprocessable
 		}
-		return render(c, status, web.JobStatusFragment(st))
+		return render(c, status, web.JobActionFragment(st))
 	}
 	p, _ := parseHistoryParams(c)
 	v, err := s.jobView(c, row, j, p, false)

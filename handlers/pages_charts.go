@@ -53,11 +53,11 @@ func countsText(counts map[string]int64) string {
 
 // The activity chart's geometry (SVG user units).
 const (
-	actWidth    = 720
+	actWidth    = 880
 	actHeight   = 224
-	actPlotX1   = 48
-	actSlot     = 28 // 24 slots: 672 units
-	actBarW     = 20
+	actPlotX1   = 52
+	actSlot     = 34 // 24 slots: 816 units
+	actBarW     = 24
 	actBaseY    = 192
 	actMaxBarH  = 148
 	actTopY     = 28
@@ -201,6 +201,9 @@ const (
 	tlLateY2  = 204
 	tlHeight  = 212
 	tlMaxLate = 36
+	// tlDetailChars is the most characters of a mark's details line
+	// that fit above the plot.
+	tlDetailChars = 88
 )
 
 // timelineInput is what a timeline is drawn from: either the entries of
@@ -333,13 +336,15 @@ func entryMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 		m := web.TimelineMark{Status: e.Status, Class: statusFill(e.Status)}
 		shapeMark(&m, x, laneY(e.Status))
 		start := e.StartTime.In(in.Zone)
-		words := []string{e.Status, e.ActionName, "attempt " + strconv.Itoa(e.RetryCount), "started " + start.Format("Mon 2 Jan 15:04:05 MST")}
+		words := []string{e.Status, e.ActionName, "retry count " + strconv.Itoa(e.RetryCount), "started " + start.Format("Mon 2 Jan 15:04:05 MST")}
 		exp := e.ExpectedExecutionTime.In(in.Zone)
 		if !exp.Equal(start) {
 			words = append(words, "expected "+exp.Format("Mon 2 Jan 15:04:05"))
 		}
+		detail := e.Status + " · " + e.ActionName + " · " + start.Format("Mon 2 Jan 15:04:05 MST")
 		if e.LatenessMs != nil {
 			words = append(words, spanText(time.Duration(*e.LatenessMs)*time.Millisecond)+" late")
+			detail += " · " + spanText(time.Duration(*e.LatenessMs)*time.Millisecond) + " late"
 			if ex := xOf(e.ExpectedExecutionTime, in.From, in.To); x-ex >= 2 {
 				m.HasLateLine, m.LateX1 = true, ex
 			}
@@ -354,7 +359,7 @@ func entryMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 			words = append(words, s)
 		}
 		m.Label = strings.Join(words, ", ")
-		m.Detail = truncateRunes(m.Label, 110)
+		m.Detail = truncateRunes(detail, tlDetailChars)
 		out = append(out, m)
 	}
 	return out
@@ -385,7 +390,7 @@ func bucketMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 			}
 		}
 		m.Label = strings.Join(words, ", ")
-		m.Detail = truncateRunes(m.Label, 110)
+		m.Detail = truncateRunes(m.Label, tlDetailChars)
 		out = append(out, m)
 	}
 	return out

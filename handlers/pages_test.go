@@ -509,8 +509,20 @@ func TestJobRunEnableDisable(t *testing.T) {
 	r := f.hxPost(path+"/run", nil)
 	wantStatus(t, r, http.StatusOK)
 	pgWantFragment(t, r, "job-status")
-	if !strings.Contains(r.doc.Find("#job-message").Text(), "runs now") || r.Header.Get("HX-Trigger") != "sked-history-changed" {
-		t.Errorf("run now: message %q, HX-Trigger %q", r.doc.Find("#job-message").Text(), r.Header.Get("HX-Trigger"))
+	if !strings.Contains(r.doc.Find("#job-message").Text(), "runs now") || r.Header.Get("HX-Trigger-After-Settle") != "sked-history-changed" {
+		t.Errorf("run now: message %q, HX-Trigger-After-Settle %q", r.doc.Find("#job-message").Text(), r.Header.Get("HX-Trigger-After-Settle"))
+	}
+	// The message comes out of band; the status, the timeline and the
+	// table refresh themselves on the event.
+	if r.doc.Find(`#job-notice[hx-swap-oob="true"] #job-message`).Length() != 1 {
+		t.Errorf("the message is not swapped out of band:\n%s", r.body)
+	}
+	page := f.get(path)
+	for _, id := range []string{"job-status", "job-timeline", "history-table"} {
+		el := page.doc.Find("#" + id)
+		if el.AttrOr("hx-trigger", "") != "sked-history-changed from:body delay:1500ms" || el.AttrOr("hx-get", "") == "" {
+			t.Errorf("#%s does not refresh after a run: hx-trigger %q", id, el.AttrOr("hx-trigger", ""))
+		}
 	}
 	attempts, err := f.store.Attempts(context.Background(), j.ID)
 	if err != nil || len(attempts) != 1 || attempts[0].Status != "pending" {
@@ -545,7 +557,7 @@ func TestJobRunEnableDisable(t *testing.T) {
 	// Enable without htmx: redirect and message; scheduled from now.
 	r = f.formPost(path+"/enable", nil)
 	wantRedirect(t, r, path)
-	page := f.get(path)
+	page = f.get(path)
 	if !strings.Contains(page.doc.Find("#job-message").Text(), "enabled") || page.doc.Find("#job-next li").Length() != 10 {
 		t.Errorf("after enable: message %q, %d next", page.doc.Find("#job-message").Text(), page.doc.Find("#job-next li").Length())
 	}
@@ -787,7 +799,7 @@ func TestTimelineDrawsEachExecutionWithWordsAndLateness(t *testing.T) {
 	if !strings.Contains(late.AttrOr("aria-label", ""), "45 min late") || late.Find("line").Length() != 2 {
 		t.Errorf("the late mark: %q, %d lateness lines", late.AttrOr("aria-label", ""), late.Find("line").Length())
 	}
-	if first := svg.Find(`g[data-status="Completed"]`).AttrOr("aria-label", ""); first != "Completed, MainAction, attempt 1, started Sat 21 Nov 11:00:00 CET, expected Sat 21 Nov 10:59:59, 80 ms late, took 250 ms, 200 OK" {
+	if first := svg.Find(`g[data-status="Completed"]`).AttrOr("aria-label", ""); first != "Completed, MainAction, retry count 1, started Sat 21 Nov 11:00:00 CET, expected Sat 21 Nov 10:59:59, 80 ms late, took 250 ms, 200 OK" {
 		t.Errorf("completed mark label %q", first)
 	}
 	if got := r.doc.Find("#timeline-summary").Text(); !strings.HasPrefix(got, "4 executions in the last 24 hours: 1 Completed, 2 Failed, 1 Postponed.") {
