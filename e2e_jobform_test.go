@@ -91,7 +91,7 @@ func TestBrowserJobBuilder(t *testing.T) {
 	}
 	selectValue := func(id, v string) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.Evaluate[bool](`(function(){var e=document.getElementById("` + id + `");e.value="` + v +
+			_, err := chromedp.Evaluate[bool](`(function(){var e=document.getElementById("`+id+`");e.value="`+v+
 				`";e.dispatchEvent(new Event("change",{bubbles:true}));return true})()`)(ctx, t)
 			return err
 		})

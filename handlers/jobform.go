@@ -406,5 +406,3 @@ func jobFormErrors(ve *jobdef.ValidationError, jsonMode bool) (web.FieldErrors, 
 	}
 	return fields, rest
 }
-
-

@@ -16,9 +16,9 @@ type ImportPage struct {
 
 // ImportReportView is the report of a dry run or an import.
 type ImportReportView struct {
-	DryRun, Applied                           bool
+	DryRun, Applied                            bool
 	Jobs, New, Replace, Skip, Invalid, Written int
-	Rows                                      []ImportRow
+	Rows                                       []ImportRow
 	// Message says what happened (applied, or why nothing was written).
 	Message string
 }

@@ -101,9 +101,9 @@ type Authentication struct {
 	Pfx string
 	// The certificate's SHA-1 thumbprint (uppercase hex), subject and expiry,
 	// read from Pfx when the job is parsed; shown instead of the secret.
-	CertificateThumbprint   string
-	CertificateSubjectName  string
-	CertificateExpiration   time.Time
+	CertificateThumbprint  string
+	CertificateSubjectName string
+	CertificateExpiration  time.Time
 	// ActiveDirectoryOAuth: the client-credentials grant.
 	Tenant, Audience, ClientID, Secret string
 }

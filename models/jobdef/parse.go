@@ -56,9 +56,9 @@ func ParseWith(data []byte, opts Options) (*Job, error) {
 		return nil, ps.err()
 	}
 	job := &Job{
-		State:              Enabled,
-		MisfirePolicy:      MisfireSkip,
-		Concurrency:        ConcurrencyAllow,
+		State:         Enabled,
+		MisfirePolicy: MisfireSkip,
+		Concurrency:   ConcurrencyAllow,
 	}
 	props := top
 	if raw, present := top.get("properties"); present {

@@ -29,7 +29,7 @@ type wireCollection struct {
 			MaxJobCount      json.RawMessage `json:"maxJobCount"`
 			MaxJobOccurrence json.RawMessage `json:"maxJobOccurrence"`
 			MaxRecurrence    *struct {
-				Frequency *string      `json:"frequency"`
+				Frequency *string         `json:"frequency"`
 				Interval  json.RawMessage `json:"interval"`
 			} `json:"maxRecurrence"`
 		} `json:"quota"`
