@@ -44,6 +44,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 ## check-generated: fail when committed generated files are stale
 check-generated: generate
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "not gofmt-formatted: $$unformatted" >&2; exit 1; fi
 	@git diff --exit-code --stat -- . || { echo "generated files are stale: run 'make generate' and commit" >&2; exit 1; }
 	@untracked=$$(git ls-files --others --exclude-standard -- '*_templ.go' static); \
 	  if [ -n "$$untracked" ]; then echo "untracked generated files: $$untracked" >&2; exit 1; fi
