@@ -206,18 +206,7 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 			}
 		}
 	}
-	state := w.State
-	if state == "" {
-		state = "enabled"
-	}
-	var ended *time.Time
-	if state == "completed" || state == "faulted" {
-		ended = w.EndedAt
-		if ended == nil {
-			now := time.Now().UTC()
-			ended = &now
-		}
-	}
+	state, ended := w.stateAndEnd(time.Now().UTC())
 	var j Job
 	err = tx.Raw(`
 		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at)
@@ -286,4 +275,20 @@ func (s *Store) HistoryPage(ctx context.Context, jobID int64, status string, ski
 		return nil, translate("models: history page", err)
 	}
 	return out, nil
+}
+
+// stateAndEnd returns the state to store (enabled when empty) and, for
+// completed and faulted, when the job ended (EndedAt, else now).
+func (w JobWrite) stateAndEnd(now time.Time) (string, *time.Time) {
+	state := w.State
+	if state == "" {
+		state = "enabled"
+	}
+	if state != "completed" && state != "faulted" {
+		return state, nil
+	}
+	if w.EndedAt != nil {
+		return state, w.EndedAt
+	}
+	return state, &now
 }

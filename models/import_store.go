@@ -120,17 +120,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if err != nil {
 			return nil, err
 		}
-		state := w.State
-		if state == "" {
-			state = "enabled"
-		}
-		var ended *time.Time
-		if state == "completed" || state == "faulted" {
-			ended = w.EndedAt
-			if ended == nil {
-				ended = &now
-			}
-		}
+		state, ended := w.stateAndEnd(now)
 		// One statement may not upsert the same row twice.
 		if inRow[key] || len(args) >= chunk*6 {
 			if err := flush(i); err != nil {
