@@ -6,6 +6,18 @@ import (
 	"time"
 )
 
+// seesEverything reports whether userID is a member of every workspace:
+// then the dashboard's queries need no membership condition and walk their
+// indexes in order (the usual single-workspace installation). Otherwise
+// they start from the user's own collections, so that their cost follows
+// what the user may see rather than the whole database.
+func (s *Store) seesEverything(ctx context.Context, userID int64) (bool, error) {
+	var all bool
+	err := s.db.WithContext(ctx).Raw(`SELECT NOT EXISTS (SELECT 1 FROM workspaces w
+		WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = w.id AND m.user_id = ?))`, userID).Scan(&all).Error
+	return all, err
+}
+
 // memberOf is the condition that the workspace of resource group rg is one
 // the user (the query's argument) belongs to.
 const memberOf = `EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = rg.workspace_id AND m.user_id = ?)`
@@ -24,21 +36,65 @@ type UpcomingRun struct {
 	WorkspaceID   string
 }
 
+// dashboardWalk is how many of the soonest due jobs, or of the newest
+// failures, the dashboard inspects in index order for a user who does not
+// see every workspace before it looks at the user's own jobs one by one.
+const dashboardWalk = 2000
+
 // UpcomingRuns returns the next scheduled occurrences across every enabled
 // job, in an enabled collection, of the workspaces userID belongs to:
-// soonest first, at most limit. It walks jobs_due_idx in order and stops
-// after limit rows.
+// soonest first, at most limit. It walks jobs_due_idx in order (for a user
+// who does not see every workspace, at most dashboardWalk rows); when that
+// does not find limit of the user's jobs, it takes the soonest of each of
+// the user's collections instead (jobs_collection_name_key), a cost that
+// follows what the user may see.
 func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]UpcomingRun, error) {
+	all, err := s.seesEverything(ctx, userID)
+	if err != nil {
+		return nil, translate("models: upcoming runs", err)
+	}
+	const cols = `j.id AS job_id, j.name AS job_name, j.definition, j.next_run_at, j.schedule_base, j.created_at,
+		       c.name AS collection, rg.name AS resource_group, rg.workspace_id`
+	limit = max(limit, 1)
 	var out []UpcomingRun
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT j.id AS job_id, j.name AS job_name, j.definition, j.next_run_at, j.schedule_base, j.created_at,
-		       c.name AS collection, rg.name AS resource_group, rg.workspace_id
-		FROM jobs j
-		JOIN job_collections c ON c.id = j.job_collection_id
+	if all {
+		err = s.db.WithContext(ctx).Raw(`
+			SELECT `+cols+`
+			FROM jobs j
+			JOIN job_collections c ON c.id = j.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND c.state = 'Enabled'
+			ORDER BY j.next_run_at
+			LIMIT ?`, limit).Scan(&out).Error
+		if err != nil {
+			return nil, translate("models: upcoming runs", err)
+		}
+		return out, nil
+	}
+	err = s.db.WithContext(ctx).Raw(`
+		SELECT `+cols+`
+		FROM (SELECT * FROM jobs WHERE state = 'enabled' AND next_run_at IS NOT NULL ORDER BY next_run_at LIMIT ?) j
+		JOIN job_collections c ON c.id = j.job_collection_id AND c.state = 'Enabled'
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND c.state = 'Enabled' AND `+memberOf+`
+		WHERE `+memberOf+`
 		ORDER BY j.next_run_at
-		LIMIT ?`, userID, max(limit, 1)).Scan(&out).Error
+		LIMIT ?`, dashboardWalk, userID, limit).Scan(&out).Error
+	if err != nil || len(out) == limit {
+		return out, translate("models: upcoming runs", err)
+	}
+	out = nil
+	err = s.db.WithContext(ctx).Raw(`
+		SELECT `+cols+`
+		FROM memberships m
+		JOIN resource_groups rg ON rg.workspace_id = m.workspace_id
+		JOIN job_collections c ON c.resource_group_id = rg.id AND c.state = 'Enabled'
+		CROSS JOIN LATERAL (
+			SELECT * FROM jobs j WHERE j.job_collection_id = c.id AND j.state = 'enabled' AND j.next_run_at IS NOT NULL
+			OFFSET 0
+		) j
+		WHERE m.user_id = ?
+		ORDER BY j.next_run_at
+		LIMIT ?`, userID, limit).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: upcoming runs", err)
 	}
@@ -58,18 +114,60 @@ type HistoryWithJob struct {
 
 // RecentFailures returns the newest Failed history entries across every job
 // of the workspaces userID belongs to, at most limit. It walks
-// job_history_failed_start_idx (migration 0004) in order.
+// job_history_failed_start_idx (migration 0004) in order (for a user who
+// does not see every workspace, at most dashboardWalk rows); when that
+// does not find limit failures of the user's jobs, it takes the newest
+// failures of each of the user's jobs instead
+// (job_history_job_status_start_idx).
 func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]HistoryWithJob, error) {
+	all, err := s.seesEverything(ctx, userID)
+	if err != nil {
+		return nil, translate("models: recent failures", err)
+	}
+	const cols = `h.*, j.name AS job_name, j.definition, c.name AS collection, rg.name AS resource_group, rg.workspace_id`
+	limit = max(limit, 1)
 	var out []HistoryWithJob
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT h.*, j.name AS job_name, j.definition, c.name AS collection, rg.name AS resource_group, rg.workspace_id
-		FROM job_history h
+	if all {
+		err = s.db.WithContext(ctx).Raw(`
+			SELECT `+cols+`
+			FROM job_history h
+			JOIN jobs j ON j.id = h.job_id
+			JOIN job_collections c ON c.id = j.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			WHERE h.status = 'Failed'
+			ORDER BY h.start_time DESC, h.id DESC
+			LIMIT ?`, limit).Scan(&out).Error
+		if err != nil {
+			return nil, translate("models: recent failures", err)
+		}
+		return out, nil
+	}
+	err = s.db.WithContext(ctx).Raw(`
+		SELECT `+cols+`
+		FROM (SELECT * FROM job_history WHERE status = 'Failed' ORDER BY start_time DESC, id DESC LIMIT ?) h
 		JOIN jobs j ON j.id = h.job_id
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE h.status = 'Failed' AND `+memberOf+`
+		WHERE `+memberOf+`
 		ORDER BY h.start_time DESC, h.id DESC
-		LIMIT ?`, userID, max(limit, 1)).Scan(&out).Error
+		LIMIT ?`, dashboardWalk, userID, limit).Scan(&out).Error
+	if err != nil || len(out) == limit {
+		return out, translate("models: recent failures", err)
+	}
+	out = nil
+	err = s.db.WithContext(ctx).Raw(`
+		SELECT `+cols+`
+		FROM memberships m
+		JOIN resource_groups rg ON rg.workspace_id = m.workspace_id
+		JOIN job_collections c ON c.resource_group_id = rg.id
+		CROSS JOIN LATERAL (SELECT * FROM jobs j WHERE j.job_collection_id = c.id OFFSET 0) j
+		CROSS JOIN LATERAL (
+			SELECT * FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed'
+			ORDER BY h.start_time DESC, h.id DESC LIMIT ?
+		) h
+		WHERE m.user_id = ?
+		ORDER BY h.start_time DESC, h.id DESC
+		LIMIT ?`, limit, userID, limit).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: recent failures", err)
 	}
@@ -89,19 +187,34 @@ type HistoryBucket struct {
 // ExecutionBuckets counts, per bucket of width and per status, the history
 // entries that started in [from, to) across every job of the workspaces
 // userID belongs to (the dashboard's picture of the last 24 hours). It
-// walks job_history_start_idx over the range.
+// reads job_history_start_idx over the range; for a user who does not see
+// every workspace it joins each entry to its job's workspace.
 func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to time.Time, width time.Duration) ([]HistoryBucket, error) {
+	all, err := s.seesEverything(ctx, userID)
+	if err != nil {
+		return nil, translate("models: execution buckets", err)
+	}
+	const agg = `floor(extract(epoch FROM (h.start_time - ?::timestamptz)) / ?)::int AS bucket, h.status,
+		       count(*) AS count, max(h.lateness_ms) AS max_lateness_ms`
 	var out []HistoryBucket
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT floor(extract(epoch FROM (h.start_time - ?::timestamptz)) / ?)::int AS bucket, h.status,
-		       count(*) AS count, max(h.lateness_ms) AS max_lateness_ms
-		FROM job_history h
-		JOIN jobs j ON j.id = h.job_id
-		JOIN job_collections c ON c.id = j.job_collection_id
-		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE h.start_time >= ? AND h.start_time < ? AND `+memberOf+`
-		GROUP BY 1, 2
-		ORDER BY 1, 2`, from, width.Seconds(), from, to, userID).Scan(&out).Error
+	if all {
+		err = s.db.WithContext(ctx).Raw(`
+			SELECT `+agg+`
+			FROM job_history h
+			WHERE h.start_time >= ? AND h.start_time < ?
+			GROUP BY 1, 2
+			ORDER BY 1, 2`, from, width.Seconds(), from, to).Scan(&out).Error
+	} else {
+		err = s.db.WithContext(ctx).Raw(`
+			SELECT `+agg+`
+			FROM job_history h
+			JOIN jobs j ON j.id = h.job_id
+			JOIN job_collections c ON c.id = j.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			WHERE h.start_time >= ? AND h.start_time < ? AND `+memberOf+`
+			GROUP BY 1, 2
+			ORDER BY 1, 2`, from, width.Seconds(), from, to, userID).Scan(&out).Error
+	}
 	if err != nil {
 		return nil, translate("models: execution buckets", err)
 	}

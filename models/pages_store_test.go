@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ type pagesFixture struct {
 	store *models.Store
 	user  *models.User
 	ctx   context.Context
+	dsn   string
 }
 
 func newPagesFixture(t *testing.T) *pagesFixture {
@@ -46,7 +48,21 @@ func newPagesFixture(t *testing.T) *pagesFixture {
 	if _, err := db.Exec(`INSERT INTO workspaces (id, display_name) VALUES ('other', 'Other')`); err != nil {
 		t.Fatal(err)
 	}
-	return &pagesFixture{t: t, store: store, user: user, ctx: ctx}
+	return &pagesFixture{t: t, store: store, user: user, ctx: ctx, dsn: dsn}
+}
+
+// joinOther makes the user a member of "other" too: then the user sees
+// every workspace (the dashboard queries' other plan).
+func (f *pagesFixture) joinOther() {
+	f.t.Helper()
+	db, err := sql.Open("pgx", f.dsn)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO memberships (workspace_id, user_id, role) VALUES ('other', $1, 'member')`, f.user.ID); err != nil {
+		f.t.Fatal(err)
+	}
 }
 
 func (f *pagesFixture) collection(ws, name, state string) *models.JobCollection {
@@ -176,6 +192,19 @@ func TestUpcomingRunsSoonestFirstOfMembersOnly(t *testing.T) {
 	if err != nil || len(none) != 0 {
 		t.Errorf("a non-member sees %+v, %v", none, err)
 	}
+	// A member of every workspace: the soonest run is in "other" now.
+	f.joinOther()
+	runs, err = f.store.UpcomingRuns(f.ctx, f.user.ID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range runs {
+		names = append(names, r.JobName)
+	}
+	if strings.Join(names, ",") != "not-mine,first,second,third" {
+		t.Errorf("upcoming of a member of everything: %v", names)
+	}
 }
 
 func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
@@ -222,6 +251,23 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 		if bk.Bucket == 1 && bk.Status == "Failed" && (bk.MaxLatenessMs == nil || *bk.MaxLatenessMs != 1500) {
 			t.Errorf("max lateness of bucket 1 Failed = %v, want 1500", bk.MaxLatenessMs)
 		}
+	}
+	// A member of every workspace also sees "other"'s failure at 90 min.
+	f.joinOther()
+	fails, err = f.store.RecentFailures(f.ctx, f.user.ID, 10)
+	if err != nil || len(fails) != 4 || fails[0].JobName != "x" || fails[0].WorkspaceID != "other" || fails[3].JobName != "a" {
+		t.Fatalf("recent failures of a member of everything = %+v, %v", fails, err)
+	}
+	buckets, err = f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = map[key]int64{}
+	for _, bk := range buckets {
+		got[key{bk.Bucket, bk.Status}] = bk.Count
+	}
+	if len(got) != 3 || got[key{1, "Failed"}] != 3 || got[key{0, "Completed"}] != 1 {
+		t.Errorf("buckets of a member of everything = %+v", buckets)
 	}
 }
 
