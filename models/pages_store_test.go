@@ -188,6 +188,11 @@ func TestUpcomingRunsSoonestFirstOfMembersOnly(t *testing.T) {
 		len(r.Definition) == 0 || r.ScheduleBase == nil || r.CreatedAt.IsZero() {
 		t.Errorf("first upcoming run = %+v", r)
 	}
+	// Fewer than asked for: the user's own collections are read instead.
+	mine, err := f.store.UpcomingRuns(f.ctx, f.user.ID, 10)
+	if err != nil || len(mine) != 3 || mine[0].JobName != "first" || mine[2].JobName != "third" {
+		t.Fatalf("all upcoming runs of the user = %+v, %v", mine, err)
+	}
 	none, err := f.store.UpcomingRuns(f.ctx, 424242, 10)
 	if err != nil || len(none) != 0 {
 		t.Errorf("a non-member sees %+v, %v", none, err)
@@ -225,6 +230,10 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if len(fails) != 2 || fails[0].JobName != "b" || fails[1].JobName != "a" || !fails[0].StartTime.Equal(at(75)) ||
 		fails[0].ActionName != "ErrorAction" || fails[0].Collection != "c" || fails[0].WorkspaceID != "default" {
 		t.Fatalf("recent failures = %+v", fails)
+	}
+	all, err := f.store.RecentFailures(f.ctx, f.user.ID, 10)
+	if err != nil || len(all) != 3 || all[0].JobName != "b" || !all[2].StartTime.Equal(at(-5)) {
+		t.Fatalf("all failures of the user = %+v, %v", all, err)
 	}
 	buckets, err := f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), time.Hour)
 	if err != nil {
