@@ -1,0 +1,44 @@
+-- seed-perf.sql fills a migrated Sked database with 100,000 jobs and
+-- 1,000,000 history entries for the page benchmarks (BENCHMARKS.md): the
+-- collection default/perf/big holds the jobs; each job has 9 entries and
+-- the job "busy" 100,000 more. Run it through scripts/seed-perf.sh.
+BEGIN;
+INSERT INTO resource_groups (workspace_id, name) VALUES ('default', 'perf')
+    ON CONFLICT (workspace_id, lower(name)) DO NOTHING;
+INSERT INTO job_collections (resource_group_id, name, sku)
+    SELECT id, 'big', 'P20Premium' FROM resource_groups WHERE workspace_id = 'default' AND name = 'perf';
+
+-- Jobs arrive scheduled (next_run_at given), so no engine has to compute
+-- 100,000 schedules first; their collection is disabled so none runs.
+UPDATE job_collections SET state = 'Disabled' WHERE name = 'big';
+INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, execution_count, failure_count, last_run_at)
+SELECT c.id,
+       CASE WHEN g = 1 THEN 'busy' ELSE 'job-' || lpad(g::text, 6, '0') END,
+       json_build_object(
+           'action', json_build_object('type', 'https', 'request', json_build_object('uri', 'https://example.com/hook/' || g, 'method', 'POST')),
+           'recurrence', json_build_object('frequency', 'hour', 'interval', 1 + g % 12, 'schedule', json_build_object('minutes', json_build_array(g % 60))),
+           'state', 'enabled'),
+       'enabled',
+       now() + (g % 720) * interval '1 minute',
+       9, g % 3, now() - interval '1 hour'
+FROM job_collections c, generate_series(1, 100000) AS g
+WHERE c.name = 'big';
+
+INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message, retry_count, repeat_count, lateness_ms)
+SELECT j.id,
+       now() - (k * interval '1 hour') - (j.id % 3600) * interval '1 second',
+       now() - (k * interval '1 hour') - (j.id % 3600) * interval '1 second' + interval '120 milliseconds',
+       now() - (k * interval '1 hour') - (j.id % 3600) * interval '1 second',
+       'MainAction',
+       CASE WHEN (j.id + k) % 7 = 0 THEN 'Failed' ELSE 'Completed' END,
+       'HTTP 200 OK', 0, k, 5
+FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id AND c.name = 'big', generate_series(1, 9) AS k;
+
+INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message, retry_count, repeat_count, lateness_ms)
+SELECT j.id, now() - (k * interval '30 seconds'), now() - (k * interval '30 seconds') + interval '80 milliseconds',
+       now() - (k * interval '30 seconds'), 'MainAction',
+       CASE WHEN k % 11 = 0 THEN 'Failed' ELSE 'Completed' END, 'HTTP 200 OK', 0, k, 3
+FROM jobs j, generate_series(1, 100000) AS k
+WHERE j.name = 'busy';
+COMMIT;
+ANALYZE;
