@@ -47,6 +47,25 @@ type app struct {
 	token  string // API token sent by postJSON, if any
 	dsn    string // the test database
 	engine *fakeEngine
+	logs   *lockedBuffer // everything the handlers logged
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newApp(t *testing.T, secure bool) *app {
@@ -60,6 +79,7 @@ func newApp(t *testing.T, secure bool) *app {
 	t.Cleanup(func() { store.Close() })
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	engine := &fakeEngine{store: store, now: clock.Now}
+	logs := &lockedBuffer{}
 	h := handlers.New(handlers.Deps{
 		Store:         store,
 		SessionSecret: []byte("0123456789abcdef0123456789abcdef"),
@@ -67,11 +87,11 @@ func newApp(t *testing.T, secure bool) *app {
 		Version:       "test",
 		Now:           clock.Now,
 		Engine:        engine,
-		Logger:        slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Logger:        slog.New(slog.NewTextHandler(io.MultiWriter(t.Output(), logs), &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &app{t: t, store: store, srv: srv, client: newClient(), clock: clock, dsn: dsn, engine: engine}
+	return &app{t: t, store: store, srv: srv, client: newClient(), clock: clock, dsn: dsn, engine: engine, logs: logs}
 }
 
 func newClient() *http.Client {
