@@ -83,3 +83,23 @@ func TestImportPageDryRunThenApply(t *testing.T) {
 		t.Errorf("not JSON: %s", r.doc.Find("#import-problems").Text())
 	}
 }
+
+func TestCollectionPageExportsItsJobs(t *testing.T) {
+	a, base := signedInWithCollection(t)
+	coll, _ := a.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"})
+	if _, _, err := a.store.SaveJob(context.Background(), models.JobWrite{CollectionID: coll.ID, Name: "one",
+		Definition: []byte(`{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"state":"enabled"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	r := a.get(base)
+	wantStatus(t, r, http.StatusOK)
+	href, ok := r.doc.Find("#collection-export").Attr("href")
+	if !ok {
+		t.Fatal("no export link on the collection page")
+	}
+	r = a.get(href)
+	wantStatus(t, r, http.StatusOK)
+	if !strings.Contains(r.body, `"value"`) || !strings.Contains(r.body, "jc/one") {
+		t.Errorf("collection export: %s", r.body)
+	}
+}

@@ -1,5 +1,7 @@
 package web
 
+import "net/url"
+
 // ImportPage is the import page: the file (pasted or uploaded), where jobs
 // without a collection go, and, after a check, the dry-run report.
 type ImportPage struct {
@@ -29,4 +31,10 @@ type ImportRow struct {
 	Problems, Warnings                                 []string
 	Next                                               []PreviewOccurrence
 	Written                                            bool
+}
+
+// CollectionExportURL is where a collection's jobs download as JSON.
+func CollectionExportURL(h CollectionHead) string {
+	q := url.Values{"subscription": {h.Workspace}, "resourceGroup": {h.ResourceGroup}, "jobCollection": {h.Name}}
+	return "/export?" + q.Encode()
 }
