@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -76,7 +77,24 @@ func (s *Server) importSubmit(c echo.Context) error {
 		opts.DryRun, opts.Mode = false, catalog.ModeValid
 	}
 	target := models.CollectionRef{WorkspaceID: wss[0].ID, ResourceGroup: v.ResourceGroup, Name: v.Collection}
-	rep, err := s.catalog.Import(ctx, wss[0].ID, target, file, opts)
+	if isHTMX(c) && len(file.Jobs) >= progressThreshold {
+		// A large file is checked in the background; the page polls its
+		// progress (this instance keeps it: see importRuns).
+		run := s.imports.start(currentUser(c).ID, len(file.Jobs), func(ctx context.Context, progress func(done, total int)) (int, web.ImportPage) {
+			opts.Progress = progress
+			return s.runImport(ctx, v, wss[0].ID, target, file, opts)
+		})
+		return render(c, http.StatusOK, web.ImportProgressFragment(run.view()))
+	}
+	status, page := s.runImport(ctx, v, wss[0].ID, target, file, opts)
+	return s.renderImport(c, status, page)
+}
+
+// runImport imports file (or checks it, in a dry run) and returns the
+// page that reports it with its status.
+func (s *Server) runImport(ctx context.Context, v web.ImportPage, workspaceID string, target models.CollectionRef,
+	file *catalog.ImportFile, opts catalog.ImportOptions) (int, web.ImportPage) {
+	rep, err := s.catalog.Import(ctx, workspaceID, target, file, opts)
 	var qe *models.QuotaError
 	switch {
 	case err == nil:
@@ -84,18 +102,36 @@ func (s *Server) importSubmit(c echo.Context) error {
 		v.Report = importReportView(rep)
 		v.Report.Message = "Nothing was written: " + strings.SplitN(err.Error(), "\n", 2)[0] +
 			" — see the jobs marked invalid below, or import the valid ones only."
-		return s.renderImport(c, statusUnprocessable, v)
+		return statusUnprocessable, v
 	case jobdef.AsValidationError(err) != nil:
 		v.Problems = jobdef.AsValidationError(err).Lines()
-		return s.renderImport(c, statusUnprocessable, v)
+		return statusUnprocessable, v
 	default:
-		return err
+		s.log.Error("import failed", "err", err)
+		v.Problems = []string{"The import failed on our side and nothing was written; the error has been logged."}
+		return http.StatusInternalServerError, v
 	}
 	v.Report = importReportView(rep)
 	if rep.Applied {
 		v.Report.Message = fmt.Sprintf("Imported: %d jobs written.", rep.Summary.Written)
 	}
-	return s.renderImport(c, http.StatusOK, v)
+	return http.StatusOK, v
+}
+
+// importProgress answers the progress poll of a background import: the
+// progress fragment while it runs, the report once it is done.
+func (s *Server) importProgress(c echo.Context) error {
+	run := s.imports.get(c.Param("id"), currentUser(c).ID)
+	if run == nil {
+		return echo.NewHTTPError(http.StatusNotFound, "This import is unknown here: it finished more than 10 minutes ago, or ran on another instance.")
+	}
+	view := run.view()
+	if !view.Done {
+		return render(c, http.StatusOK, web.ImportProgressFragment(view))
+	}
+	status, page := run.result()
+	page.CSRFToken = csrfToken(c)
+	return s.renderImport(c, status, page)
 }
 
 // importReportView turns a report into its view.

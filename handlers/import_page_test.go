@@ -2,10 +2,12 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"sked/models"
 )
@@ -102,4 +104,51 @@ func TestCollectionPageExportsItsJobs(t *testing.T) {
 	if !strings.Contains(r.body, `"value"`) || !strings.Contains(r.body, "jc/one") {
 		t.Errorf("collection export: %s", r.body)
 	}
+}
+
+// TestImportPageShowsProgressForLargeFiles imports 600 jobs through the
+// page: it answers with a progress fragment that polls, and the poll ends
+// with the report.
+func TestImportPageShowsProgressForLargeFiles(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("admin", "password123")
+	a.signIn("admin", "password123")
+	var jobs []string
+	for i := 0; i < 600; i++ {
+		jobs = append(jobs, fmt.Sprintf(`{"name":"j%03d","action":{"type":"http","request":{"uri":"https://example.com/%d","method":"GET"}},"recurrence":{"frequency":"day"}}`, i, i))
+	}
+	csrf := a.csrf("/import")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form := url.Values{"csrf_token": {csrf}, "text": {"[" + strings.Join(jobs, ",") + "]"}, "resource_group": {"rg"},
+		"collection": {"big"}, "on_conflict": {"replace"}, "step": {"valid"}}
+	// The Standard quota is 50 jobs: make room.
+	if _, err := a.store.PutCollection(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "big"},
+		&models.JobCollection{SKU: "P20Premium", State: "Enabled"}); err != nil {
+		t.Fatal(err)
+	}
+	r := a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	poll, ok := r.doc.Find("#import[hx-get]").Attr("hx-get")
+	if !ok || r.doc.Find("progress#import-progress-bar").AttrOr("max", "") != "600" {
+		t.Fatalf("no progress fragment: %s", r.body)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r = a.do(a.client, http.MethodGet, poll, nil, http.Header{"HX-Request": {"true"}})
+		if r.doc.Find("#import-report").Length() > 0 {
+			break
+		}
+		wantStatus(t, r, http.StatusOK)
+		if time.Now().After(deadline) {
+			t.Fatalf("the import did not finish: %s", r.body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	wantStatus(t, r, http.StatusOK)
+	if !strings.Contains(r.doc.Find("#import-summary").Text(), "600 written") {
+		t.Errorf("summary %q", r.doc.Find("#import-summary").Text())
+	}
+	// Another user cannot read the run.
+	other := newClient()
+	wantStatus(t, a.do(other, http.MethodGet, poll, nil, nil), http.StatusSeeOther)
 }

@@ -32,6 +32,7 @@ func (s *Server) jobFormRoutes(e *echo.Echo) {
 	e.POST(coll+"/jobs/preview", s.jobFormPreview, signedIn...)
 	e.GET("/import", s.importPage, signedIn...)
 	e.POST("/import", s.importSubmit, signedIn...)
+	e.GET("/import/runs/:id", s.importProgress, signedIn...)
 	e.GET("/export", s.exportFile, signedIn...)
 }
 

@@ -66,6 +66,7 @@ type Server struct {
 	engine   Engine
 	baseURL  string
 	allow    []netip.Prefix
+	imports  importRuns
 }
 
 // New returns the HTTP handler for the whole application.

@@ -38,3 +38,10 @@ func CollectionExportURL(h CollectionHead) string {
 	q := url.Values{"subscription": {h.Workspace}, "resourceGroup": {h.ResourceGroup}, "jobCollection": {h.Name}}
 	return "/export?" + q.Encode()
 }
+
+// ImportProgress is a background import while it runs.
+type ImportProgress struct {
+	ID             string
+	Done           bool
+	Checked, Total int
+}
