@@ -73,11 +73,11 @@ func (s *Server) collectionView(c echo.Context, row *models.CollectionRow, after
 
 // collectionStatusView is the state and quota fragment of a collection.
 func (s *Server) collectionStatusView(c echo.Context, row *models.CollectionRow, msg string) (web.CollectionStatus, error) {
-	n, err := s.store.CountJobs(c.Request().Context(), row.ID)
+	q := row.Quota()
+	n, err := s.store.CountJobsUpTo(c.Request().Context(), row.ID, q.MaxJobCount+1)
 	if err != nil {
 		return web.CollectionStatus{}, err
 	}
-	q := row.Quota()
 	st := web.CollectionStatus{
 		URL: collectionBase(row), CSRFToken: csrfToken(c),
 		Badge:     collectionStateBadge(row.State),

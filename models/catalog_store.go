@@ -262,6 +262,20 @@ func (s *Store) CountJobs(ctx context.Context, collectionID int64) (int64, error
 	return n, nil
 }
 
+// CountJobsUpTo returns how many jobs a collection holds, counting no
+// further than limit: a collection never holds more jobs than its quota
+// (at most 1,000), so a page can show its quota use without counting a
+// large collection whole.
+func (s *Store) CountJobsUpTo(ctx context.Context, collectionID int64, limit int) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs WHERE job_collection_id = ? LIMIT ?) j`,
+		collectionID, max(limit, 0)).Scan(&n).Error
+	if err != nil {
+		return 0, translate("models: count jobs", err)
+	}
+	return n, nil
+}
+
 // HistoryPage returns a job's history newest first, only entries with
 // status when status is not empty: limit of them after skipping skip (the
 // REST API pages with $skip).

@@ -115,3 +115,19 @@ func TestResealSecretsAfterRotation(t *testing.T) {
 		t.Errorf("after dropping the old key: %v %v", sec, err)
 	}
 }
+
+func TestCountJobsUpTo(t *testing.T) {
+	store := testdb.Store(t)
+	coll := newCollection(t, store, "rg", "jc")
+	ctx := context.Background()
+	for i := 0; i < 4; i++ {
+		if _, _, err := store.SaveJob(ctx, models.JobWrite{CollectionID: coll.ID, Name: fmt.Sprintf("j%d", i), Definition: []byte(storedDef)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for limit, want := range map[int]int64{0: 0, 2: 2, 4: 4, 51: 4} {
+		if n, err := store.CountJobsUpTo(ctx, coll.ID, limit); err != nil || n != want {
+			t.Errorf("up to %d: %d %v, want %d", limit, n, err, want)
+		}
+	}
+}

@@ -186,10 +186,31 @@ type HistoryBucket struct {
 
 // ExecutionBuckets counts, per bucket of width and per status, the history
 // entries that started in [from, to) across every job of the workspaces
-// userID belongs to (the dashboard's picture of the last 24 hours). It
-// reads job_history_start_idx over the range; for a user who does not see
-// every workspace it joins each entry to its job's workspace.
-func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to time.Time, width time.Duration) ([]HistoryBucket, error) {
+// userID belongs to (the dashboard's picture of the last 24 hours). Hour
+// buckets starting on a whole hour read the counts of settled hours from
+// history_hours (counting them there the first time) and count only the
+// last hour live; other buckets read job_history_start_idx over the range
+// (for a user who does not see every workspace, joining each entry to its
+// job's workspace). now is the clock.
+func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to time.Time, width time.Duration, now time.Time) ([]HistoryBucket, error) {
+	if width == time.Hour && from.Equal(from.Truncate(time.Hour)) {
+		wss, err := s.WorkspacesOf(ctx, userID)
+		if err != nil {
+			return nil, translate("models: execution buckets", err)
+		}
+		if len(wss) == 0 {
+			return nil, nil
+		}
+		ids := make([]string, len(wss))
+		for i, w := range wss {
+			ids[i] = w.ID
+		}
+		out, err := s.hourlyBuckets(ctx, ids, from, to, now)
+		if err != nil {
+			return nil, translate("models: execution buckets", err)
+		}
+		return mergeBuckets(out), nil
+	}
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
 		return nil, translate("models: execution buckets", err)
@@ -219,4 +240,29 @@ func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to tim
 		return nil, translate("models: execution buckets", err)
 	}
 	return out, nil
+}
+
+// mergeBuckets adds up buckets of the same bucket and status (the cached
+// and the live part of one hour).
+func mergeBuckets(in []HistoryBucket) []HistoryBucket {
+	type key struct {
+		bucket int
+		status string
+	}
+	index := map[key]int{}
+	var out []HistoryBucket
+	for _, b := range in {
+		k := key{b.Bucket, b.Status}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, b)
+			continue
+		}
+		out[i].Count += b.Count
+		if b.MaxLatenessMs != nil && (out[i].MaxLatenessMs == nil || *b.MaxLatenessMs > *out[i].MaxLatenessMs) {
+			out[i].MaxLatenessMs = b.MaxLatenessMs
+		}
+	}
+	return out
 }

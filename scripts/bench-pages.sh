@@ -20,9 +20,10 @@ bench() {
   echo "== $1"
   hey -n "${N:-2000}" -c "${C:-10}" -H "Cookie: $cookie" "$base$1" | sed -n '/Summary:/,/Requests\/sec/p;/Latency distribution:/,/99%/p;/Status code distribution:/,/^$/p'
 }
-bench "/c/default/perf/big"
-bench "/c/default/perf/big?after=job-090000"
-bench "/c/default/perf/big/jobs/busy/history"
-bench "/c/default/perf/big/jobs/busy/history?status=Failed"
-bench "/c/default/perf/big/jobs/busy/history?before=$(date -u -d '-300 hours' +%Y-%m-%dT%H:%M:%SZ),1"
-bench "/c/default/perf/big/jobs/job-050000/history"
+bench "/c/default/perf/big-050"
+bench "/c/default/perf/big-050?after=job-000900"
+bench "/c/default/perf/big-000/jobs/busy/history"
+bench "/c/default/perf/big-000/jobs/busy/history?status=Failed"
+bench "/c/default/perf/big-000/jobs/busy/history?before=$(date -u -d '-300 hours' +%Y-%m-%dT%H:%M:%SZ),1"
+bench "/c/default/perf/big-050/jobs/job-000500/history"
+bench "/"

@@ -1,19 +1,20 @@
 -- seed-perf.sql fills a migrated Sked database with 100,000 jobs and
--- 1,000,000 history entries for the page benchmarks (BENCHMARKS.md): the
--- collection default/perf/big holds the jobs; each job has 9 entries and
--- the job "busy" 100,000 more. Run it through scripts/seed-perf.sh.
+-- 1,000,000 history entries for the page benchmarks (BENCHMARKS.md): 100
+-- collections default/perf/big-000 … big-099 (P20Premium: 1,000 jobs
+-- each, the most a collection may hold); each job has 9 entries and the
+-- job "busy" of big-000 100,000 more. Run it through scripts/seed-perf.sh.
 BEGIN;
 INSERT INTO resource_groups (workspace_id, name) VALUES ('default', 'perf')
     ON CONFLICT (workspace_id, lower(name)) DO NOTHING;
-INSERT INTO job_collections (resource_group_id, name, sku)
-    SELECT id, 'big', 'P20Premium' FROM resource_groups WHERE workspace_id = 'default' AND name = 'perf';
-
 -- Jobs arrive scheduled (next_run_at given), so no engine has to compute
--- 100,000 schedules first; their collection is disabled so none runs.
-UPDATE job_collections SET state = 'Disabled' WHERE name = 'big';
+-- 100,000 schedules first; their collections are disabled so none runs.
+INSERT INTO job_collections (resource_group_id, name, sku, state)
+    SELECT rg.id, 'big-' || lpad(c::text, 3, '0'), 'P20Premium', 'Disabled'
+    FROM resource_groups rg, generate_series(0, 99) AS c
+    WHERE rg.workspace_id = 'default' AND rg.name = 'perf';
 INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, execution_count, failure_count, last_run_at)
 SELECT c.id,
-       CASE WHEN g = 1 THEN 'busy' ELSE 'job-' || lpad(g::text, 6, '0') END,
+       CASE WHEN g = 1 AND c.name = 'big-000' THEN 'busy' ELSE 'job-' || lpad(g::text, 6, '0') END,
        json_build_object(
            'action', json_build_object('type', 'https', 'request', json_build_object('uri', 'https://example.com/hook/' || g, 'method', 'POST')),
            'recurrence', json_build_object('frequency', 'hour', 'interval', 1 + g % 12, 'schedule', json_build_object('minutes', json_build_array(g % 60))),
@@ -21,8 +22,8 @@ SELECT c.id,
        'enabled',
        now() + (g % 720) * interval '1 minute',
        9, g % 3, now() - interval '1 hour'
-FROM job_collections c, generate_series(1, 100000) AS g
-WHERE c.name = 'big';
+FROM job_collections c, generate_series(1, 1000) AS g
+WHERE c.name LIKE 'big-%';
 
 INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message, retry_count, repeat_count, lateness_ms)
 SELECT j.id,
@@ -32,7 +33,7 @@ SELECT j.id,
        'MainAction',
        CASE WHEN (j.id + k) % 7 = 0 THEN 'Failed' ELSE 'Completed' END,
        'HTTP 200 OK', 0, k, 5
-FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id AND c.name = 'big', generate_series(1, 9) AS k;
+FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id AND c.name LIKE 'big-%', generate_series(1, 9) AS k;
 
 INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message, retry_count, repeat_count, lateness_ms)
 SELECT j.id, now() - (k * interval '30 seconds'), now() - (k * interval '30 seconds') + interval '80 milliseconds',

@@ -1,0 +1,62 @@
+package models_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"sked/models"
+	"sked/models/testdb"
+)
+
+// TestExecutionBucketsKeepSettledHours checks that the counts of an hour
+// settled more than 15 minutes ago are kept (an entry written into it
+// later is not counted again), while the current hour is counted live.
+func TestExecutionBucketsKeepSettledHours(t *testing.T) {
+	store := testdb.Store(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "jc")
+	j, _, err := store.SaveJob(ctx, models.JobWrite{CollectionID: coll.ID, Name: "a", Definition: []byte(storedDef)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := store.UserByName(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+	add := func(at time.Time, status string) {
+		t.Helper()
+		if err := store.AddHistory(ctx, &models.HistoryEntry{JobID: j.ID, StartTime: at, ExpectedExecutionTime: at,
+			ActionName: "MainAction", Status: status}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(now time.Time) map[int]int64 {
+		t.Helper()
+		bs, err := store.ExecutionBuckets(ctx, owner.ID, from, from.Add(4*time.Hour), time.Hour, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[int]int64{}
+		for _, b := range bs {
+			out[b.Bucket] += b.Count
+		}
+		return out
+	}
+	add(from.Add(10*time.Minute), "Completed")
+	add(from.Add(70*time.Minute), "Failed")
+	now := from.Add(80 * time.Minute) // 09:20: 08:00–09:00 settled at 09:15
+	if got := count(now); got[0] != 1 || got[1] != 1 {
+		t.Fatalf("first count %v", got)
+	}
+	add(from.Add(20*time.Minute), "Completed") // late into the settled hour
+	add(from.Add(75*time.Minute), "Completed") // into the live hour
+	if got := count(now); got[0] != 1 || got[1] != 2 {
+		t.Errorf("second count %v: the settled hour is kept, the live one counted", got)
+	}
+	// An hour with no executions is remembered as counted too.
+	if got := count(from.Add(4 * time.Hour)); got[0] != 1 || got[1] != 2 || got[2] != 0 {
+		t.Errorf("later count %v", got)
+	}
+}
