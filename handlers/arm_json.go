@@ -8,7 +8,6 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
-	"sked/scheduler/recurrence"
 )
 
 // The ARM resource types.
@@ -120,28 +119,16 @@ func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
 	return armJob{ID: collectionID(coll) + "/jobs/" + j.Name, Type: typeJob, Name: coll.Name + "/" + j.Name, Properties: out}
 }
 
-// nextExecution is the job's next run: what the engine scheduled, or, for
-// an enabled job it has not scheduled yet, the rule's next occurrence.
+// nextExecution is the job's next run, as the job page shows it first
+// (nextOccurrences): what the engine scheduled, or, for an enabled job it
+// has not scheduled yet, the rule's first occurrence from its schedule
+// base.
 func nextExecution(j *models.Job, job *jobdef.Job, now time.Time) *time.Time {
-	if j.State != "enabled" {
+	next := nextOccurrences(&models.JobDetail{Job: *j}, job, now, 1)
+	if len(next) == 0 {
 		return nil
 	}
-	if j.NextRunAt != nil || job == nil || !j.NeedsSchedule {
-		return j.NextRunAt
-	}
-	base := now
-	if j.ScheduleBase != nil {
-		base = *j.ScheduleBase
-	}
-	rule, err := recurrence.Compile(job, base)
-	if err != nil {
-		return nil
-	}
-	next, ok := rule.Next(base.Add(-time.Nanosecond))
-	if !ok {
-		return nil
-	}
-	return &next
+	return &next[0]
 }
 
 // armHistory is a history entry as the API writes it.

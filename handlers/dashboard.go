@@ -69,7 +69,7 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time)
 	}
 	// The 24 hours that end with the current hour, hour by hour (UTC).
 	from := now.UTC().Truncate(time.Hour).Add(-(actHours - 1) * time.Hour)
-	buckets, err := s.store.ExecutionBuckets(ctx, userID, from, from.Add(actHours*time.Hour), time.Hour, now)
+	buckets, err := s.store.ExecutionBuckets(ctx, userID, from, from.Add(actHours*time.Hour), now)
 	if err != nil {
 		return d, err
 	}

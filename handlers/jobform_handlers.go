@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -337,15 +339,12 @@ func calendarDays(job *jobdef.Job, now time.Time) []web.CalendarDay {
 	return days
 }
 
-// prettyJSON indents JSON for the JSON tab.
+// prettyJSON indents JSON for the JSON tab, keeping the order of its
+// members.
 func prettyJSON(raw []byte) []byte {
-	var v any
-	if err := jsonUnmarshal(raw, &v); err != nil {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
 		return raw
 	}
-	out, err := jsonMarshalIndent(v)
-	if err != nil {
-		return raw
-	}
-	return out
+	return buf.Bytes()
 }

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -9,14 +8,6 @@ import (
 
 	"sked/models/jobdef"
 )
-
-func jsonUnmarshal(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return dec.Decode(v)
-}
-
-func jsonMarshalIndent(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }
 
 var (
 	zonesOnce sync.Once

@@ -67,7 +67,7 @@ const (
 )
 
 // activityChart draws the executions of the 24 hours that end with the
-// current hour, from the hourly buckets of ExecutionBuckets(from, …, 1 h).
+// current hour, from the hourly buckets of ExecutionBuckets(from, …).
 func activityChart(buckets []models.HistoryBucket, from time.Time) web.ActivityChart {
 	a := web.ActivityChart{
 		Caption: "Executions in the last 24 hours (UTC)",

@@ -184,62 +184,29 @@ type HistoryBucket struct {
 	MaxLatenessMs *int64
 }
 
-// ExecutionBuckets counts, per bucket of width and per status, the history
-// entries that started in [from, to) across every job of the workspaces
-// userID belongs to (the dashboard's picture of the last 24 hours). Hour
-// buckets starting on a whole hour read the counts of settled hours from
-// history_hours (counting them there the first time) and count only the
-// last hour live; other buckets read job_history_start_idx over the range
-// (for a user who does not see every workspace, joining each entry to its
-// job's workspace). now is the clock.
-func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to time.Time, width time.Duration, now time.Time) ([]HistoryBucket, error) {
-	if width == time.Hour && from.Equal(from.Truncate(time.Hour)) {
-		wss, err := s.WorkspacesOf(ctx, userID)
-		if err != nil {
-			return nil, translate("models: execution buckets", err)
-		}
-		if len(wss) == 0 {
-			return nil, nil
-		}
-		ids := make([]string, len(wss))
-		for i, w := range wss {
-			ids[i] = w.ID
-		}
-		out, err := s.hourlyBuckets(ctx, ids, from, to, now)
-		if err != nil {
-			return nil, translate("models: execution buckets", err)
-		}
-		return mergeBuckets(out), nil
-	}
-	all, err := s.seesEverything(ctx, userID)
+// ExecutionBuckets counts, per hour and per status, the history entries
+// that started in [from, to) across every job of the workspaces userID
+// belongs to (the dashboard's picture of the last 24 hours); bucket i is
+// the hour from + i h, from being taken to its whole hour. Settled hours
+// are read from history_hours (counted there the first time), the rest is
+// counted live. now is the clock.
+func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to, now time.Time) ([]HistoryBucket, error) {
+	wss, err := s.WorkspacesOf(ctx, userID)
 	if err != nil {
 		return nil, translate("models: execution buckets", err)
 	}
-	const agg = `floor(extract(epoch FROM (h.start_time - ?::timestamptz)) / ?)::int AS bucket, h.status,
-		       count(*) AS count, max(h.lateness_ms) AS max_lateness_ms`
-	var out []HistoryBucket
-	if all {
-		err = s.db.WithContext(ctx).Raw(`
-			SELECT `+agg+`
-			FROM job_history h
-			WHERE h.start_time >= ? AND h.start_time < ?
-			GROUP BY 1, 2
-			ORDER BY 1, 2`, from, width.Seconds(), from, to).Scan(&out).Error
-	} else {
-		err = s.db.WithContext(ctx).Raw(`
-			SELECT `+agg+`
-			FROM job_history h
-			JOIN jobs j ON j.id = h.job_id
-			JOIN job_collections c ON c.id = j.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			WHERE h.start_time >= ? AND h.start_time < ? AND `+memberOf+`
-			GROUP BY 1, 2
-			ORDER BY 1, 2`, from, width.Seconds(), from, to, userID).Scan(&out).Error
+	if len(wss) == 0 {
+		return nil, nil
 	}
+	ids := make([]string, len(wss))
+	for i, w := range wss {
+		ids[i] = w.ID
+	}
+	out, err := s.hourlyBuckets(ctx, ids, from.Truncate(time.Hour), to, now)
 	if err != nil {
 		return nil, translate("models: execution buckets", err)
 	}
-	return out, nil
+	return mergeBuckets(out), nil
 }
 
 // mergeBuckets adds up buckets of the same bucket and status (the cached

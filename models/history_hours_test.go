@@ -34,7 +34,7 @@ func TestExecutionBucketsKeepSettledHours(t *testing.T) {
 	}
 	count := func(now time.Time) map[int]int64 {
 		t.Helper()
-		bs, err := store.ExecutionBuckets(ctx, owner.ID, from, from.Add(4*time.Hour), time.Hour, now)
+		bs, err := store.ExecutionBuckets(ctx, owner.ID, from, from.Add(4*time.Hour), now)
 		if err != nil {
 			t.Fatal(err)
 		}

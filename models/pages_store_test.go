@@ -235,7 +235,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if err != nil || len(all) != 3 || all[0].JobName != "b" || !all[2].StartTime.Equal(at(-5)) {
 		t.Fatalf("all failures of the user = %+v, %v", all, err)
 	}
-	buckets, err := f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), time.Hour, at(100))
+	buckets, err := f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), at(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if err != nil || len(fails) != 4 || fails[0].JobName != "x" || fails[0].WorkspaceID != "other" || fails[3].JobName != "a" {
 		t.Fatalf("recent failures of a member of everything = %+v, %v", fails, err)
 	}
-	buckets, err = f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), time.Hour, at(25*60))
+	buckets, err = f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), at(25*60))
 	if err != nil {
 		t.Fatal(err)
 	}
