@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -62,25 +61,14 @@ func asValidation(err error) []FieldError {
 }
 
 // ResetPassword gives the user id a new password (validated as for
-// NewUser; a problem is a ValidationError on "password"). An unknown id
-// gives ErrNotFound.
+// NewUser; a problem is a ValidationError on "password") and ends all of
+// the user's sessions, in one transaction. An unknown id gives
+// ErrNotFound.
 func (s *Store) ResetPassword(ctx context.Context, id int64, password string) error {
 	if err := ValidatePassword(password); err != nil {
 		return err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.passwordCost)
-	if err != nil {
-		return fmt.Errorf("models: reset password: hash password: %w", err)
-	}
-	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).
-		Updates(map[string]any{"password_hash": string(hash), "updated_at": time.Now().UTC()})
-	if res.Error != nil {
-		return translate("models: reset password", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("models: reset password: %w", ErrNotFound)
-	}
-	return nil
+	return s.setPassword(ctx, "models: reset password", id, password)
 }
 
 // Workspace returns the workspace id, or ErrNotFound.

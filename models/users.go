@@ -201,15 +201,23 @@ func (s *Store) UserByName(ctx context.Context, username string) (*User, error) 
 }
 
 // SetUserDisabled disables or enables the user with id. A disabled user
-// cannot sign in, and sessions of that user end at their next request.
+// cannot sign in: disabling also ends all of the user's sessions, in the
+// same transaction.
 func (s *Store) SetUserDisabled(ctx context.Context, id int64, disabled bool) error {
-	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).
-		Updates(map[string]any{"disabled": disabled, "updated_at": time.Now().UTC()})
-	if res.Error != nil {
-		return translate("models: set user disabled", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("models: set user disabled: %w", ErrNotFound)
-	}
-	return nil
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ?", id).
+			Updates(map[string]any{"disabled": disabled, "updated_at": time.Now().UTC()})
+		if res.Error != nil {
+			return translate("models: set user disabled", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("models: set user disabled: %w", ErrNotFound)
+		}
+		if disabled {
+			if err := endSessionsTx(tx, id, 0).Error; err != nil {
+				return translate("models: set user disabled: end sessions", err)
+			}
+		}
+		return nil
+	})
 }

@@ -1,0 +1,423 @@
+package models
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/gorm"
+)
+
+// SessionSeenResolution is how stale Session.LastSeenAt may be: a session
+// used many times a minute is written at most once a minute, so the idle
+// timeout may end a session up to a minute early.
+const SessionSeenResolution = time.Minute
+
+// Limits of the client details kept with a session.
+const (
+	maxSessionAddr      = 64
+	maxSessionUserAgent = 512
+)
+
+// Session is a signed-in browser. The browser's cookie holds a random
+// token; only its SHA-256 (TokenHash) is stored. The session ends when it
+// is deleted (sign-out, password change, …), at ExpiresAt (its absolute
+// lifetime), or when it has not been seen for the idle timeout.
+type Session struct {
+	ID        int64
+	TokenHash []byte
+	UserID    int64
+	// CSRFToken is the token every state-changing request of the session
+	// must carry.
+	CSRFToken  string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+	// RemoteAddr is the client address last seen (see
+	// SessionSeenResolution); UserAgent the browser's User-Agent header.
+	RemoteAddr string
+	UserAgent  string
+}
+
+// TableName tells GORM the table.
+func (Session) TableName() string { return "sessions" }
+
+// NewSession is the input of CreateSession.
+type NewSession struct {
+	UserID    int64
+	CSRFToken string
+	// RemoteAddr and UserAgent describe the client; they are cut to 64 and
+	// 512 bytes, and invalid UTF-8 or control characters are dropped.
+	RemoteAddr string
+	UserAgent  string
+	// Now is when the session starts; MaxAge (positive) its absolute
+	// lifetime.
+	Now    time.Time
+	MaxAge time.Duration
+}
+
+// SessionUse describes one request of a session: when it happens, the idle
+// timeout in force and the client it comes from.
+type SessionUse struct {
+	Now         time.Time
+	IdleTimeout time.Duration
+	RemoteAddr  string
+	UserAgent   string
+}
+
+// hashSessionToken is the stored form of a session token.
+func hashSessionToken(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// NewSessionToken returns a new random session token: 32 bytes, base64url
+// without padding (43 characters).
+func NewSessionToken() (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("models: new session token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(raw), nil
+}
+
+// cleanClientText makes s safe to store: valid UTF-8 without control
+// characters, at most max bytes.
+func cleanClientText(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// CreateSession starts a session for in.UserID and returns it with its
+// token, which is not stored (only its hash is) and goes into the cookie.
+func (s *Store) CreateSession(ctx context.Context, in NewSession) (*Session, string, error) {
+	if in.MaxAge <= 0 {
+		return nil, "", errors.New("models: create session: the maximum age must be positive")
+	}
+	token, err := NewSessionToken()
+	if err != nil {
+		return nil, "", err
+	}
+	now := in.Now.UTC()
+	sess := &Session{
+		TokenHash:  hashSessionToken(token),
+		UserID:     in.UserID,
+		CSRFToken:  in.CSRFToken,
+		CreatedAt:  now,
+		LastSeenAt: now,
+		ExpiresAt:  now.Add(in.MaxAge),
+		RemoteAddr: cleanClientText(in.RemoteAddr, maxSessionAddr),
+		UserAgent:  cleanClientText(in.UserAgent, maxSessionUserAgent),
+	}
+	if err := s.db.WithContext(ctx).Create(sess).Error; err != nil {
+		return nil, "", translate("models: create session", err)
+	}
+	return sess, token, nil
+}
+
+// UseSession returns the live session with this token and its user, and
+// records the use (time, client address and browser) when the last one
+// recorded is SessionSeenResolution or more ago. An unknown token gives
+// ErrNotFound; so does a session past its absolute end, idle for
+// use.IdleTimeout or longer, or whose user is disabled: such a session is
+// deleted on the way.
+func (s *Store) UseSession(ctx context.Context, token string, use SessionUse) (*Session, *User, error) {
+	db := s.db.WithContext(ctx)
+	var sess Session
+	if err := db.Where("token_hash = ?", hashSessionToken(token)).Take(&sess).Error; err != nil {
+		return nil, nil, translate("models: use session", err)
+	}
+	var user User
+	err := db.Take(&user, sess.UserID).Error
+	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil, translate("models: use session: user", err)
+	}
+	now := use.Now.UTC()
+	if err != nil || user.Disabled || !sessionLive(sess, now, use.IdleTimeout) {
+		if err := db.Where("id = ?", sess.ID).Delete(&Session{}).Error; err != nil {
+			return nil, nil, translate("models: use session: delete ended session", err)
+		}
+		return nil, nil, fmt.Errorf("models: use session: %w", ErrNotFound)
+	}
+	if now.Sub(sess.LastSeenAt) >= SessionSeenResolution {
+		sess.LastSeenAt = now
+		sess.RemoteAddr = cleanClientText(use.RemoteAddr, maxSessionAddr)
+		sess.UserAgent = cleanClientText(use.UserAgent, maxSessionUserAgent)
+		err := db.Model(&Session{}).Where("id = ?", sess.ID).Updates(map[string]any{
+			"last_seen_at": sess.LastSeenAt, "remote_addr": sess.RemoteAddr, "user_agent": sess.UserAgent,
+		}).Error
+		if err != nil {
+			return nil, nil, translate("models: use session: record use", err)
+		}
+	}
+	return &sess, &user, nil
+}
+
+// sessionLive reports whether sess has neither reached its absolute end
+// nor been idle for idle (zero or negative: no idle timeout) at now.
+func sessionLive(sess Session, now time.Time, idle time.Duration) bool {
+	if !now.Before(sess.ExpiresAt) {
+		return false
+	}
+	return idle <= 0 || now.Sub(sess.LastSeenAt) < idle
+}
+
+// SessionsOf lists the live sessions of userID at now (see UseSession),
+// the most recently seen first.
+func (s *Store) SessionsOf(ctx context.Context, userID int64, now time.Time, idle time.Duration) ([]Session, error) {
+	q := s.db.WithContext(ctx).Where("user_id = ? AND expires_at > ?", userID, now.UTC())
+	if idle > 0 {
+		q = q.Where("last_seen_at > ?", now.UTC().Add(-idle))
+	}
+	var out []Session
+	if err := q.Order("last_seen_at DESC, id DESC").Find(&out).Error; err != nil {
+		return nil, translate("models: sessions of user", err)
+	}
+	return out, nil
+}
+
+// SetSessionCSRF replaces the CSRF token of session id.
+func (s *Store) SetSessionCSRF(ctx context.Context, id int64, csrf string) error {
+	res := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Update("csrf_token", csrf)
+	if res.Error != nil {
+		return translate("models: set session csrf token", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("models: set session csrf token: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// EndSessionToken deletes the session with this token (sign-out). An
+// unknown token is not an error: the session is gone either way.
+func (s *Store) EndSessionToken(ctx context.Context, token string) error {
+	err := s.db.WithContext(ctx).Where("token_hash = ?", hashSessionToken(token)).Delete(&Session{}).Error
+	return translate("models: end session", err)
+}
+
+// EndSession deletes session id of userID. Another user's session or an
+// unknown id gives ErrNotFound.
+func (s *Store) EndSession(ctx context.Context, userID, id int64) error {
+	res := s.db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Delete(&Session{})
+	if res.Error != nil {
+		return translate("models: end session", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("models: end session: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// EndSessionsOf deletes every session of userID except the session with
+// id except (0: none is kept) and returns how many ended.
+func (s *Store) EndSessionsOf(ctx context.Context, userID, except int64) (int64, error) {
+	res := endSessionsTx(s.db.WithContext(ctx), userID, except)
+	if res.Error != nil {
+		return 0, translate("models: end sessions of user", res.Error)
+	}
+	return res.RowsAffected, nil
+}
+
+func endSessionsTx(tx *gorm.DB, userID, except int64) *gorm.DB {
+	return tx.Where("user_id = ? AND id <> ?", userID, except).Delete(&Session{})
+}
+
+// PurgeSessions deletes the sessions that have ended by now: past their
+// absolute end, or idle for idle or longer (zero or negative: no idle
+// timeout). It returns how many it deleted.
+func (s *Store) PurgeSessions(ctx context.Context, now time.Time, idle time.Duration) (int64, error) {
+	q := s.db.WithContext(ctx)
+	if idle > 0 {
+		q = q.Where("expires_at <= ? OR last_seen_at <= ?", now.UTC(), now.UTC().Add(-idle))
+	} else {
+		q = q.Where("expires_at <= ?", now.UTC())
+	}
+	res := q.Delete(&Session{})
+	if res.Error != nil {
+		return 0, translate("models: purge sessions", res.Error)
+	}
+	return res.RowsAffected, nil
+}
+
+// ChangePassword gives userID a new password when current is their
+// password, and ends all of their sessions, in one transaction. A wrong
+// current password is a ValidationError on "current"; a new password the
+// rules refuse (see ValidatePassword) one on "password". An unknown user
+// gives ErrNotFound.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, current, password string) error {
+	var user User
+	if err := s.db.WithContext(ctx).Take(&user, userID).Error; err != nil {
+		return translate("models: change password", err)
+	}
+	v := &ValidationError{}
+	if current == "" {
+		v.Add("current", "is required")
+	} else if bcrypt.CompareHashAndPassword([]byte(user.PasswordHash), []byte(current)) != nil {
+		v.Add("current", "is wrong")
+	}
+	v.Problems = append(v.Problems, asValidation(ValidatePassword(password))...)
+	if err := v.OrNil(); err != nil {
+		return err
+	}
+	return s.setPassword(ctx, "models: change password", userID, password)
+}
+
+// setPassword stores password's hash for userID and ends all of the
+// user's sessions, in one transaction.
+func (s *Store) setPassword(ctx context.Context, op string, userID int64, password string) error {
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.passwordCost)
+	if err != nil {
+		return fmt.Errorf("%s: hash password: %w", op, err)
+	}
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ?", userID).
+			Updates(map[string]any{"password_hash": string(hash), "updated_at": time.Now().UTC()})
+		if res.Error != nil {
+			return translate(op, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("%s: %w", op, ErrNotFound)
+		}
+		if err := endSessionsTx(tx, userID, 0).Error; err != nil {
+			return translate(op+": end sessions", err)
+		}
+		return nil
+	})
+}
+
+// setupCodeAlphabet has no letters or digits that look alike (0/O, 1/I/L).
+const setupCodeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// setupCode is a row of setup_codes: the SHA-256 of a normalised code.
+type setupCode struct {
+	CodeHash  []byte
+	CreatedAt time.Time
+}
+
+// TableName tells GORM the table.
+func (setupCode) TableName() string { return "setup_codes" }
+
+// hashSetupCode is the stored form of a setup code.
+func hashSetupCode(code string) []byte {
+	sum := sha256.Sum256([]byte(normalizeSetupCode(code)))
+	return sum[:]
+}
+
+// normalizeSetupCode upper-cases code and drops spaces and dashes, so that
+// "abcd-efgh-jkmn" and "ABCD EFGH JKMN" are the same code.
+func normalizeSetupCode(code string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || unicode.IsSpace(r) {
+			return -1
+		}
+		return unicode.ToUpper(r)
+	}, code)
+}
+
+// NewSetupCode returns a new one-time setup code (three groups of four
+// characters, such as "7KQX-M2DP-HW9C", about 59 bits) while no
+// administrator exists, keeping only its SHA-256; every code created
+// since the last setup is accepted by CompleteSetupWithCode. Once an
+// administrator exists it deletes the codes left over and returns ok
+// false.
+func (s *Store) NewSetupCode(ctx context.Context, now time.Time) (code string, ok bool, err error) {
+	raw := make([]byte, 12)
+	if _, err := rand.Read(raw); err != nil {
+		return "", false, fmt.Errorf("models: new setup code: %w", err)
+	}
+	var b strings.Builder
+	for i, c := range raw {
+		if i > 0 && i%4 == 0 {
+			b.WriteByte('-')
+		}
+		b.WriteByte(setupCodeAlphabet[int(c)%len(setupCodeAlphabet)])
+	}
+	code = b.String()
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
+			return translate("models: new setup code", err)
+		}
+		var admins int64
+		if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
+			return translate("models: new setup code", err)
+		}
+		if admins > 0 {
+			ok = false
+			return translate("models: new setup code: delete old codes", tx.Exec("DELETE FROM setup_codes").Error)
+		}
+		ok = true
+		row := setupCode{CodeHash: hashSetupCode(code), CreatedAt: now.UTC()}
+		return translate("models: new setup code", tx.Create(&row).Error)
+	})
+	if err != nil || !ok {
+		return "", false, err
+	}
+	return code, true, nil
+}
+
+// CompleteSetupWithCode is CompleteSetup for the first-run setup page: it
+// also needs a setup code from NewSetupCode (compared ignoring case,
+// spaces and dashes). A missing or wrong code is a ValidationError on
+// "setup_code", reported together with u's problems, and creates nothing.
+// Success deletes every setup code.
+func (s *Store) CompleteSetupWithCode(ctx context.Context, code string, u NewUser) (*User, error) {
+	u.Admin = true
+	var created *User
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
+			return translate("models: setup", err)
+		}
+		var admins int64
+		if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
+			return translate("models: setup", err)
+		}
+		if admins > 0 {
+			return fmt.Errorf("models: setup: %w", ErrSetupDone)
+		}
+		v := &ValidationError{}
+		if norm := normalizeSetupCode(code); norm == "" {
+			v.Add("setup_code", "is required")
+		} else {
+			var known int64
+			if err := tx.Model(&setupCode{}).Where("code_hash = ?", hashSetupCode(norm)).Count(&known).Error; err != nil {
+				return translate("models: setup: check code", err)
+			}
+			if known == 0 {
+				v.Add("setup_code", "is wrong")
+			}
+		}
+		v.Problems = append(v.Problems, asValidation(u.Validate())...)
+		if err := v.OrNil(); err != nil {
+			return err
+		}
+		var err error
+		if created, err = s.createUserTx(tx, u); err != nil {
+			return err
+		}
+		return translate("models: setup: delete codes", tx.Exec("DELETE FROM setup_codes").Error)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
