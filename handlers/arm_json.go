@@ -92,7 +92,7 @@ type armStatus struct {
 // execution time of a job the engine has not scheduled yet.
 func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
 	props := json.RawMessage(j.Definition)
-	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true})
+	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err == nil {
 		job.State = jobdef.State(j.State)
 		props = job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: true})

@@ -100,7 +100,7 @@ func (s *Server) editJobPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true})
+	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err != nil {
 		return err
 	}

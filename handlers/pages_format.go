@@ -200,7 +200,7 @@ type parsedJob struct {
 
 // parseStored reads a stored definition (secrets are never in it).
 func parseStored(def []byte) parsedJob {
-	job, err := jobdef.ParseWith(def, jobdef.Options{SecretsOptional: true})
+	job, err := jobdef.ParseWith(def, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err != nil {
 		return parsedJob{Problem: "The stored definition of this job cannot be read: " + err.Error()}
 	}

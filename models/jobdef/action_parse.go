@@ -158,6 +158,12 @@ func checkURI(u, path string, kind ActionKind, ps *problems) {
 		ps.add(path, fmt.Sprintf("is %d characters long, over the maximum of %d", n, MaxURILength))
 		return
 	}
+	if !ps.stored {
+		if i, r, bad := uriForbidden(u); bad {
+			ps.add(path, fmt.Sprintf("%q holds %s at character %d, which a URI may not contain (RFC 3986): percent-encode it", u, describeRune(r), i+1))
+			return
+		}
+	}
 	pu, err := url.Parse(u)
 	if err != nil || pu.Host == "" || (pu.Scheme != "http" && pu.Scheme != "https") {
 		ps.add(path, fmt.Sprintf("%q is not an absolute http or https URL", u))
@@ -166,6 +172,44 @@ func checkURI(u, path string, kind ActionKind, ps *problems) {
 	if kind == KindHTTPS && pu.Scheme != "https" {
 		ps.add(path, fmt.Sprintf("%q must use https for an action of type https", u))
 	}
+}
+
+// uriForbidden returns the first character of u that RFC 3986 does not
+// allow anywhere in a URI (a space, a control character, a non-ASCII
+// character, one of "<>\"{}|\\^`", or a '%' not followed by two hex
+// digits) with its index in characters, and whether there is one.
+func uriForbidden(u string) (int, rune, bool) {
+	i := 0
+	for pos, r := range u {
+		switch {
+		case r == '%':
+			if pos+2 >= len(u) || !isHex(u[pos+1]) || !isHex(u[pos+2]) {
+				return i, r, true
+			}
+		case r > 0x7e || r <= 0x20 || strings.ContainsRune("<>\"{}|\\^`", r):
+			return i, r, true
+		}
+		i++
+	}
+	return 0, 0, false
+}
+
+func isHex(b byte) bool {
+	return ('0' <= b && b <= '9') || ('a' <= b && b <= 'f') || ('A' <= b && b <= 'F')
+}
+
+// describeRune names a character for a message: "a space", a control
+// character by its code, others quoted.
+func describeRune(r rune) string {
+	switch {
+	case r == ' ':
+		return "a space"
+	case r == '%':
+		return "a '%' that is not followed by two hex digits"
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf("the control character %U", r)
+	}
+	return fmt.Sprintf("%q", r)
 }
 
 // parseHeaders reads a headers object of string values, in the order
@@ -489,8 +533,8 @@ func reservedProperty(name string) bool {
 	return false
 }
 
-// parseRetryPolicy reads retryPolicy: retryType none or fixed (default
-// fixed), retryInterval 15 s to 18 months (ISO 8601 or hh:mm:ss, default
+// parseRetryPolicy reads retryPolicy: retryType none or fixed (required,
+// SPEC §4), retryInterval 15 s to 18 months (ISO 8601 or hh:mm:ss, default
 // 30 s), retryCount 0 to 20 (default 4).
 func parseRetryPolicy(raw json.RawMessage, path string, ps *problems) RetryPolicy {
 	o, ok := decodeObject(raw)
@@ -499,7 +543,11 @@ func parseRetryPolicy(raw json.RawMessage, path string, ps *problems) RetryPolic
 		return DefaultRetryPolicy
 	}
 	p := DefaultRetryPolicy
-	if s, ok := stringField(o, "retryType", path+".retryType", ps); ok {
+	if s, ok := stringField(o, "retryType", path+".retryType", ps); (!ok || strings.TrimSpace(s) == "") && !ps.stored {
+		if _, present := o.get("retryType"); !present || ok {
+			ps.add(path+".retryType", "is required when retryPolicy is given (none or fixed)")
+		}
+	} else if ok {
 		switch RetryType(strings.ToLower(strings.TrimSpace(s))) {
 		case RetryNone:
 			p.Type = RetryNone

@@ -59,6 +59,8 @@ type problems struct {
 	keep Secrets
 	// secretsOptional: see Options.SecretsOptional.
 	secretsOptional bool
+	// stored: see Options.Stored.
+	stored bool
 }
 
 // add records one problem at path.

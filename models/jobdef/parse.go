@@ -37,14 +37,27 @@ type Options struct {
 	// clientCertificate without its pfx keeps the certificateThumbprint,
 	// certificateSubjectName and certificateExpirationDate it states.
 	SecretsOptional bool
+	// Stored marks a definition read back from the database rather than
+	// sent by a user: the checks added after it may have been stored (a
+	// retryPolicy without retryType, a request URI with characters RFC 3986
+	// forbids, text PostgreSQL cannot hold) are left out, so that a job
+	// accepted by an older Sked keeps running and showing.
+	Stored bool
 }
 
 // ParseWith is Parse with options.
 func ParseWith(data []byte, opts Options) (*Job, error) {
-	ps := problems{keep: opts.Keep, secretsOptional: opts.SecretsOptional}
+	ps := problems{keep: opts.Keep, secretsOptional: opts.SecretsOptional, stored: opts.Stored}
 	if len(data) > MaxJobBytes {
 		ps.add("job", fmt.Sprintf("the job JSON is %d bytes, over the maximum of %d", len(data), MaxJobBytes))
 		return nil, ps.err()
+	}
+	if !opts.Stored {
+		var te *TextError
+		if errors.As(CheckText(data), &te) {
+			ps.add("job", te.Error())
+			return nil, ps.err()
+		}
 	}
 	if msg := syntaxProblem(data); msg != "" {
 		ps.add("job", msg)
