@@ -69,6 +69,8 @@ func classify(err error) (int, string) {
 		return http.StatusBadRequest, jobdef.AsValidationError(err).Error()
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, "Not found."
+	case errors.Is(err, models.ErrInvalidText):
+		return http.StatusBadRequest, "The request holds a NUL byte or text that is not valid UTF-8."
 	case errors.Is(err, models.ErrSetupDone):
 		return http.StatusNotFound, "Setup is already complete: sign in instead."
 	case errors.Is(err, models.ErrConflict):

@@ -24,6 +24,11 @@ var (
 	ErrUserDisabled = errors.New("user is disabled")
 	// ErrNotMigrated means the database schema is older than this binary.
 	ErrNotMigrated = errors.New("database schema is not up to date")
+	// ErrInvalidText means PostgreSQL refused a value as text: it holds a
+	// NUL byte or is not valid UTF-8 (SQLSTATE 22021 or 22P05). The HTTP
+	// layer refuses such input before it gets here; this is the defense
+	// behind it.
+	ErrInvalidText = errors.New("the input holds a NUL byte or text that is not valid UTF-8")
 )
 
 // FieldError is a validation problem with one input field. Field names the

@@ -121,6 +121,8 @@ func translate(op string, err error) error {
 			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
 		case "23503": // foreign_key_violation
 			return fmt.Errorf("%s: %w", op, ErrNotFound)
+		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
+			return fmt.Errorf("%s: %w", op, ErrInvalidText)
 		}
 	}
 	return fmt.Errorf("%s: %w", op, err)
