@@ -60,6 +60,9 @@ func canonicalARMPath(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// headerRequestID is the response header with the request's id.
+const headerRequestID = "x-ms-request-id"
+
 // requestID gives every response an x-ms-request-id, as the original
 // service did.
 func requestID(next echo.HandlerFunc) echo.HandlerFunc {
@@ -67,7 +70,7 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		var b [16]byte
 		_, _ = rand.Read(b[:])
 		h := hex.EncodeToString(b[:])
-		c.Response().Header().Set("x-ms-request-id", h[0:8]+"-"+h[8:12]+"-"+h[12:16]+"-"+h[16:20]+"-"+h[20:])
+		c.Response().Header().Set(headerRequestID, h[0:8]+"-"+h[8:12]+"-"+h[12:16]+"-"+h[16:20]+"-"+h[20:])
 		return next(c)
 	}
 }

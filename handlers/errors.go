@@ -24,7 +24,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	status, message := classify(err)
 	if status >= 500 {
-		s.log.Error("request failed", "method", c.Request().Method, "uri", c.Request().RequestURI, "err", err)
+		args := []any{"method", c.Request().Method, "uri", c.Request().RequestURI,
+			"request_id", c.Response().Header().Get(headerRequestID), "err", err}
+		var pe *panicError
+		if errors.As(err, &pe) {
+			args = append(args, "stack", string(pe.stack))
+		}
+		s.log.Error("request failed", args...)
 	}
 	var werr error
 	switch {
@@ -40,6 +46,26 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if werr != nil {
 		s.log.Error("writing error response", "err", werr)
 	}
+}
+
+// panicError is a panic that the Recover middleware caught, with the
+// stack where it happened.
+type panicError struct {
+	err   error
+	stack []byte
+}
+
+// Error returns the panic's value.
+func (e *panicError) Error() string { return "panic: " + e.err.Error() }
+
+// Unwrap returns the panic's value as an error.
+func (e *panicError) Unwrap() error { return e.err }
+
+// recovered is the Recover middleware's LogErrorFunc: it logs nothing, but
+// hands the panic to handleError, which logs it once with the request id
+// and answers 500.
+func recovered(_ echo.Context, err error, stack []byte) error {
+	return &panicError{err: err, stack: stack}
 }
 
 // classify maps an error to a status code and a message safe to show.

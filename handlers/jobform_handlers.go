@@ -198,7 +198,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return redirect(c, collectionBase(row)+"/jobs/"+url.PathEscape(j.Name))
+	return redirect(c, localRedirectTarget(collectionBase(row)+"/jobs/"+url.PathEscape(j.Name)))
 }
 
 // renderJobForm renders the form fragment (htmx) or the whole page.

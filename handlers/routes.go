@@ -12,11 +12,12 @@ import (
 // methods 405.
 func (s *Server) routes(e *echo.Echo) {
 	e.Pre(canonicalARMPath)
-	e.Use(middleware.Recover())
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: recovered}))
 	e.Use(requestID)
 	e.Use(s.logRequests)
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "1M", Skipper: skipBodyLimit}))
-	e.Use(securityHeaders)
+	e.Use(securityHeaders(hstsFor(s.baseURL)))
+	e.Use(s.inputGate)
 
 	page := []echo.MiddlewareFunc{s.loadSession, s.csrf}
 	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}

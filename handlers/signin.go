@@ -26,7 +26,7 @@ func (s *Server) signInPage(c echo.Context) error {
 	if needsSetup {
 		return redirect(c, "/setup")
 	}
-	next := safeNext(c.QueryParam("next"))
+	next := localRedirectTarget(c.QueryParam("next"))
 	if currentUser(c) != nil {
 		return redirect(c, next)
 	}
@@ -39,7 +39,7 @@ func (s *Server) signInPage(c echo.Context) error {
 func (s *Server) signInSubmit(c echo.Context) error {
 	form := web.SignInForm{
 		Username: c.FormValue("username"),
-		Next:     safeNext(c.FormValue("next")),
+		Next:     localRedirectTarget(c.FormValue("next")),
 		Errors:   web.FieldErrors{},
 	}
 	password := c.FormValue("password")
