@@ -104,3 +104,59 @@ func BenchmarkPreview50(b *testing.B) {
 		})
 	}
 }
+
+// zoneBenchRules are rules in zones with daylight saving, whose times fall
+// in or next to a gap or a repeated hour: the cases the zone handling
+// (resolve, searchStart and the gap look-ahead) costs the most on.
+var zoneBenchRules = []struct{ name, rec string }{
+	{"berlinDaily0230", `{"frequency":"day","timeZone":"Europe/Berlin","schedule":{"hours":[2],"minutes":[30]}}`},
+	{"lordHoweDaily02", `{"frequency":"day","timeZone":"Australia/Lord_Howe","schedule":{"hours":[2],"minutes":[20,25,40]}}`},
+	{"chathamHourly", `{"frequency":"hour","timeZone":"Pacific/Chatham","schedule":{"hours":[2,3],"minutes":[0,50]}}`},
+	{"londonMinute20", `{"frequency":"minute","interval":20,"timeZone":"Europe/London","schedule":{"hours":[0,1,2]}}`},
+	{"sydneyWeekly", `{"frequency":"week","timeZone":"Australia/Sydney","schedule":{"weekDays":["sunday"],"hours":[2,3],"minutes":[30]}}`},
+	{"chicagoSimpleDaily", `{"frequency":"day","timeZone":"America/Chicago"}`},
+}
+
+// BenchmarkNextZones measures Next across daylight-saving transitions:
+// each op asks for the occurrence after the previous one, starting over
+// every 64 steps from an instant just before a spring-forward night (or its
+// southern-hemisphere counterpart), so that every run crosses a transition.
+func BenchmarkNextZones(b *testing.B) {
+	for _, rr := range zoneBenchRules {
+		r := benchRule(b, "2010-01-01T01:30:00", rr.rec, "2024-03-01T00:00:00Z")
+		from := zoneBenchFrom(b, rr.name)
+		b.Run(rr.name, func(b *testing.B) { benchNext(b, r, from) })
+	}
+}
+
+// BenchmarkPreview50Zones measures a whole preview of 50 occurrences of the
+// zone rules, created just before a transition.
+func BenchmarkPreview50Zones(b *testing.B) {
+	for _, rr := range zoneBenchRules {
+		job := mustParse(b, jobJSON("2010-01-01T01:30:00", rr.rec))
+		now := zoneBenchFrom(b, rr.name)
+		b.Run(rr.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Preview(job, now, 50); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// zoneBenchFrom returns an instant a day before a 2024 spring-forward
+// transition of the rule's zone.
+func zoneBenchFrom(b *testing.B, name string) time.Time {
+	b.Helper()
+	switch name {
+	case "lordHoweDaily02", "sydneyWeekly":
+		return mustTime(b, "2024-10-05T00:00:00Z")
+	case "chathamHourly":
+		return mustTime(b, "2024-09-28T00:00:00Z")
+	case "chicagoSimpleDaily":
+		return mustTime(b, "2024-03-09T06:00:00Z")
+	}
+	return mustTime(b, "2024-03-30T00:00:00Z")
+}

@@ -54,10 +54,30 @@ func (r *Rule) first(t0 int64) (occurrence, bool) {
 		t0 = r.anchor
 	}
 	o, ok := r.ruleFirst(t0)
+	if t0 == r.anchor && (!ok || o.at > r.anchor) {
+		// DTSTART is an instant of its own: when its wall time is one of
+		// the rule's, it runs at that instant, even in the second pass of a
+		// repeated hour, where the wall time would otherwise mean the first.
+		if a, isAnchor := r.anchorOccurrence(); isAnchor {
+			o, ok = a, true
+		}
+	}
 	if !ok || (r.hasUntil && o.at > r.until) {
 		return occurrence{}, false
 	}
 	return o, true
+}
+
+// anchorOccurrence returns the anchor as an occurrence, and whether the
+// anchor's wall time is one of the rule's wall times.
+func (r *Rule) anchorOccurrence() (occurrence, bool) {
+	if r.elapsed {
+		return occurrence{at: r.anchor, wall: r.zone.wall(r.anchor)}, true
+	}
+	if w, ok := r.nextWall(r.anchorWall); !ok || w != r.anchorWall {
+		return occurrence{}, false
+	}
+	return occurrence{at: r.anchor, wall: r.anchorWall}, true
 }
 
 // maxInstant is the last instant ever scheduled (the end of year 9999 UTC
@@ -95,8 +115,10 @@ func (r *Rule) ruleFirst(t0 int64) (occurrence, bool) {
 		}
 		if res.shift > 0 {
 			// A wall time moved forward by a gap may land after wall times
-			// that follow the gap: take whichever instant comes first.
-			if c2, ok := r.nextWall(max(c+1, t0+r.zone.offsetAt(u))); ok && c2 < c+res.shift {
+			// that follow the gap: the first of those whose instant is ≥ t0
+			// comes first if its wall time is below c + shift (after the gap
+			// wall times and instants keep their order, so one look is enough).
+			if c2, ok := r.nextWall(max(res.gapEnd, t0+r.zone.offsetAt(u))); ok && c2 < c+res.shift {
 				if u2, res2 := r.zone.resolve(c2); u2 >= t0 && u2 < u {
 					return occurrence{at: u2, wall: c2, res: res2}, true
 				}
@@ -107,8 +129,12 @@ func (r *Rule) ruleFirst(t0 int64) (occurrence, bool) {
 	return occurrence{}, false
 }
 
-// nextWall returns the rule's first wall time at or after L, in periods from
-// the anchor's on (index ≥ 0), and false when there is none up to year 9999.
+// nextWall returns the rule's first wall time at or after L, in any period
+// aligned with the anchor's (index k·interval, k of any sign), and false
+// when there is none up to year 9999. Periods before the anchor's are not
+// cut off here: the start-time table compares instants (ruleFirst's t0 is
+// never before the anchor), and a wall time of the period just before the
+// anchor's can move past the anchor across a daylight-saving gap.
 func (r *Rule) nextWall(L int64) (int64, bool) {
 	if L < minWall {
 		L = minWall
@@ -182,9 +208,6 @@ func splitDay(L int64) (int64, int64) {
 // nextDaily handles frequency "day": every interval-th day from the anchor's.
 func (r *Rule) nextDaily(L int64) (int64, bool) {
 	d, sod := splitDay(L)
-	if d < r.aDay {
-		d, sod = r.aDay, 0
-	}
 	if m := floorMod(d-r.aDay, r.interval); m != 0 {
 		d, sod = d+r.interval-m, 0
 	}
@@ -198,9 +221,6 @@ func (r *Rule) nextDaily(L int64) (int64, bool) {
 // interval-th week from the anchor's, on the week's selected days.
 func (r *Rule) nextWeekly(L int64) (int64, bool) {
 	d, sod := splitDay(L)
-	if d < r.aDay {
-		d, sod = r.aDay, 0
-	}
 	ws := d - mondayIndex(d)
 	if m := floorMod((ws-r.aWeekStart)/7, r.interval); m != 0 {
 		ws += (r.interval - m) * 7
@@ -248,9 +268,6 @@ const maxMonthIdx = 9999*12 + 11
 // aligned months without a matching day there is none.
 func (r *Rule) nextMonthly(L int64) (int64, bool) {
 	d, sod := splitDay(L)
-	if d < r.aDay {
-		d, sod = r.aDay, 0
-	}
 	y, m, dd := civilFromDays(d)
 	mi := y*12 + m - 1
 	if rem := floorMod(mi-r.aMonthIdx, r.interval); rem != 0 {
@@ -270,9 +287,6 @@ func (r *Rule) nextMonthly(L int64) (int64, bool) {
 // anchor's, in the selected months (default: the anchor's month).
 func (r *Rule) nextYearly(L int64) (int64, bool) {
 	d, sod := splitDay(L)
-	if d < r.aDay {
-		d, sod = r.aDay, 0
-	}
 	y, m, dd := civilFromDays(d)
 	if rem := floorMod(y-r.aYear, r.interval); rem != 0 {
 		y, m, dd, sod = y+r.interval-rem, 1, 1, 0
@@ -298,9 +312,6 @@ func (r *Rule) nextYearly(L int64) (int64, bool) {
 func (r *Rule) nextHourly(L int64) (int64, bool) {
 	H := floorDiv(L, 3600)
 	rem := L - H*3600
-	if H < r.aHourIdx {
-		H, rem = r.aHourIdx, 0
-	}
 	if m := floorMod(H-r.aHourIdx, r.interval); m != 0 {
 		H, rem = H+r.interval-m, 0
 	}
@@ -327,9 +338,6 @@ func (r *Rule) nextMinutely(L int64) (int64, bool) {
 	M := floorDiv(L, 60)
 	if L-M*60 > r.sec {
 		M++
-	}
-	if M < r.aMinuteIdx {
-		M = r.aMinuteIdx
 	}
 	if m := floorMod(M-r.aMinuteIdx, r.interval); m != 0 {
 		M += r.interval - m

@@ -36,10 +36,42 @@ type period struct {
 }
 
 // periodAt returns the offset period containing instant u (Unix seconds).
+//
+// It trusts time.Time.ZoneBounds only where its answer holds u: for the
+// last UTC day of a leap year past the zone's explicit transitions (from
+// 2037 or so, where Go extends the zone by its TZ rule), ZoneBounds returns
+// the period that ended at the start of that day (Go issue: the rule's year
+// end is computed as if every year had 365 days). The period is then
+// rebuilt from the bounds of its neighbours, checking that the offset is the
+// same on both sides of each seam.
 func (z zone) periodAt(u int64) period {
 	if z.fixed {
 		return period{off: z.off, start: math.MinInt64, end: math.MaxInt64}
 	}
+	p := z.rawPeriod(u)
+	if p.start <= u && u < p.end {
+		return p
+	}
+	// The reported period does not hold u (the defect above). Its start
+	// still holds when the offset is the same at its reported end and at u;
+	// its end is that of the period reported for the next UTC day.
+	off := z.offsetAt(u)
+	start := u
+	if p.off == off && p.start <= u && z.offsetAt(p.end) == off {
+		start = p.start
+	}
+	end := u + 1
+	if next := z.rawPeriod(floorDiv(u, secondsPerDay)*secondsPerDay + secondsPerDay); next.start > u {
+		end = next.start
+		if next.off == off {
+			end = next.end
+		}
+	}
+	return period{off: off, start: start, end: end}
+}
+
+// rawPeriod returns the period time.Time.ZoneBounds reports for instant u.
+func (z zone) rawPeriod(u int64) period {
 	t := time.Unix(u, 0).In(z.loc)
 	_, off := t.Zone()
 	p := period{off: int64(off), start: math.MinInt64, end: math.MaxInt64}
@@ -71,6 +103,7 @@ const maxOffsetSpan = 15 * 3600
 // resolution says how a wall time became an instant.
 type resolution struct {
 	shift     int64 // > 0: the wall time fell in a gap and moved forward by shift seconds
+	gapEnd    int64 // with shift > 0: the first wall time after the gap
 	ambiguous bool  // the wall time happens twice; the first instant was taken
 }
 
@@ -119,7 +152,7 @@ func (z zone) resolve(w int64) (int64, resolution) {
 	tr := z.periodAt(w - before.off).start // the transition after which w - before.off falls
 	prevOff := z.offsetAt(tr - 1)
 	u = w - prevOff
-	return u, resolution{shift: z.offsetAt(u) - prevOff}
+	return u, resolution{shift: z.offsetAt(u) - prevOff, gapEnd: tr + z.offsetAt(tr)}
 }
 
 // searchStart returns the smallest wall time whose instant can be ≥ t0: the
