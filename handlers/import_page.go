@@ -54,6 +54,14 @@ func (s *Server) importSubmit(c echo.Context) error {
 			return fmt.Errorf("import page: read upload: %w", err)
 		}
 		v.Text = string(data)
+		// The input gate checks form fields, not files: text PostgreSQL
+		// cannot store is refused here.
+		var te *jobdef.TextError
+		if errors.As(jobdef.CheckText(data), &te) {
+			v.Text = ""
+			v.Problems = []string{"file: " + te.Error()}
+			return s.renderImport(c, statusUnprocessable, v)
+		}
 	}
 	file, err := catalog.ParseImport(data)
 	if ve := jobdef.AsValidationError(err); ve != nil {
