@@ -380,4 +380,3 @@ func TestHSTSOnlyBehindHTTPS(t *testing.T) {
 		}
 	}
 }
-
