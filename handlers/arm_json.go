@@ -8,6 +8,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
 )
 
 // The ARM resource types.
@@ -95,7 +96,7 @@ func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
 	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err == nil {
 		job.State = jobdef.State(j.State)
-		props = job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: true})
+		props = job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: recurrence.WallInstant})
 	}
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(props, &m)

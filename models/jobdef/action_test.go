@@ -187,7 +187,10 @@ func TestMarshalRoundTrip(t *testing.T) {
 	// Resolved for API clients, a wall-clock start time gets its offset
 	// (02:30 on the day Berlin springs forward does not exist: 03:30 CEST).
 	var m map[string]any
-	_ = json.Unmarshal(job.MarshalProperties(MarshalOptions{ResolveLocal: true}), &m)
+	inZone := func(w time.Time, loc *time.Location) time.Time { // recurrence.WallInstant in production
+		return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc)
+	}
+	_ = json.Unmarshal(job.MarshalProperties(MarshalOptions{ResolveLocal: inZone}), &m)
 	if m["startTime"] != "2026-03-29T03:30:00+02:00" {
 		t.Errorf("resolved startTime %v", m["startTime"])
 	}

@@ -9,11 +9,14 @@ import (
 
 // MarshalOptions changes how a job is written out.
 type MarshalOptions struct {
-	// ResolveLocal writes a startTime or endTime given without an offset as
-	// the instant it names in the job's zone, with that zone's offset
-	// (RFC 3339, as API clients expect); otherwise it is written as given
-	// (how Sked stores it, keeping the wall-clock anchor of SPEC §2).
-	ResolveLocal bool
+	// ResolveLocal, when not nil, turns a startTime or endTime given
+	// without an offset into the instant it names in the job's zone (its
+	// argument carries the wall-clock fields; pass recurrence.WallInstant,
+	// which applies SPEC §2's daylight-saving rule), written with that
+	// zone's offset (RFC 3339, as API clients expect). When nil such a time
+	// is written as given (how Sked stores it, keeping the wall-clock anchor
+	// of SPEC §2).
+	ResolveLocal func(wall time.Time, loc *time.Location) time.Time
 }
 
 // MarshalProperties writes the job in canonical form: the "properties" of
@@ -48,12 +51,10 @@ func (j *Job) dateTime(d DateTime, opts MarshalOptions) string {
 	if d.HasOffset {
 		return d.Time.Format(time.RFC3339Nano)
 	}
-	if !opts.ResolveLocal {
+	if opts.ResolveLocal == nil {
 		return d.Raw
 	}
-	loc := j.Location()
-	t := d.Time
-	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).Format(time.RFC3339Nano)
+	return opts.ResolveLocal(d.Time, j.Location()).Format(time.RFC3339Nano)
 }
 
 func (j *Job) marshalRecurrence(opts MarshalOptions) json.RawMessage {

@@ -9,6 +9,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
 )
 
 // ExportNote is what every export says about secrets.
@@ -183,7 +184,7 @@ func exportJob(coll *models.CollectionRow, j *models.Job) (exportedJob, error) {
 		ID:         collectionID(coll) + "/jobs/" + j.Name,
 		Type:       jobType,
 		Name:       coll.Name + "/" + j.Name,
-		Properties: unescapeHTML(job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: true})),
+		Properties: unescapeHTML(job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: recurrence.WallInstant})),
 	}, nil
 }
 

@@ -173,3 +173,30 @@ func TestDaylightSavingEveryZone(t *testing.T) {
 	}
 	t.Logf("%d rows", rows)
 }
+
+// TestWallInstant checks the instant API answers show for a wall-clock
+// startTime: the same rule as the occurrences, where time.Date's choice in a
+// repeated hour is not guaranteed (Go picks the second 01:45 in Lord Howe).
+func TestWallInstant(t *testing.T) {
+	tests := []struct{ zone, wall, want string }{
+		{"Europe/Berlin", "2026-03-29T02:30:00", "2026-03-29T03:30:00+02:00"},   // gap
+		{"America/Chicago", "2019-11-03T01:30:00", "2019-11-03T01:30:00-05:00"}, // repeated: the first
+		{"Australia/Lord_Howe", "2024-04-07T01:45:00", "2024-04-07T01:45:00+11:00"},
+		{"Australia/Lord_Howe", "2024-10-06T02:15:00", "2024-10-06T02:45:00+11:00"},
+		{"Europe/Berlin", "2040-12-31T01:30:00.25", "2040-12-31T01:30:00.25+01:00"}, // leap year end
+		{"UTC", "2024-05-01T08:00:00", "2024-05-01T08:00:00Z"},
+	}
+	for _, tc := range tests {
+		loc, err := time.LoadLocation(tc.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wall, err := time.Parse("2006-01-02T15:04:05.999999999", tc.wall)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := WallInstant(wall, loc).Format(time.RFC3339Nano); got != tc.want {
+			t.Errorf("%s %s: got %s, want %s", tc.zone, tc.wall, got, tc.want)
+		}
+	}
+}
