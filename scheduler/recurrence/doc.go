@@ -18,5 +18,18 @@
 // 00:00 of the job zone's wall clock, as if that clock were UTC. Wall times are
 // turned into instants with the daylight-saving rules of SPEC §2: a wall time
 // in a spring-forward gap is shifted forward by the gap, and one in a
-// fall-back overlap runs once, at its first instant.
+// fall-back overlap runs once, at its first instant. Each candidate wall
+// time is mapped on its own (zone.resolve, the one place of that rule), and
+// the results are taken in the order of their instants, so a time moved past
+// a gap never hides an existing time that comes before it. The anchor
+// (DTSTART) is an instant of its own: a job created, or starting, in the
+// second pass of a repeated hour runs then. "≥ startTime" and "≥ now"
+// compare instants, so a gap time of the period before the anchor's that
+// moves past startTime runs too.
+//
+// The tests compare the core with refOccurrences (reference_test.go), a
+// plain model of SPEC §2 that enumerates candidate local times with loops
+// and maps them by probing the zone's offsets: TestDifferential draws 5,000
+// random jobs near daylight-saving transitions (go test -run
+// TestDifferential -differential.cases=100000 -differential.seed=N for more).
 package recurrence

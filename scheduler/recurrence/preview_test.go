@@ -148,6 +148,13 @@ func TestWarnings(t *testing.T) {
 			[]string{"day 31 does not exist in every month: in shorter months the job runs on the last day (e.g. 2024-02-29)"}},
 		{"DST gap and merge", "2019-03-10T00:00:00", `{"frequency":"hour","timeZone":"America/Chicago","schedule":{"minutes":[30]}}`, "2019-03-01T00:00:00Z", 4, "",
 			[]string{"2019-03-10 02:30 does not exist in America/Chicago (the clocks jump forward): it runs at 03:30 CDT instead, merged with the 03:30 occurrence (it runs once)"}},
+		{"DST gap merged into another hour", "2023-03-25T00:00:00", `{"frequency":"day","timeZone":"Europe/Berlin","schedule":{"hours":[2,3],"minutes":[0]}}`, "2023-03-25T12:00:00Z", 2, "",
+			[]string{"2023-03-26 02:00 does not exist in Europe/Berlin (the clocks jump forward): it runs at 03:00 CEST instead, merged with the 03:00 occurrence (it runs once)"}},
+		{"DST half-hour gap", "2024-10-05T00:00:00", `{"frequency":"day","timeZone":"Australia/Lord_Howe","schedule":{"hours":[2],"minutes":[0,20,30]}}`, "2024-10-05T00:00:00Z", 3, "",
+			[]string{
+				"2024-10-06 02:00 does not exist in Australia/Lord_Howe (the clocks jump forward): it runs at 02:30 +11 instead, merged with the 02:30 occurrence (it runs once)",
+				"2024-10-06 02:20 does not exist in Australia/Lord_Howe (the clocks jump forward): it runs at 02:50 +11 instead",
+			}},
 		{"DST gap", "2019-03-09T02:30:00", `{"frequency":"day","timeZone":"America/Chicago"}`, "2019-03-01T00:00:00Z", 3, "",
 			[]string{"2019-03-10 02:30 does not exist in America/Chicago (the clocks jump forward): it runs at 03:30 CDT instead"}},
 		{"DST overlap", "2019-11-02T01:30:00", `{"frequency":"day","timeZone":"America/Chicago"}`, "2019-11-01T00:00:00Z", 3, "",

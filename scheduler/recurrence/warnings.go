@@ -163,8 +163,9 @@ func (r *Rule) dstWarnings(occ []occurrence) []string {
 			at := time.Unix(o.at, 0).In(r.zone.loc)
 			msg := fmt.Sprintf("%s %s does not exist in %s (the clocks jump forward): it runs at %s instead",
 				r.wallDate(o.wall), r.wallClock(o.wall), name, at.Format("15:04 MST"))
-			if c2, ok := r.nextWall(o.wall + 1); ok && c2 <= o.wall+o.res.shift {
-				if u2, _ := r.zone.resolve(c2); u2 == o.at {
+			// The wall time the gap moved it to may be one of the rule's own.
+			if twin := o.wall + o.res.shift; twin >= o.res.gapEnd {
+				if c2, ok := r.nextWall(twin); ok && c2 == twin {
 					msg += ", merged with the " + r.wallClock(c2) + " occurrence (it runs once)"
 				}
 			}
