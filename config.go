@@ -34,10 +34,24 @@ type Config struct {
 	// BaseURL is the address users reach Sked at (--base-url,
 	// SKED_BASE_URL). An https URL makes cookies Secure. Default empty.
 	BaseURL string
-	// SessionSecret signs and encrypts session cookies (--session-secret,
-	// SKED_SESSION_SECRET), at least 32 characters. Empty (the default)
+	// SessionSecret keys the CSRF tokens of visitors who have not signed
+	// in (--session-secret, SKED_SESSION_SECRET), at least 32 characters;
+	// sessions themselves are kept in the database. Empty (the default)
 	// means a random secret generated once and kept in the data directory.
 	SessionSecret string
+	// SessionIdleTimeout ends a session that has not been used for this
+	// long (--session-idle-timeout, SKED_SESSION_IDLE_TIMEOUT, a duration;
+	// "d" means days). Default 12h; at least 1m.
+	SessionIdleTimeout time.Duration
+	// SessionMaxAge ends a session this long after sign-in, however busy
+	// (--session-max-age, SKED_SESSION_MAX_AGE). Default 14d; at least 1m.
+	SessionMaxAge time.Duration
+	// TrustedProxies lists the reverse proxies whose X-Forwarded-For (or
+	// X-Real-IP) names the client (--trusted-proxies, SKED_TRUSTED_PROXIES,
+	// comma-separated CIDRs or addresses). Default none: the client is the
+	// connection's peer, and loopback or private peers are not trusted
+	// unless listed.
+	TrustedProxies []netip.Prefix
 	// AllowTargets lists the outbound networks that jobs may call although
 	// they are loopback, private or link-local (--allow-targets,
 	// SKED_ALLOW_TARGETS, comma-separated CIDRs or addresses). Default none.
@@ -94,6 +108,17 @@ var settings = []setting{
 	{"database-url", "SKED_DATABASE_URL", "", "PostgreSQL URL; empty runs the embedded PostgreSQL", func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
 	{"base-url", "SKED_BASE_URL", "", "public URL of Sked (https makes cookies Secure)", func(c *Config, v string) error { c.BaseURL = v; return nil }},
 	{"session-secret", "SKED_SESSION_SECRET", "", "session cookie secret, 32+ characters; empty generates one in the data directory", func(c *Config, v string) error { c.SessionSecret = v; return nil }},
+	{"session-idle-timeout", "SKED_SESSION_IDLE_TIMEOUT", "12h", `end a session unused for this long ("d" = days)`, func(c *Config, v string) error {
+		return parseAge(&c.SessionIdleTimeout, v)
+	}},
+	{"session-max-age", "SKED_SESSION_MAX_AGE", "14d", `end a session this long after sign-in ("d" = days)`, func(c *Config, v string) error {
+		return parseAge(&c.SessionMaxAge, v)
+	}},
+	{"trusted-proxies", "SKED_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed", func(c *Config, v string) error {
+		var err error
+		c.TrustedProxies, err = parsePrefixes(v)
+		return err
+	}},
 	{"allow-targets", "SKED_ALLOW_TARGETS", "", "comma-separated CIDRs that jobs may call although private or loopback", parseAllowTargets},
 	{"secret-key", "SKED_SECRET_KEY", "", "job secrets encryption key, 64 hex digits (comma-separated to rotate); empty generates one in the data directory", parseSecretKey},
 	{"oauth-authority", "SKED_OAUTH_AUTHORITY", action.DefaultOAuthAuthority, "base URL of the activeDirectoryOAuth token authority", parseBaseURL("oauth-authority", func(c *Config, v string) { c.OAuthAuthority = v })},
@@ -211,6 +236,12 @@ func (c Config) Validate() error {
 	if c.SessionSecret != "" && len(c.SessionSecret) < 32 {
 		return configError("session-secret", "must be at least 32 characters (it has %d)", len(c.SessionSecret))
 	}
+	if c.SessionIdleTimeout < time.Minute {
+		return configError("session-idle-timeout", "must be at least 1m")
+	}
+	if c.SessionMaxAge < time.Minute {
+		return configError("session-max-age", "must be at least 1m")
+	}
 	if c.ShutdownTimeout <= 0 {
 		return configError("shutdown-timeout", "must be positive")
 	}
@@ -243,23 +274,31 @@ func (c Config) SecureCookies() bool {
 }
 
 func parseAllowTargets(c *Config, v string) error {
-	c.AllowTargets = nil
+	var err error
+	c.AllowTargets, err = parsePrefixes(v)
+	return err
+}
+
+// parsePrefixes parses comma-separated CIDRs or addresses (an address is a
+// prefix of its full length); "" gives none.
+func parsePrefixes(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
 	for _, part := range strings.Split(v, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
 		if p, err := netip.ParsePrefix(part); err == nil {
-			c.AllowTargets = append(c.AllowTargets, p.Masked())
+			out = append(out, p.Masked())
 			continue
 		}
 		addr, err := netip.ParseAddr(part)
 		if err != nil {
-			return fmt.Errorf("%q is not a CIDR such as 10.0.0.0/8 or an IP address", part)
+			return nil, fmt.Errorf("%q is not a CIDR such as 10.0.0.0/8 or an IP address", part)
 		}
-		c.AllowTargets = append(c.AllowTargets, netip.PrefixFrom(addr, addr.BitLen()))
+		out = append(out, netip.PrefixFrom(addr, addr.BitLen()))
 	}
-	return nil
+	return out, nil
 }
 
 // parseSecretKey checks that every comma-separated key is 64 hex digits.

@@ -39,12 +39,14 @@ func berlinZone(t *testing.T) *time.Location {
 	return loc
 }
 
-// setupAndSignIn completes the first-run setup in the browser.
+// setupAndSignIn completes the first-run setup in the browser, with the
+// setup code from the server's log.
 func setupAndSignIn(t *testing.T, ctx context.Context, base string) {
 	t.Helper()
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(base+"/setup"),
 		chromedp.WaitVisible(chromedp.ID("setup-form")),
+		chromedp.SendKeys(chromedp.ID("setup_code"), setupCode(t, base)),
 		chromedp.SendKeys(chromedp.ID("username"), "admin"),
 		chromedp.SendKeys(chromedp.ID("password"), "password123"),
 		chromedp.SendKeys(chromedp.ID("confirm"), "password123"),

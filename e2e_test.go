@@ -83,6 +83,7 @@ func startSked(t *testing.T, dataDir string) (string, func() error) {
 	})
 	select {
 	case a := <-addrs:
+		skedLogs.Store("http://"+a.String(), logs)
 		return "http://" + a.String(), stop
 	case err := <-done:
 		stopped = true
@@ -176,6 +177,7 @@ func TestBrowserSetupSignInDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("setup_code"), setupCode(t, base)),
 		chromedp.SendKeys(chromedp.ID("username"), "admin"),
 		chromedp.SendKeys(chromedp.ID("password"), "password123"),
 		chromedp.SendKeys(chromedp.ID("confirm"), "password124"),

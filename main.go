@@ -74,15 +74,24 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	// Stopped below after the HTTP server; on an early return, at once.
 	defer engine.Stop(context.Background())
 
+	if err := announceSetupCode(ctx, db.Store, logger); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	stopPurge := startSessionPurge(db.Store, sessionIdle(cfg), logger)
+	defer stopPurge()
+
 	handler := handlers.New(handlers.Deps{
-		Store:         db.Store,
-		SessionSecret: secret,
-		SecureCookies: cfg.SecureCookies(),
-		Logger:        logger,
-		Version:       version,
-		Engine:        engine,
-		BaseURL:       cfg.BaseURL,
-		AllowTargets:  cfg.AllowTargets,
+		Store:              db.Store,
+		SessionSecret:      secret,
+		SessionIdleTimeout: cfg.SessionIdleTimeout,
+		SessionMaxAge:      cfg.SessionMaxAge,
+		TrustedProxies:     cfg.TrustedProxies,
+		SecureCookies:      cfg.SecureCookies(),
+		Logger:             logger,
+		Version:            version,
+		Engine:             engine,
+		BaseURL:            cfg.BaseURL,
+		AllowTargets:       cfg.AllowTargets,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

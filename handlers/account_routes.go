@@ -14,11 +14,17 @@ import (
 )
 
 // accountRoutes registers the pages about people rather than jobs: the
-// user's API tokens, the users page (administrators) and the members of a
+// user's own account (password, sessions), the user's API tokens, the users page (administrators) and the members of a
 // workspace.
 func (s *Server) accountRoutes(e *echo.Echo) {
 	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
 	admin := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser, requireAdmin}
+
+	e.GET("/account", s.accountPage, signedIn...)
+	e.POST("/account/password", s.changePassword, signedIn...)
+	e.POST("/account/sessions/:id/end", s.endSession, signedIn...)
+	e.POST("/account/sessions/end-others", s.endOtherSessions, signedIn...)
+	e.POST("/account/sessions/end-all", s.endAllSessions, signedIn...)
 
 	e.GET("/tokens", s.tokensPage, signedIn...)
 	e.POST("/tokens", s.createToken, signedIn...)

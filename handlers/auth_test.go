@@ -12,21 +12,28 @@ import (
 func TestSetupFlow(t *testing.T) {
 	a := newApp(t, false)
 	ctx := context.Background()
+	code, ok, err := a.store.NewSetupCode(ctx, a.clock.Now()) // what sked serve logs
+	if err != nil || !ok {
+		t.Fatalf("NewSetupCode = %v, %v", ok, err)
+	}
 
 	wantRedirect(t, a.get("/"), "/setup")
 	wantRedirect(t, a.get("/signin"), "/setup")
 
 	page := a.get("/setup")
 	wantStatus(t, page, http.StatusOK)
-	for _, id := range []string{"username", "password", "confirm"} {
+	for _, id := range []string{"setup_code", "username", "password", "confirm"} {
 		if page.doc.Find(`label[for="`+id+`"]`).Length() != 1 {
 			t.Errorf("setup form: no label for #%s", id)
 		}
 	}
 	tok := a.csrf("/setup")
+	valid := func(code string) url.Values {
+		return url.Values{"csrf_token": {tok}, "setup_code": {code}, "username": {"admin"}, "password": {"password123"}, "confirm": {"password123"}}
+	}
 
 	// Without the CSRF token: refused, nothing created.
-	r := a.post("/setup", url.Values{"username": {"admin"}, "password": {"password123"}, "confirm": {"password123"}})
+	r := a.post("/setup", url.Values{"setup_code": {code}, "username": {"admin"}, "password": {"password123"}, "confirm": {"password123"}})
 	wantStatus(t, r, http.StatusForbidden)
 	if needs, _ := a.store.NeedsSetup(ctx); !needs {
 		t.Fatal("a setup without CSRF token created the administrator")
@@ -36,9 +43,10 @@ func TestSetupFlow(t *testing.T) {
 	r = a.post("/setup", url.Values{"csrf_token": {tok}, "username": {"bad name"}, "password": {"short"}, "confirm": {"other"}})
 	wantStatus(t, r, http.StatusUnprocessableEntity)
 	for id, msg := range map[string]string{
-		"username": "User name must be 1 to 64 letters",
-		"password": "Password must be at least 8 characters",
-		"confirm":  "does not match",
+		"setup_code": "Setup code: required",
+		"username":   "User name must be 1 to 64 letters",
+		"password":   "Password must be at least 8 characters",
+		"confirm":    "does not match",
 	} {
 		if got := r.doc.Find("#" + id + "-error").Text(); !strings.Contains(got, msg) {
 			t.Errorf("#%s-error = %q, want it to contain %q", id, got, msg)
@@ -51,8 +59,21 @@ func TestSetupFlow(t *testing.T) {
 		t.Fatal("an invalid setup created the administrator")
 	}
 
-	// Valid: signed in and on the dashboard.
-	r = a.post("/setup", url.Values{"csrf_token": {tok}, "username": {"admin"}, "password": {"password123"}, "confirm": {"password123"}})
+	// A missing or wrong setup code: 422 naming it, nothing created.
+	for _, bad := range []string{"", "AAAA-BBBB-CCCC", code[:13]} {
+		r = a.post("/setup", valid(bad))
+		wantStatus(t, r, http.StatusUnprocessableEntity)
+		if got := r.doc.Find("#setup_code-error").Text(); !strings.HasPrefix(strings.ToLower(got), "setup code: ") {
+			t.Errorf("code %q: #setup_code-error = %q, want \"Setup code: …\"", bad, got)
+		}
+		if needs, _ := a.store.NeedsSetup(ctx); !needs {
+			t.Fatalf("setup with code %q created the administrator", bad)
+		}
+	}
+
+	// Valid: signed in and on the dashboard. The code is compared ignoring
+	// case and spaces.
+	r = a.post("/setup", valid(" "+strings.ToLower(code)+" "))
 	wantRedirect(t, r, "/")
 	dash := a.get("/")
 	wantStatus(t, dash, http.StatusOK)
@@ -63,14 +84,44 @@ func TestSetupFlow(t *testing.T) {
 		t.Error("the empty dashboard does not say so")
 	}
 
-	// Setup is closed now, for this browser and any other.
+	// Setup is closed now, for this browser and any other, even with the
+	// right code.
 	wantRedirect(t, a.get("/setup"), "/signin")
 	tok = a.csrf("/")
-	r = a.post("/setup", url.Values{"csrf_token": {tok}, "username": {"second"}, "password": {"password123"}, "confirm": {"password123"}})
+	r = a.post("/setup", url.Values{"csrf_token": {tok}, "setup_code": {code}, "username": {"second"}, "password": {"password123"}, "confirm": {"password123"}})
 	wantStatus(t, r, http.StatusNotFound)
 	if _, err := a.store.UserByName(ctx, "second"); err == nil {
 		t.Error("setup created a second administrator")
 	}
+}
+
+func TestSetupCodeAttemptsAreThrottled(t *testing.T) {
+	a := newApp(t, false)
+	ctx := context.Background()
+	code, _, err := a.store.NewSetupCode(ctx, a.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := a.csrf("/setup")
+	try := func(code string) *response {
+		return a.post("/setup", url.Values{"csrf_token": {tok}, "setup_code": {code}, "username": {"admin"}, "password": {"password123"}, "confirm": {"password123"}})
+	}
+	for i := range 5 {
+		if r := try("WRNG-WRNG-WRNG"); r.StatusCode != http.StatusUnprocessableEntity {
+			t.Fatalf("wrong code %d: status %d, want 422", i+1, r.StatusCode)
+		}
+	}
+	// Straight after the fifth wrong code, even the right one must wait.
+	r := try(code)
+	wantStatus(t, r, http.StatusTooManyRequests)
+	if r.Header.Get("Retry-After") != "1" || !strings.Contains(r.doc.Find("#setup_code-error").Text(), "Try again in 1 seconds") {
+		t.Errorf("throttled setup: Retry-After %q, error %q", r.Header.Get("Retry-After"), r.doc.Find("#setup_code-error").Text())
+	}
+	if needs, _ := a.store.NeedsSetup(ctx); !needs {
+		t.Fatal("a throttled setup created the administrator")
+	}
+	a.clock.Advance(time.Second)
+	wantRedirect(t, try(code), "/")
 }
 
 func TestSignInAndOut(t *testing.T) {

@@ -68,7 +68,8 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-func newApp(t *testing.T, secure bool) *app {
+// newApp starts an app; opts may change its handlers.Deps first.
+func newApp(t *testing.T, secure bool, opts ...func(*handlers.Deps)) *app {
 	t.Helper()
 	dsn := testdb.DSN(t)
 	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
@@ -80,7 +81,7 @@ func newApp(t *testing.T, secure bool) *app {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	engine := &fakeEngine{store: store, now: clock.Now}
 	logs := &lockedBuffer{}
-	h := handlers.New(handlers.Deps{
+	deps := handlers.Deps{
 		Store:         store,
 		SessionSecret: []byte("0123456789abcdef0123456789abcdef"),
 		SecureCookies: secure,
@@ -88,7 +89,11 @@ func newApp(t *testing.T, secure bool) *app {
 		Now:           clock.Now,
 		Engine:        engine,
 		Logger:        slog.New(slog.NewTextHandler(io.MultiWriter(t.Output(), logs), &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	}
+	for _, o := range opts {
+		o(&deps)
+	}
+	h := handlers.New(deps)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &app{t: t, store: store, srv: srv, client: newClient(), clock: clock, dsn: dsn, engine: engine, logs: logs}

@@ -6,12 +6,10 @@ package handlers
 
 import (
 	"context"
-	"crypto/sha256"
 	"log/slog"
 	"net/netip"
 	"time"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
@@ -22,9 +20,19 @@ import (
 type Deps struct {
 	// Store is the database.
 	Store *models.Store
-	// SessionSecret signs and encrypts the session cookie; at least 32
-	// bytes.
+	// SessionSecret keys the CSRF tokens of visitors who have not signed
+	// in; at least 32 bytes. Sessions themselves are kept in the database.
 	SessionSecret []byte
+	// SessionIdleTimeout ends a session unused for this long; zero means
+	// DefaultSessionIdleTimeout (12 h).
+	SessionIdleTimeout time.Duration
+	// SessionMaxAge ends a session this long after sign-in; zero means
+	// DefaultSessionMaxAge (14 days).
+	SessionMaxAge time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For (or
+	// X-Real-IP) names the client. Empty (the default) means the client is
+	// always the connection's peer.
+	TrustedProxies []netip.Prefix
 	// SecureCookies marks cookies Secure; set it when Sked is reached over
 	// HTTPS.
 	SecureCookies bool
@@ -32,8 +40,8 @@ type Deps struct {
 	Logger *slog.Logger
 	// Version is shown by /healthz.
 	Version string
-	// Now is the clock (sign-in throttle, default "now" of previews). Nil
-	// means time.Now.
+	// Now is the clock (sign-in throttle, session expiry, default "now"
+	// of previews). Nil means time.Now.
 	Now func() time.Time
 	// Engine runs jobs now (POST …/run). Nil answers such requests 503.
 	Engine Engine
@@ -57,7 +65,7 @@ type Engine interface {
 // use.
 type Server struct {
 	store    *models.Store
-	sessions *sessions.CookieStore
+	sessions *sessionStore
 	log      *slog.Logger
 	version  string
 	throttle *signInThrottle
@@ -79,9 +87,20 @@ func New(d Deps) *echo.Echo {
 	if now == nil {
 		now = time.Now
 	}
+	idle, maxAge := d.SessionIdleTimeout, d.SessionMaxAge
+	if idle <= 0 {
+		idle = DefaultSessionIdleTimeout
+	}
+	if maxAge <= 0 {
+		maxAge = DefaultSessionMaxAge
+	}
+	clientIP := clientIPExtractor(d.TrustedProxies)
 	s := &Server{
-		store:    d.Store,
-		sessions: newCookieStore(d.SessionSecret, d.SecureCookies),
+		store: d.Store,
+		sessions: &sessionStore{
+			store: d.Store, clock: now, idle: idle, maxAge: maxAge,
+			csrfKey: d.SessionSecret, secure: d.SecureCookies, clientIP: clientIP,
+		},
 		log:      logger,
 		version:  d.Version,
 		throttle: newSignInThrottle(now),
@@ -95,21 +114,7 @@ func New(d Deps) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = echo.IPExtractor(clientIP)
 	s.routes(e)
 	return e
-}
-
-// newCookieStore derives separate signing and encryption keys from secret.
-func newCookieStore(secret []byte, secure bool) *sessions.CookieStore {
-	hashKey := sha256.Sum256(append([]byte("sked session signing\x00"), secret...))
-	blockKey := sha256.Sum256(append([]byte("sked session encryption\x00"), secret...))
-	cs := sessions.NewCookieStore(hashKey[:], blockKey[:])
-	cs.Options = &sessions.Options{
-		Path:     "/",
-		MaxAge:   int((14 * 24 * time.Hour).Seconds()),
-		HttpOnly: true,
-		Secure:   secure,
-		SameSite: 2, // http.SameSiteLaxMode
-	}
-	return cs
 }

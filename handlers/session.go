@@ -3,7 +3,7 @@ package handlers
 import (
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,7 +15,7 @@ import (
 	"sked/web"
 )
 
-// Session cookie name and the keys kept in it.
+// Session cookie name and the keys of the session's values.
 const (
 	sessionName   = "sked_session"
 	keyUserID     = "uid"
@@ -35,33 +35,23 @@ func newToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// loadSession reads the session cookie (a missing or tampered one gives a
-// fresh session), makes sure it holds a CSRF token, and loads the signed-in
-// user, if any, into the context. A user who was deleted or disabled since
-// signing in is signed out.
+// loadSession finds the request's session (sessionStore: a signed-in one
+// from the database, else an anonymous one, new when the browser has no
+// cookie yet) and puts it and its user, if any, into the context. A
+// session that has ended (signed out, idle, too old, its user disabled) is
+// anonymous.
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		sess, _ := s.sessions.Get(c.Request(), sessionName)
-		dirty := false
-		if _, ok := sess.Values[keyCSRFToken].(string); !ok {
-			sess.Values[keyCSRFToken] = newToken()
-			dirty = true
+		sess, err := s.sessions.Get(c.Request(), sessionName)
+		if err != nil {
+			return fmt.Errorf("load session: %w", err)
 		}
-		if uid, ok := sess.Values[keyUserID].(int64); ok {
-			user, err := s.store.UserByID(c.Request().Context(), uid)
-			switch {
-			case err == nil && !user.Disabled:
-				c.Set(ctxUser, user)
-			case err == nil || errors.Is(err, models.ErrNotFound):
-				delete(sess.Values, keyUserID)
-				dirty = true
-			default:
-				return err
-			}
+		if user, ok := sess.Values[sessionUserKey{}].(*models.User); ok {
+			c.Set(ctxUser, user)
 		}
-		if dirty {
+		if sess.IsNew {
 			if err := sess.Save(c.Request(), c.Response()); err != nil {
-				return err
+				return fmt.Errorf("load session: %w", err)
 			}
 		}
 		c.Set(ctxSession, sess)
@@ -88,12 +78,14 @@ func csrfToken(c echo.Context) string {
 	return ""
 }
 
-// signIn records user in the session with a new CSRF token, so that a
-// token seen before signing in is worth nothing after.
+// signIn starts a new server-side session for user, with a new cookie
+// token and a new CSRF token, so that neither the token nor the CSRF token
+// seen before signing in is worth anything after.
 func signIn(c echo.Context, user *models.User) error {
 	sess := session(c)
 	sess.Values[keyUserID] = user.ID
 	sess.Values[keyCSRFToken] = newToken()
+	sess.Values[sessionUserKey{}] = user
 	c.Set(ctxUser, user)
 	return sess.Save(c.Request(), c.Response())
 }

@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// signInThrottle slows down repeated failed sign-ins. Each user name and
-// each client address has a count of recent failures; past a few free
+// signInThrottle slows down repeated failed sign-ins and wrong setup
+// codes. Each user name and each client address has a count of recent
+// failures (setup codes a count per address of their own); past a few free
 // attempts, the next attempt must wait twice as long as the one before
 // (1 s, 2 s, 4 s … up to 15 minutes) after the last failure. Counts are
 // kept in memory per instance and forgotten an hour after the last failure.
@@ -71,6 +72,11 @@ func (t *signInThrottle) fail(username, addr string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
+	t.failKeys(now, userKey(username), addrKey(addr))
+}
+
+// failKeys counts a failure at now for each key; t.mu is held.
+func (t *signInThrottle) failKeys(now time.Time, keys ...string) {
 	if len(t.entries) >= maxThrottleKeys {
 		for k, e := range t.entries {
 			if now.Sub(e.last) > throttleForget {
@@ -78,7 +84,7 @@ func (t *signInThrottle) fail(username, addr string) {
 			}
 		}
 	}
-	for _, key := range []string{userKey(username), addrKey(addr)} {
+	for _, key := range keys {
 		e, ok := t.entries[key]
 		if !ok || now.Sub(e.last) > throttleForget {
 			e = &throttleEntry{}
@@ -87,6 +93,27 @@ func (t *signInThrottle) fail(username, addr string) {
 		e.failures++
 		e.last = now
 	}
+}
+
+// freeSetupAttempts is how many wrong setup codes one client address may
+// send before each further attempt must wait.
+const freeSetupAttempts = 5
+
+func setupKey(addr string) string { return "s:" + addr }
+
+// waitSetup returns how long a client at addr must still wait before
+// trying a setup code again; zero means go ahead.
+func (t *signInThrottle) waitSetup(addr string) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.waitFor(setupKey(addr), freeSetupAttempts, t.now())
+}
+
+// failSetup records a wrong setup code from addr.
+func (t *signInThrottle) failSetup(addr string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failKeys(t.now(), setupKey(addr))
 }
 
 // succeed forgets the failures of username after a successful sign-in.

@@ -13,6 +13,9 @@ CREATE TABLE sessions (
     expires_at   timestamptz NOT NULL,
     remote_addr  text        NOT NULL DEFAULT '' CHECK (length(remote_addr) <= 64),
     user_agent   text        NOT NULL DEFAULT '' CHECK (length(user_agent) <= 512),
+    -- Messages kept for the next page after a redirect ("flashes"), one a
+    -- line; empty when there are none.
+    flash        text        NOT NULL DEFAULT '' CHECK (length(flash) <= 4000),
     CHECK (last_seen_at >= created_at),
     CHECK (expires_at > created_at)
 );

@@ -45,10 +45,17 @@ type Session struct {
 	// SessionSeenResolution); UserAgent the browser's User-Agent header.
 	RemoteAddr string
 	UserAgent  string
+	// Flash holds messages for the next page (after a redirect), one a
+	// line; "" when there are none.
+	Flash string
 }
 
 // TableName tells GORM the table.
 func (Session) TableName() string { return "sessions" }
+
+// MaxSessionFlash is the most bytes of messages a session keeps for the
+// next page; SetSessionFlash cuts longer ones.
+const MaxSessionFlash = 4000
 
 // NewSession is the input of CreateSession.
 type NewSession struct {
@@ -98,6 +105,11 @@ func cleanClientText(s string, max int) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, ""))
+	return cutUTF8(s, max)
+}
+
+// cutUTF8 cuts valid UTF-8 s to at most max bytes, at a rune boundary.
+func cutUTF8(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
@@ -196,14 +208,18 @@ func (s *Store) SessionsOf(ctx context.Context, userID int64, now time.Time, idl
 	return out, nil
 }
 
-// SetSessionCSRF replaces the CSRF token of session id.
-func (s *Store) SetSessionCSRF(ctx context.Context, id int64, csrf string) error {
-	res := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Update("csrf_token", csrf)
+// SetSessionFlash replaces the messages session id keeps for the next
+// page (one a line, cut to MaxSessionFlash bytes; "" forgets them). An
+// unknown id gives ErrNotFound.
+func (s *Store) SetSessionFlash(ctx context.Context, id int64, flash string) error {
+	flash = strings.ToValidUTF8(strings.ReplaceAll(flash, "\x00", ""), "")
+	flash = cutUTF8(flash, MaxSessionFlash)
+	res := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Update("flash", flash)
 	if res.Error != nil {
-		return translate("models: set session csrf token", res.Error)
+		return translate("models: set session flash", res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return fmt.Errorf("models: set session csrf token: %w", ErrNotFound)
+		return fmt.Errorf("models: set session flash: %w", ErrNotFound)
 	}
 	return nil
 }

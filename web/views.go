@@ -24,11 +24,13 @@ type UserView struct {
 // means the field is fine.
 type FieldErrors map[string]string
 
-// SetupForm is the first-run setup form: the first administrator's
-// account. Passwords are never echoed back.
+// SetupForm is the first-run setup form: the setup code from the log of
+// sked serve and the first administrator's account. Passwords are never
+// echoed back.
 type SetupForm struct {
-	Username string
-	Errors   FieldErrors
+	SetupCode string
+	Username  string
+	Errors    FieldErrors
 }
 
 // SignInForm is the sign-in form. Error is the one message for a failed
