@@ -137,6 +137,8 @@ type Recurrence struct {
 	TimeZone string
 	// Location is the resolved zone: UTC when TimeZone is empty.
 	Location *time.Location
+	// Calendars is recurrence.calendars (extension, SPEC §13.6), or nil.
+	Calendars *Calendars
 }
 
 // Schedule is the advanced schedule. Every list is de-duplicated and keeps the

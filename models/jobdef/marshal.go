@@ -105,6 +105,12 @@ func (j *Job) marshalRecurrence(opts MarshalOptions) json.RawMessage {
 	if r.TimeZone != "" {
 		w.str("timeZone", r.TimeZone)
 	}
+	if c := r.Calendars; c != nil {
+		cw := &objWriter{}
+		cw.val("exclude", c.Exclude)
+		cw.str("onExcluded", string(c.OnExcluded))
+		w.raw("calendars", cw.done())
+	}
 	return w.done()
 }
 

@@ -60,7 +60,22 @@ func parseRecurrence(raw json.RawMessage, ps *problems) *Recurrence {
 	if sraw, ok := o.get("schedule"); ok {
 		r.Schedule = parseSchedule(sraw, r.Frequency, ps)
 	}
+	if craw, ok := o.get("calendars"); ok {
+		r.Calendars = parseCalendars(craw, ps)
+	}
 	return r
+}
+
+// ParseRecurrence reads and validates a recurrence object on its own (for
+// example a rule of a calendar). Problems are reported with paths that start
+// with "recurrence".
+func ParseRecurrence(raw json.RawMessage) (*Recurrence, error) {
+	ps := &problems{}
+	r := parseRecurrence(raw, ps)
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // intField reads an integer field that must be at least min. It reports
