@@ -49,6 +49,26 @@ func TestConfigDefaults(t *testing.T) {
 	}
 }
 
+func TestConfigSessionsAndProxies(t *testing.T) {
+	cfg, err := loadConfig(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SessionIdleTimeout != 12*time.Hour || cfg.SessionMaxAge != 14*24*time.Hour || cfg.TrustedProxies != nil {
+		t.Errorf("defaults: idle %v, max age %v, trusted proxies %v", cfg.SessionIdleTimeout, cfg.SessionMaxAge, cfg.TrustedProxies)
+	}
+	env := map[string]string{"SKED_SESSION_IDLE_TIMEOUT": "30m", "SKED_SESSION_MAX_AGE": "7d", "SKED_TRUSTED_PROXIES": "10.1.2.0/24, 192.0.2.10 ,fd00::/8"}
+	cfg, err = loadConfig(t, []string{"--session-max-age", "2d"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []netip.Prefix{netip.MustParsePrefix("10.1.2.0/24"), netip.MustParsePrefix("192.0.2.10/32"), netip.MustParsePrefix("fd00::/8")}
+	if cfg.SessionIdleTimeout != 30*time.Minute || cfg.SessionMaxAge != 48*time.Hour || len(cfg.TrustedProxies) != 3 ||
+		cfg.TrustedProxies[0] != want[0] || cfg.TrustedProxies[1] != want[1] || cfg.TrustedProxies[2] != want[2] {
+		t.Errorf("idle %v, max age %v, trusted proxies %v", cfg.SessionIdleTimeout, cfg.SessionMaxAge, cfg.TrustedProxies)
+	}
+}
+
 func TestConfigRetentionZeroKeepsEverything(t *testing.T) {
 	cfg, err := loadConfig(t, []string{"--history-max-age", "0", "--history-per-job", "0", "--finished-job-max-age", "720h", "--workers", "8"}, nil)
 	if err != nil {
@@ -123,6 +143,10 @@ func TestConfigBadValuesNameTheSetting(t *testing.T) {
 		{[]string{"--oauth-authority", "login.example.com"}, nil, "--oauth-authority (SKED_OAUTH_AUTHORITY)"},
 		{[]string{"--storage-endpoint", "ftp://{account}.example.com"}, nil, "--storage-endpoint (SKED_STORAGE_ENDPOINT)"},
 		{nil, map[string]string{"SKED_SERVICEBUS_ENDPOINT": "::"}, "--servicebus-endpoint (SKED_SERVICEBUS_ENDPOINT)"},
+		{[]string{"--session-idle-timeout", "0"}, nil, "--session-idle-timeout (SKED_SESSION_IDLE_TIMEOUT)"},
+		{nil, map[string]string{"SKED_SESSION_IDLE_TIMEOUT": "30s"}, "--session-idle-timeout (SKED_SESSION_IDLE_TIMEOUT)"},
+		{[]string{"--session-max-age", "forever"}, nil, "--session-max-age (SKED_SESSION_MAX_AGE)"},
+		{nil, map[string]string{"SKED_TRUSTED_PROXIES": "proxy.internal"}, "--trusted-proxies (SKED_TRUSTED_PROXIES)"},
 	}
 	for _, tt := range tests {
 		_, err := loadConfig(t, tt.args, tt.env)
