@@ -99,7 +99,7 @@ func (s *Server) setDisabled(c echo.Context, disabled bool) error {
 		return err
 	}
 	if disabled {
-		v.Message = user.Username + " disabled: they cannot sign in and their API tokens are refused."
+		v.Message = user.Username + " disabled: they are signed out everywhere, cannot sign in, and their API tokens are refused."
 	} else {
 		v.Message = user.Username + " enabled."
 	}
