@@ -38,6 +38,7 @@ func startSkedAllowing(t *testing.T, dataDir string, allow []netip.Prefix) strin
 	})
 	select {
 	case a := <-addrs:
+		skedLogs.Store("http://"+a.String(), logs)
 		return "http://" + a.String()
 	case err := <-done:
 		done <- err
