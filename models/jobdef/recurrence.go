@@ -21,6 +21,7 @@ func parseRecurrence(raw json.RawMessage, ps *problems) *Recurrence {
 		ps.add("recurrence", "must be an object, not "+article(kindOf(raw)))
 		return nil
 	}
+	o = expandCron(o, ps) // recurrence.cron becomes frequency and schedule (cron.go)
 	r := &Recurrence{Interval: 1, Location: time.UTC}
 
 	if s, ok := stringField(o, "frequency", "recurrence.frequency", ps); ok {
