@@ -73,9 +73,12 @@ func classify(err error) (int, string) {
 	var he *echo.HTTPError
 	var ve *models.ValidationError
 	var qe *models.QuotaError
+	var ce *models.ConflictError
 	switch {
 	case errors.As(err, &qe):
 		return http.StatusConflict, qe.Message
+	case errors.As(err, &ce):
+		return http.StatusConflict, ce.Message
 	case errors.Is(err, models.ErrJobFinished):
 		return http.StatusConflict, "The job is completed or faulted: it cannot run any more."
 	case errors.Is(err, models.ErrJobNotEnabled):

@@ -41,6 +41,8 @@ func (s *Server) routes(e *echo.Echo) {
 	s.accountRoutes(e)
 	s.importExportRoutes(e)
 	s.pageRoutes(e)
+	s.calendarAPIRoutes(e)
+	s.calendarPageRoutes(e)
 }
 
 // armRoutes registers the Azure Scheduler REST API 2016-03-01 (SPEC §7):

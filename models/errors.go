@@ -31,6 +31,18 @@ var (
 	ErrInvalidText = errors.New("the input holds a NUL byte or text that is not valid UTF-8")
 )
 
+// ConflictError is an ErrConflict with a message the user can act on,
+// such as the jobs that still use a calendar to be deleted.
+type ConflictError struct {
+	Message string
+}
+
+// Error returns the message.
+func (e *ConflictError) Error() string { return e.Message }
+
+// Is makes a ConflictError match ErrConflict.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
 // FieldError is a validation problem with one input field. Field names the
 // field as the user knows it (a form field or a JSON path).
 type FieldError struct {

@@ -54,7 +54,7 @@ func Parse(data []byte) (*Calendar, error) {
 			}
 		case "entries":
 			c.Entries = parseEntries(raw, ps)
-		case "name", "id", "updatedat", "days":
+		case "name", "id", "version", "updatedat", "days":
 			// Written by exports and answers; the name comes from the URL.
 		default:
 			ps.add(key, "is not a field of a calendar (entries, timeZone, description)")

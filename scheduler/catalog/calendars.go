@@ -1,0 +1,126 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"sked/models"
+	"sked/models/caldef"
+	"sked/models/jobdef"
+	"sked/scheduler/calics"
+)
+
+// maxJobsNamed bounds the jobs a refused calendar deletion names.
+const maxJobsNamed = 5
+
+// ParseCalendar validates the calendar JSON body for the calendar name:
+// the name's shape ("name"), the document (caldef.Parse, problems named
+// by path such as "entries[3].to") and that every entry can be expanded
+// into days. Errors are a *jobdef.ValidationError (400).
+func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
+	if !jobdef.ValidCalendarName(name) {
+		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
+			Message: fmt.Sprintf("%q is not a calendar name (1–64 letters, digits, '-', '_' or '.', starting with a letter or digit)", name)}}}
+	}
+	cal, err := caldef.Parse(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := compileCalendar(name, cal); err != nil {
+		return nil, err
+	}
+	return cal, nil
+}
+
+// PutCalendar creates or replaces the calendar name of workspaceID with
+// body (the calendar JSON), recording userID (0: none) as its editor, and
+// re-plans the jobs that exclude it. It reports whether the calendar was
+// created. Errors: a *jobdef.ValidationError (400), models.ErrNotFound
+// for an unknown workspace.
+func (c *Catalog) PutCalendar(ctx context.Context, workspaceID, name string, body []byte, userID int64) (*caldef.Calendar, bool, error) {
+	cal, err := ParseCalendar(name, body)
+	if err != nil {
+		return nil, false, err
+	}
+	created, err := c.store.PutCalendar(ctx, workspaceID, name, cal.Marshal(), userID)
+	if err != nil {
+		return nil, false, fmt.Errorf("catalog: put calendar: %w", err)
+	}
+	return cal, created, c.afterCalendarChange(ctx, workspaceID, name)
+}
+
+// DeleteCalendar deletes the calendar name of workspaceID unless jobs
+// exclude it: then it is a *models.ConflictError (409) naming up to five
+// of them. An unknown calendar is models.ErrNotFound.
+func (c *Catalog) DeleteCalendar(ctx context.Context, workspaceID, name string) error {
+	cur, err := c.store.CalendarByName(ctx, workspaceID, name)
+	if err != nil {
+		return fmt.Errorf("catalog: delete calendar: %w", err)
+	}
+	refs, err := c.store.JobsUsingCalendar(ctx, workspaceID, cur.Name)
+	if err != nil {
+		return fmt.Errorf("catalog: delete calendar: %w", err)
+	}
+	if len(refs) > 0 {
+		return &models.ConflictError{Message: InUseMessage(cur.Name, refs)}
+	}
+	if err := c.store.DeleteCalendar(ctx, workspaceID, cur.Name); err != nil {
+		return fmt.Errorf("catalog: delete calendar: %w", err)
+	}
+	return nil
+}
+
+// InUseMessage says that the calendar name cannot be deleted because the
+// jobs refs exclude it, naming up to five of them.
+func InUseMessage(name string, refs []models.JobRef) string {
+	names := make([]string, 0, maxJobsNamed)
+	for i, r := range refs {
+		if i == maxJobsNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(refs)-maxJobsNamed))
+			break
+		}
+		names = append(names, r.String())
+	}
+	jobs := "jobs"
+	if len(refs) == 1 {
+		jobs = "job"
+	}
+	return fmt.Sprintf("The calendar %s is used by %d %s: %s. Remove it from their recurrence.calendars.exclude first.",
+		name, len(refs), jobs, strings.Join(names, ", "))
+}
+
+// CalendarDocument is a stored calendar as the API answers it: the
+// calendar JSON with its name, version and last change.
+func CalendarDocument(row *models.Calendar) (json.RawMessage, error) {
+	cal, err := caldef.Parse(row.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: stored calendar %s: %w", row.Name, err)
+	}
+	body := cal.Marshal()
+	head := fmt.Sprintf(`{"name":%s,"version":%d,"updatedAt":%q,`, quoteJSON(row.Name), row.Version,
+		row.UpdatedAt.UTC().Format(time.RFC3339))
+	return append([]byte(head), body[1:]...), nil
+}
+
+// quoteJSON returns s as a JSON string.
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// CalendarICS returns the stored calendar row as an iCalendar file (see
+// calics.Export).
+func (c *Catalog) CalendarICS(row *models.Calendar) ([]byte, error) {
+	cal, err := caldef.Parse(row.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: stored calendar %s: %w", row.Name, err)
+	}
+	out, err := calics.Export(row.Name, cal, c.now(), expandEntry(row.Name, cal))
+	if err != nil {
+		return nil, fmt.Errorf("catalog: export calendar %s: %w", row.Name, err)
+	}
+	return []byte(out), nil
+}
