@@ -1,6 +1,8 @@
 package recurrence
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -159,4 +161,41 @@ func zoneBenchFrom(b *testing.B, name string) time.Time {
 		return mustTime(b, "2024-03-09T06:00:00Z")
 	}
 	return mustTime(b, "2024-03-30T00:00:00Z")
+}
+
+// BenchmarkNextCalendar measures Next for a daily and a weekly job without
+// a calendar and with a holiday calendar of 200 entries (about 8% of the
+// days excluded), for each onExcluded: the issue's target is within 2× of
+// Next without one.
+func BenchmarkNextCalendar(b *testing.B) {
+	// A holiday calendar: 10 yearly dates, and 19 days or short breaks a
+	// year over 2020–2029.
+	var entries []string
+	for i := 0; i < 10; i++ {
+		entries = append(entries, fmt.Sprintf(`{"yearly":"%02d-%02d","label":"h%d"}`, 1+i, 1+(i*7)%28, i))
+	}
+	for i := 0; i < 190; i++ {
+		d := time.Date(2020+i/19, time.Month(1+(i%19)*12/19), 3+(i*11)%25, 0, 0, 0, 0, time.UTC)
+		if i%4 == 0 {
+			entries = append(entries, fmt.Sprintf(`{"from":%q,"to":%q}`, d.Format("2006-01-02"), d.AddDate(0, 0, 3).Format("2006-01-02")))
+		} else {
+			entries = append(entries, fmt.Sprintf(`{"date":%q}`, d.Format("2006-01-02")))
+		}
+	}
+	cals := calendarsOf(b, map[string]string{"cal200": `{"timeZone":"Europe/Berlin","entries":[` + strings.Join(entries, ",") + `]}`})
+	for _, freq := range []string{"day", "week"} {
+		for _, mode := range []string{"", "skip", "nextDay", "previousDay"} {
+			rec := `{"frequency":"` + freq + `","timeZone":"Europe/Berlin","schedule":{"hours":[9],"minutes":[0]}}`
+			name := freq + "/none"
+			if mode != "" {
+				rec = `{"frequency":"` + freq + `","timeZone":"Europe/Berlin","schedule":{"hours":[9],"minutes":[0]},"calendars":{"exclude":["cal200"],"onExcluded":"` + mode + `"}}`
+				name = freq + "/cal200-" + mode
+			}
+			r, err := CompileWith(mustParse(b, jobJSON("2020-01-01T00:00:00", rec)), mustTime(b, "2024-05-01T00:00:00Z"), Options{Calendars: cals})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(name, func(b *testing.B) { benchNext(b, r, mustTime(b, "2024-05-01T10:05:00Z")) })
+		}
+	}
 }

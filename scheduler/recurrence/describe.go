@@ -33,10 +33,31 @@ func (r *Rule) Description() string {
 			b.WriteString(", until " + r.fmtLocal(r.until))
 		}
 	}
+	if len(r.cals) > 0 {
+		b.WriteString(", except on " + r.calendarNames())
+		switch r.onExcluded {
+		case jobdef.ExcludedNextDay:
+			b.WriteString(" (moved to the next day)")
+		case jobdef.ExcludedPreviousDay:
+			b.WriteString(" (moved to the previous day)")
+		}
+	}
 	if r.zone.loc != time.UTC {
 		b.WriteString(" (" + r.zone.loc.String() + ")")
 	}
 	return b.String()
+}
+
+// calendarNames lists the rule's calendars: "a", "a and b", "a, b and c".
+func (r *Rule) calendarNames() string {
+	names := make([]string, len(r.cals))
+	for i, c := range r.cals {
+		names[i] = c.name
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // fmtLocal formats an instant as "2006-01-02 15:04" on the zone's wall clock

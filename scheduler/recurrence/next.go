@@ -9,9 +9,10 @@ import (
 
 // occurrence is one execution instant with how its wall time was resolved.
 type occurrence struct {
-	at   int64 // Unix seconds
-	wall int64 // the rule's wall time (equal to the instant's wall time unless shifted)
-	res  resolution
+	at        int64 // Unix seconds
+	wall      int64 // the rule's wall time (equal to the instant's wall time unless shifted)
+	res       resolution
+	movedFrom int64 // when not 0: the regular occurrence a calendar moved here
 }
 
 // Next returns the first execution strictly after after, and false when
@@ -33,8 +34,10 @@ func (r *Rule) Next(after time.Time) (time.Time, bool) {
 	return time.Unix(o.at, 0).In(r.zone.loc), true
 }
 
-// first returns the first execution at or after t0 (Unix seconds).
-func (r *Rule) first(t0 int64) (occurrence, bool) {
+// regular returns the first execution at or after t0 (Unix seconds) of
+// the rule without its calendars: what first returns for a rule that
+// excludes none.
+func (r *Rule) regular(t0 int64) (occurrence, bool) {
 	if r.once {
 		if r.onceAt >= t0 {
 			return occurrence{at: r.onceAt, wall: r.zone.wall(r.onceAt)}, true

@@ -89,6 +89,12 @@ func (res *Result) UnmarshalJSON(data []byte) error {
 //
 // or DecodePreviewRequest for the HTTP body that carries "n" and "now" too.
 func Preview(job *jobdef.Job, now time.Time, n int) (Result, error) {
+	return PreviewWith(job, now, n, Options{})
+}
+
+// PreviewWith is Preview for a job that may exclude calendars (opts): the
+// warnings then name the occurrences moved or skipped, with the reason.
+func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, error) {
 	if err := checkPreviewCount(n); err != nil {
 		return Result{}, err
 	}
@@ -98,7 +104,7 @@ func Preview(job *jobdef.Job, now time.Time, n int) (Result, error) {
 	if y := now.Year(); y < 1 || y > 9999 {
 		return Result{}, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "now", Message: "must lie in the years 0001 to 9999"}}}
 	}
-	r, err := Compile(job, now)
+	r, err := CompileWith(job, now, opts)
 	if err != nil {
 		return Result{}, fmt.Errorf("preview: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strings"
 	"time"
 
 	"sked/models/jobdef"
@@ -52,6 +53,10 @@ type Rule struct {
 	targets    []int64      // minute/hour rules with a schedule: residues (mod 1440 or 24) that match
 	never      bool         // no month the rule visits can ever hold a matching day
 
+	// The calendars whose days the rule skips (SPEC §13.6), and how.
+	cals       []*Calendar
+	onExcluded jobdef.OnExcluded
+
 	// The anchor's calendar position.
 	aDay, aWeekStart, aMonthIdx, aYear, aHourIdx, aMinuteIdx int64
 	aHour, aMinute, aSecond, aDayOfMonth, aMonth             int64
@@ -66,6 +71,46 @@ var ErrNoRecurrence = errors.New("the job has no recurrence")
 // 0001–9999. Jobs from jobdef.Parse always compile; an error means a Job
 // built by hand with values Parse would have refused.
 func Compile(job *jobdef.Job, created time.Time) (*Rule, error) {
+	return CompileWith(job, created, Options{})
+}
+
+// Options are what a rule may need beyond its job.
+type Options struct {
+	// Calendars are the workspace's calendars; a job whose
+	// recurrence.calendars names one that is not here does not compile
+	// (a *jobdef.ValidationError naming recurrence.calendars.exclude[i]).
+	Calendars Calendars
+}
+
+// CompileWith is Compile for a job that may exclude calendars: their days
+// are skipped, or the occurrences on them moved to the nearest day that is
+// not excluded (recurrence.calendars.onExcluded).
+func CompileWith(job *jobdef.Job, created time.Time, opts Options) (*Rule, error) {
+	r, err := compile(job, created)
+	if err != nil {
+		return nil, err
+	}
+	if job.Recurrence == nil || job.Recurrence.Calendars == nil {
+		return r, nil
+	}
+	var ps []jobdef.Problem
+	for i, name := range job.Recurrence.Calendars.Exclude {
+		cal, ok := opts.Calendars[strings.ToLower(name)]
+		if !ok {
+			ps = append(ps, jobdef.Problem{Path: fmt.Sprintf("recurrence.calendars.exclude[%d]", i), Message: fmt.Sprintf("there is no calendar named %q in this workspace", name)})
+			continue
+		}
+		r.cals = append(r.cals, cal)
+	}
+	if len(ps) > 0 {
+		return nil, fmt.Errorf("compile rule: %w", &jobdef.ValidationError{Problems: ps})
+	}
+	r.onExcluded = job.Recurrence.Calendars.OnExcluded
+	return r, nil
+}
+
+// compile builds the rule of a job without its calendars.
+func compile(job *jobdef.Job, created time.Time) (*Rule, error) {
 	if job == nil {
 		return nil, errors.New("compile rule: nil job")
 	}

@@ -34,6 +34,7 @@ func (r *Rule) warnings(occ []occurrence, n int) []string {
 	}
 	w = append(w, r.monthWarnings(occ)...)
 	w = append(w, r.dstWarnings(occ)...)
+	w = append(w, r.calendarWarnings(occ)...)
 	if len(occ) < n || (r.count > 0 && len(occ) == r.count) {
 		last := r.fmtLocal(occ[len(occ)-1].at)
 		switch {
@@ -69,6 +70,9 @@ func (r *Rule) noOccurrenceWarning() string {
 		if _, ok := r.withoutUntil().first(r.created); ok {
 			return "endTime " + raw + " comes before the first occurrence: the job has no future occurrence"
 		}
+	}
+	if r.calendarsExcludeAll() {
+		return "the calendars " + r.calendarNames() + " exclude every day on which the schedule occurs: the job has no future occurrence"
 	}
 	return "the schedule never occurs: no date in the calendar matches it, so the job has no future occurrence"
 }

@@ -1,0 +1,253 @@
+package recurrence
+
+import (
+	"math"
+
+	"sked/models/jobdef"
+)
+
+// first returns the first execution at or after t0 (Unix seconds): the
+// rule's regular occurrences, with those on days of its calendars skipped or
+// moved (SPEC §13.6). A moved occurrence keeps its time of day and stays
+// strictly between its neighbouring regular occurrences, so executions keep
+// their order and a move never merges two runs: one that would reach a
+// neighbour is dropped. Each step of the search passes at least one span of
+// excluded days, so the search ends after at most as many steps as the
+// calendars have spans, even when they exclude every day.
+func (r *Rule) first(t0 int64) (occurrence, bool) {
+	if len(r.cals) == 0 {
+		return r.regular(t0)
+	}
+	switch r.onExcluded {
+	case jobdef.ExcludedNextDay:
+		return r.firstNextDay(t0)
+	case jobdef.ExcludedPreviousDay:
+		return r.firstPreviousDay(t0)
+	}
+	return r.firstSkip(t0)
+}
+
+// calendarSteps bounds the search of first: one step per span of excluded
+// days, plus a few.
+func (r *Rule) calendarSteps() int {
+	n := 8
+	for _, c := range r.cals {
+		n += len(c.spans)
+	}
+	return n
+}
+
+// excluded reports whether a calendar of the rule excludes the day of
+// instant u and, if so, the earliest instant at which one of the spans that
+// exclude it ends.
+func (r *Rule) excluded(u int64) (end int64, ok bool) {
+	end = math.MaxInt64
+	for _, c := range r.cals {
+		if e, ex := c.exclusionEnd(u); ex {
+			ok, end = true, min(end, e)
+		}
+	}
+	return end, ok
+}
+
+// firstSkip drops the occurrences on excluded days.
+func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
+	for range r.calendarSteps() {
+		o, ok := r.regular(t0)
+		if !ok {
+			return occurrence{}, false
+		}
+		end, ex := r.excluded(o.at)
+		if !ex {
+			return o, true
+		}
+		if end == math.MaxInt64 {
+			return occurrence{}, false // excluded for ever
+		}
+		t0 = max(end, o.at+1)
+	}
+	return occurrence{}, false
+}
+
+// firstNextDay moves an occurrence on an excluded day to the nearest later
+// day that is not excluded. Of the regular occurrences within one span of
+// excluded days only the last can move before the next regular occurrence,
+// so each span costs one look back (prevRegular) and one move.
+func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
+	// The regular occurrence before t0 may have moved to t0 or later. Then
+	// the move passed excluded days up to a day before it, so the look back
+	// is needed only when an excluded day lies within a day before t0.
+	if !r.nearExclusion(t0) {
+		// nothing moved onto or past t0
+	} else if p, ok := r.prevRegular(t0); ok {
+		if _, ex := r.excluded(p.at); ex {
+			if m, ok := r.movedForward(p); ok && m.at >= t0 {
+				return m, true
+			}
+		}
+	}
+	for range r.calendarSteps() {
+		o, ok := r.regular(t0)
+		if !ok {
+			return occurrence{}, false
+		}
+		end, ex := r.excluded(o.at)
+		if !ex {
+			return o, true
+		}
+		last := o
+		if q, ok := r.prevRegular(end); ok && q.at > o.at {
+			last = q
+		}
+		if m, ok := r.movedForward(last); ok {
+			return m, true
+		}
+		if end == math.MaxInt64 {
+			return occurrence{}, false // excluded for ever
+		}
+		t0 = max(end, last.at+1)
+	}
+	return occurrence{}, false
+}
+
+// firstPreviousDay moves an occurrence on an excluded day to the nearest
+// earlier day that is not excluded. Of the regular occurrences within one
+// span only the first can move after the previous regular occurrence.
+func (r *Rule) firstPreviousDay(t0 int64) (occurrence, bool) {
+	for range r.calendarSteps() {
+		o, ok := r.regular(t0)
+		if !ok {
+			return occurrence{}, false
+		}
+		end, ex := r.excluded(o.at)
+		if !ex {
+			return o, true
+		}
+		if m, ok := r.movedBackward(o); ok && m.at >= t0 {
+			return m, true
+		}
+		if end == math.MaxInt64 {
+			return occurrence{}, false // excluded for ever
+		}
+		t0 = max(end, o.at+1)
+	}
+	return occurrence{}, false
+}
+
+// movedForward returns o moved to the nearest later day that no calendar
+// excludes, at the same wall-clock time of day, unless that reaches the next
+// regular occurrence or passes endTime.
+func (r *Rule) movedForward(o occurrence) (occurrence, bool) {
+	m, ok := r.moveByDays(o, 1)
+	if !ok || (r.hasUntil && m.at > r.until) {
+		return occurrence{}, false
+	}
+	if n, ok := r.regular(o.at + 1); ok && m.at >= n.at {
+		return occurrence{}, false
+	}
+	return m, true
+}
+
+// movedBackward returns o moved to the nearest earlier day that no calendar
+// excludes, unless that reaches back to the previous regular occurrence or
+// before the job's creation or start.
+func (r *Rule) movedBackward(o occurrence) (occurrence, bool) {
+	m, ok := r.moveByDays(o, -1)
+	if !ok || m.at < max(r.created, r.anchor) {
+		return occurrence{}, false
+	}
+	if p, ok := r.prevRegular(o.at); ok && m.at <= p.at {
+		return occurrence{}, false
+	}
+	return m, true
+}
+
+// moveByDays moves o by whole days of the job's wall clock in direction dir
+// (+1 or -1) until it lands on a day no calendar excludes, jumping over each
+// span of excluded days at once.
+func (r *Rule) moveByDays(o occurrence, dir int64) (occurrence, bool) {
+	k := dir
+	for range r.calendarSteps() {
+		w := o.wall + k*secondsPerDay
+		if w < minWall || w > maxWall {
+			return occurrence{}, false
+		}
+		u, res := r.zone.resolve(w)
+		if dir > 0 {
+			end, ex := r.excluded(u)
+			if !ex {
+				return occurrence{at: u, wall: w, res: res, movedFrom: o.at}, true
+			}
+			if end == math.MaxInt64 {
+				return occurrence{}, false // excluded for ever
+			}
+			// Jump to the first day of the job's clock that can lie past the span.
+			k = max(k+1, floorDiv(r.zone.wall(end)-o.wall+secondsPerDay-1, secondsPerDay))
+			continue
+		}
+		start, ex := r.exclusionStart(u)
+		if !ex {
+			return occurrence{at: u, wall: w, res: res, movedFrom: o.at}, true
+		}
+		// Jump to the last day of the job's clock that can lie before the span.
+		k = min(k-1, floorDiv(r.zone.wall(start)-1-o.wall, secondsPerDay))
+	}
+	return occurrence{}, false
+}
+
+// exclusionStart is excluded looking backwards: whether the day of u is
+// excluded and the latest instant at which one of its spans begins.
+func (r *Rule) exclusionStart(u int64) (start int64, ok bool) {
+	start = math.MinInt64
+	for _, c := range r.cals {
+		if b, ex := c.exclusionStart(u); ex {
+			ok, start = true, max(start, b)
+		}
+	}
+	return start, ok
+}
+
+// nearExclusion reports whether a calendar excludes an instant within the
+// 26 hours up to instant u (a day of the job's clock, with room for a
+// daylight-saving change).
+func (r *Rule) nearExclusion(u int64) bool {
+	for _, c := range r.cals {
+		if c.excludesWithin(u-secondsPerDay-2*3600, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// prevRegular returns the last regular occurrence before t (Unix seconds):
+// it looks back over windows growing fourfold from the rule's period, then
+// walks forward through the window where one was found.
+func (r *Rule) prevRegular(t int64) (occurrence, bool) {
+	lowest := min(r.created, r.anchor) - 1
+	for d := r.periodSeconds(); ; d *= 4 {
+		s := max(t-d, lowest)
+		o, ok := r.regular(s)
+		if ok && o.at < t {
+			for {
+				n, ok := r.regular(o.at + 1)
+				if !ok || n.at >= t {
+					return o, true
+				}
+				o = n
+			}
+		}
+		if s == lowest || d > 500*366*secondsPerDay {
+			return occurrence{}, false
+		}
+	}
+}
+
+// periodSeconds returns about how long one period of the rule lasts (the
+// interval in its frequency's unit, a month as 28 days and a year as 365).
+func (r *Rule) periodSeconds() int64 {
+	unit := map[jobdef.Frequency]int64{
+		jobdef.Minute: 60, jobdef.Hour: 3600, jobdef.Day: secondsPerDay,
+		jobdef.Week: 7 * secondsPerDay, jobdef.Month: 28 * secondsPerDay, jobdef.Year: 365 * secondsPerDay,
+	}[r.freq]
+	return max(unit*r.interval, 60)
+}
