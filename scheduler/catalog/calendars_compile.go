@@ -1,28 +1,41 @@
 package catalog
 
 import (
-	"context"
-	"errors"
+	"fmt"
 
 	"sked/models/caldef"
+	"sked/models/jobdef"
 	"sked/scheduler/calics"
+	"sked/scheduler/recurrence"
 )
 
-// compileCalendar checks that every entry of cal can be expanded into
-// days (a rule that never occurs, for example).
+// compileCalendar checks that the entries of cal expand into days within
+// the core's limits (recurrence.CompileCalendar); a failure is a
+// *jobdef.ValidationError on "entries".
 func compileCalendar(name string, cal *caldef.Calendar) error {
+	if _, err := recurrence.CompileCalendar(name, cal); err != nil {
+		if ve := jobdef.AsValidationError(err); ve != nil {
+			return ve
+		}
+		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "entries", Message: err.Error()}}}
+	}
 	return nil
 }
 
-// afterCalendarChange re-plans the enabled jobs that exclude the calendar
-// name of workspaceID, after it changed.
-func (c *Catalog) afterCalendarChange(ctx context.Context, workspaceID, name string) error {
-	return nil
-}
-
-// expandEntry lists the days of one rule entry of the calendar name.
+// expandEntry lists the days of one rule entry of the calendar name: the
+// entry alone, compiled in the calendar's zone.
 func expandEntry(name string, cal *caldef.Calendar) calics.Expander {
 	return func(e caldef.Entry, from, to caldef.Date) ([]caldef.Date, error) {
-		return nil, errors.New("rule entries cannot be expanded yet")
+		one := &caldef.Calendar{TimeZone: cal.TimeZone, Location: cal.Location, Entries: []caldef.Entry{e}}
+		rc, err := recurrence.CompileCalendar(name, one)
+		if err != nil {
+			return nil, fmt.Errorf("expand entry: %w", err)
+		}
+		days := rc.ExcludedDays(from, to)
+		out := make([]caldef.Date, len(days))
+		for i, d := range days {
+			out[i] = d.Date
+		}
+		return out, nil
 	}
 }
