@@ -21,4 +21,5 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.GET(job+"/delete", s.jobDeleteConfirm, signedIn...)
 	e.POST(job+"/delete", s.jobDelete, signedIn...)
 	e.GET(job+"/export.json", s.jobExport, signedIn...)
+	e.GET(job+"/calendar.ics", s.jobFeed) // no session: the token in the URL (jobfeed.go)
 }

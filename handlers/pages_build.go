@@ -277,7 +277,7 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 			Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Collection: row.Name, CollectionURL: collectionBase(row),
 			Name: j.Name, URL: jb, EditURL: jb + "/edit", ExportURL: jb + "/export.json", HistoryURL: jb + "/history",
 			Description: pj.describe(scheduleBase(j.ScheduleBase, j.CreatedAt)), Zone: pj.zone().String(), Target: pj.target(),
-			Problem: pj.Problem,
+			Problem: pj.Problem, Cron: pj.cron(), FeedURL: s.absoluteURL(c, s.feedPath(row, j)),
 		},
 		Filter: web.HistoryFilter{URL: jb + "/history", Status: p.Status, Action: p.Action,
 			Statuses: []web.Choice{{Value: "", Label: "Any status"}, {Value: models.StatusCompleted, Label: "Completed"},

@@ -174,6 +174,10 @@ type JobHead struct {
 	Description, Zone, Target                           string
 	// Problem is set when the stored definition cannot be read.
 	Problem string
+	// Cron is the crontab line equivalent to the schedule, "" when none.
+	Cron string
+	// FeedURL is the job's iCalendar feed with its token (absolute).
+	FeedURL string
 }
 
 // JobPageView is the job page; HistoryOnly makes it the history page

@@ -27,3 +27,29 @@ document.addEventListener("change", function (event) {
     skedToggleSections();
   }
 });
+
+// A button with data-copy-target copies the value of that field (the job
+// page's calendar feed URL) and says so.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-copy-target]");
+  if (!button) {
+    return;
+  }
+  var field = document.getElementById(button.dataset.copyTarget);
+  if (!field) {
+    return;
+  }
+  var done = function () {
+    button.textContent = "Copied";
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(done, function () {
+      field.select();
+    });
+  } else {
+    field.select();
+    if (document.execCommand("copy")) {
+      done();
+    }
+  }
+});

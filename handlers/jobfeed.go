@@ -1,0 +1,162 @@
+package handlers
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/web"
+)
+
+// The iCalendar feed of a job (SPEC §13.6): its next feedMaxEvents
+// occurrences, or those of the next feedHorizon, whichever ends first.
+const (
+	feedMaxEvents = 200
+	feedHorizon   = 400 * 24 * time.Hour
+	// feedTokenVersion is part of every feed token: raising it makes every
+	// feed URL handed out so far answer 404 (so does changing the session
+	// secret, which keys the tokens).
+	feedTokenVersion = 1
+)
+
+// feedToken is the read-only token of job id's feed: the version, a dot and
+// the HMAC-SHA256 of the job's id under a key derived from the session
+// secret (so no table holds it and every instance agrees).
+func (s *Server) feedToken(jobID int64) string {
+	key := sha256.Sum256(append([]byte("sked job calendar feed\x00"), s.sessions.csrfKey...))
+	mac := hmac.New(sha256.New, key[:])
+	fmt.Fprintf(mac, "v%d:job:%d", feedTokenVersion, jobID)
+	return strconv.Itoa(feedTokenVersion) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// feedPath is the path of a job's feed with its token.
+func (s *Server) feedPath(row *models.CollectionRow, j *models.JobDetail) string {
+	return jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "/calendar.ics?token=" + url.QueryEscape(s.feedToken(j.ID))
+}
+
+// absoluteURL prefixes a path with --base-url, or with the request's own
+// scheme and host when no base URL is set.
+func (s *Server) absoluteURL(c echo.Context, path string) string {
+	base := s.baseURL
+	if base == "" {
+		scheme := "http"
+		if c.Request().TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + c.Request().Host
+	}
+	return strings.TrimRight(base, "/") + path
+}
+
+// errNoFeed answers every feed request that is not exactly right, so that
+// a feed URL tells nothing about which jobs exist.
+var errNoFeed = echo.NewHTTPError(http.StatusNotFound, "There is no such calendar feed.")
+
+// jobFeed serves GET /c/{ws}/{rg}/{jc}/jobs/{job}/calendar.ics?token=…: no
+// session, only the job's token; anything wrong is 404.
+func (s *Server) jobFeed(c echo.Context) error {
+	ctx := c.Request().Context()
+	row, err := s.store.CollectionByRef(ctx, models.CollectionRef{WorkspaceID: c.Param("ws"), ResourceGroup: c.Param("rg"), Name: c.Param("jc")})
+	if errors.Is(err, models.ErrNotFound) {
+		return errNoFeed
+	}
+	if err != nil {
+		return err
+	}
+	j, err := s.store.JobDetail(ctx, row.ID, c.Param("job"))
+	if errors.Is(err, models.ErrNotFound) {
+		return errNoFeed
+	}
+	if err != nil {
+		return err
+	}
+	if !hmac.Equal([]byte(c.QueryParam("token")), []byte(s.feedToken(j.ID))) {
+		return errNoFeed
+	}
+	c.Response().Header().Set("Cache-Control", "private, max-age=300")
+	c.Response().Header().Set("Content-Disposition", `inline; filename="`+feedFileName(j.Name)+`.ics"`)
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", web.JobFeedICS(s.jobFeedView(c, row, j)))
+}
+
+// jobFeedView lists the job's coming occurrences as the job page does
+// (nextOccurrences: as the engine will run them), up to feedMaxEvents and
+// feedHorizon.
+func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) web.JobFeed {
+	now := s.clock()
+	pj := parseStored(j.Definition)
+	page := s.absoluteURL(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
+	f := web.JobFeed{Name: j.Name + " (" + row.Name + ")", Stamp: now}
+	what, timeout := feedAction(pj.Job)
+	host := "sked"
+	if u, err := url.Parse(s.absoluteURL(c, "/")); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents) {
+		if t.Sub(now) > feedHorizon {
+			break
+		}
+		f.Events = append(f.Events, web.FeedEvent{
+			UID:   fmt.Sprintf("job-%d-%s@%s", j.ID, t.UTC().Format("20060102T150405Z"), host),
+			Start: t, Duration: timeout, Summary: j.Name,
+			Description: what + "\nJob page: " + page, URL: page,
+		})
+	}
+	return f
+}
+
+// feedAction says what the job's action does (method and URL, or the
+// queue) and its per-attempt timeout.
+func feedAction(job *jobdef.Job) (string, time.Duration) {
+	if job == nil || job.Action == nil {
+		return "(unreadable definition)", time.Minute
+	}
+	a := job.Action
+	switch {
+	case a.Request != nil:
+		return a.Request.Method + " " + a.Request.URI, a.Timeout
+	case a.QueueMessage != nil:
+		return "Storage queue " + a.QueueMessage.QueueName, a.Timeout
+	case a.ServiceBusMessage != nil:
+		if a.ServiceBusMessage.TopicPath != "" {
+			return "Service Bus topic " + a.ServiceBusMessage.TopicPath, a.Timeout
+		}
+		return "Service Bus queue " + a.ServiceBusMessage.QueueName, a.Timeout
+	}
+	return a.Type, a.Timeout
+}
+
+// feedFileName keeps letters, digits, '-' and '_' of a job name for the
+// download's file name.
+func feedFileName(name string) string {
+	out := strings.Map(func(r rune) rune {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return r
+		}
+		return '-'
+	}, name)
+	if out == "" {
+		return "job"
+	}
+	return out
+}
+
+// cron is the crontab line equivalent to the job's schedule (SPEC §13.7),
+// "" when there is none.
+func (p parsedJob) cron() string {
+	if p.Job == nil {
+		return ""
+	}
+	line, _ := jobdef.CronOf(p.Job.Recurrence)
+	return line
+}
