@@ -119,7 +119,8 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// newBrowser starts a headless Chromium for t.
+// newBrowser starts a headless Chromium for t; a Content Security Policy
+// violation on any of its pages fails t (watchCSP).
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -141,7 +142,7 @@ func newBrowser(t *testing.T) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
-	return ctx
+	return watchCSP(t, ctx)
 }
 
 func screenshot(t *testing.T, ctx context.Context, name string) {
