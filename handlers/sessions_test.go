@@ -357,3 +357,42 @@ func TestThrottleCountsTheRealClient(t *testing.T) {
 		})
 	}
 }
+
+func TestPasswordChangeWithHTMX(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("ada", "password123")
+	a.signIn("ada", "password123")
+	tok := a.csrf("/account")
+	hx := http.Header{"Hx-Request": {"true"}, "X-Csrf-Token": {tok}}
+
+	r := a.do(a.client, http.MethodPost, "/account/password", url.Values{"current": {"password123"}, "password": {"short"}, "confirm": {"short"}}, hx)
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if strings.Contains(r.body, "<html") || r.doc.Find("section#password-section").Length() != 1 {
+		t.Fatalf("htmx error answer is not the password section alone:\n%s", r.body)
+	}
+	if got := r.doc.Find("#password-error").Text(); !strings.Contains(got, "new password must be at least 8 characters") {
+		t.Errorf("#password-error = %q", got)
+	}
+	r = a.do(a.client, http.MethodPost, "/account/password", url.Values{"current": {"password123"}, "password": {"password456"}, "confirm": {"password457"}}, hx)
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if got := r.doc.Find("#confirm-error").Text(); !strings.Contains(got, "does not match") {
+		t.Errorf("#confirm-error = %q", got)
+	}
+	if _, err := a.store.Authenticate(context.Background(), "ada", "password123"); err != nil {
+		t.Fatalf("a refused change changed the password: %v", err)
+	}
+
+	old := a.sessionCookie(a.client)
+	r = a.do(a.client, http.MethodPost, "/account/password", url.Values{"current": {"password123"}, "password": {"password456"}, "confirm": {"password456"}}, hx)
+	wantStatus(t, r, http.StatusOK)
+	if got := r.Header.Get("HX-Redirect"); got != "/account?password=changed" {
+		t.Errorf("HX-Redirect %q: the page must reload for its new CSRF token", got)
+	}
+	a.wantSignedOut("the old cookie after the change", old)
+	// The new session's CSRF token works; the old one does not.
+	wantStatus(t, a.do(a.client, http.MethodPost, "/account/sessions/end-others", url.Values{}, hx), http.StatusForbidden)
+	wantStatus(t, a.do(a.client, http.MethodPost, "/account/sessions/end-others", url.Values{"csrf_token": {a.csrf("/account")}}, nil), http.StatusOK)
+	if _, err := a.store.Authenticate(context.Background(), "ada", "password456"); err != nil {
+		t.Errorf("the new password does not work: %v", err)
+	}
+}
