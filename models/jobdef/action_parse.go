@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/http/httpguts"
@@ -174,10 +175,14 @@ func checkURI(u, path string, kind ActionKind, ps *problems) {
 	}
 }
 
-// uriForbidden returns the first character of u that RFC 3986 does not
-// allow anywhere in a URI (a space, a control character, a non-ASCII
-// character, one of "<>\"{}|\\^`", or a '%' not followed by two hex
-// digits) with its index in characters, and whether there is one.
+// uriForbidden returns the first character of u that no URI may hold and
+// that would break the HTTP request line (RFC 3986 allows no whitespace or
+// control character anywhere; an unescaped one in the query is sent as it
+// is and splits the request line), or a '%' not followed by two hex digits,
+// with its index in characters, and whether there is one. Other characters
+// RFC 3986 leaves out ('<', '"', non-ASCII …) were always accepted: the
+// engine's client percent-encodes them in the path, and servers take them
+// in the query.
 func uriForbidden(u string) (int, rune, bool) {
 	i := 0
 	for pos, r := range u {
@@ -186,7 +191,7 @@ func uriForbidden(u string) (int, rune, bool) {
 			if pos+2 >= len(u) || !isHex(u[pos+1]) || !isHex(u[pos+2]) {
 				return i, r, true
 			}
-		case r > 0x7e || r <= 0x20 || strings.ContainsRune("<>\"{}|\\^`", r):
+		case r <= 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.IsSpace(r) || r == utf8.RuneError:
 			return i, r, true
 		}
 		i++
@@ -206,8 +211,10 @@ func describeRune(r rune) string {
 		return "a space"
 	case r == '%':
 		return "a '%' that is not followed by two hex digits"
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
 		return fmt.Sprintf("the control character %U", r)
+	case unicode.IsSpace(r):
+		return fmt.Sprintf("the space character %U", r)
 	}
 	return fmt.Sprintf("%q", r)
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // TestHardeningValidation checks the checks of issue 12: a request URI
-// must be an absolute http(s) URI without characters RFC 3986 forbids (for
-// the error action too), a retryPolicy needs its retryType, and text that
+// must be an absolute http(s) URI without whitespace, control characters
+// or a stray '%' (for the error action too), a retryPolicy needs its retryType, and text that
 // PostgreSQL cannot hold is refused naming the job.
 func TestHardeningValidation(t *testing.T) {
 	action := func(uri, extra string) string {
@@ -26,8 +26,9 @@ func TestHardeningValidation(t *testing.T) {
 		{"space in the host", action("https://exa mple.com/", ""), []string{`action.request.uri: "https://exa mple.com/" holds a space`}},
 		{"tab", action(`https://example.com/\t`, ""), []string{`holds the control character U+0009`}},
 		{"CR LF", action(`https://example.com/\r\nX: y`, ""), []string{`holds the control character U+000D`}},
-		{"angle bracket", action("https://example.com/<x>", ""), []string{`holds '<' at character 21`}},
-		{"non-ASCII", action("https://example.com/ü", ""), []string{`holds 'ü'`}},
+		{"no-break space", action("https://example.com/a\u00a0b", ""), []string{`holds the space character U+00A0 at character 22`}},
+		{"line separator", action("https://example.com/?a=\u2028", ""), []string{`holds the space character U+2028`}},
+		{"space in the query", action("https://example.com/?q=a b", ""), []string{`holds a space at character 25`}},
 		{"stray percent", action("https://example.com/100%", ""), []string{`holds a '%' that is not followed by two hex digits`}},
 		{"relative", action("/hook", ""), []string{`action.request.uri: "/hook" is not an absolute http or https URL`}},
 		{"ftp", action("ftp://example.com/file", ""), []string{`action.request.uri: "ftp://example.com/file" is not an absolute http or https URL`}},
@@ -71,6 +72,7 @@ func TestHardeningAccepts(t *testing.T) {
 		`{"action":{"type":"http","request":{"uri":"https://example.com/a%20b?x=1&y=[2]#f","method":"GET"},"retryPolicy":{"retryType":"none"}}}`,
 		`{"action":{"type":"http","request":{"uri":"http://user:pw@[::1]:8080/p;q=1/~x!$'()*+,=","method":"GET"},"retryPolicy":{"retryType":"Fixed","retryCount":1}}}`,
 		`{"action":{"type":"http","request":{"uri":"https://example.com/","method":"POST","body":"caf\u00e9 \ud83d\ude00 ü \\u0000"}}}`,
+		`{"action":{"type":"http","request":{"uri":"https://example.com/café?a=1&b=<2>&c=\"{|}\"","method":"GET"}}}`,
 	} {
 		if _, err := Parse([]byte(js)); err != nil {
 			t.Errorf("%s: %v", js, err)
