@@ -58,6 +58,9 @@ func cmdImport(ctx context.Context, sio stdio, args []string) error {
 		return err
 	}
 	file, err := catalog.ParseImport(data)
+	if err == nil { // a crontab file needs --resource-group and --collection
+		err = file.RequireTarget(models.CollectionRef{ResourceGroup: group, Name: coll})
+	}
 	if ve := jobdef.AsValidationError(err); ve != nil {
 		for _, l := range ve.Lines() {
 			fmt.Fprintln(sio.err, l)

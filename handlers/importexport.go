@@ -90,6 +90,9 @@ func (s *Server) importFile(c echo.Context) error {
 	user := currentUser(c)
 	workspaceID := q.Get("subscription")
 	target := models.CollectionRef{WorkspaceID: workspaceID, ResourceGroup: q.Get("resourceGroup"), Name: q.Get("jobCollection")}
+	if err := file.RequireTarget(target); err != nil {
+		return err
+	}
 	if target.WorkspaceID == "" {
 		target.WorkspaceID = models.DefaultWorkspaceID
 	}

@@ -202,7 +202,7 @@ func (c *Catalog) Import(ctx context.Context, workspaceID string, target models.
 	for i := range file.Jobs {
 		fj := &file.Jobs[i]
 		rj := &rep.Jobs[i]
-		*rj = ReportJob{Path: fj.Path, Name: fj.Name, Problems: []string{}, Warnings: []string{}, NextOccurrences: []string{}}
+		*rj = ReportJob{Path: fj.Path, Name: fj.Name, Problems: []string{}, Warnings: append([]string{}, fj.Warnings...), NextOccurrences: []string{}}
 		for _, pr := range fj.Problems {
 			rj.Problems = append(rj.Problems, pr.String())
 		}

@@ -64,6 +64,9 @@ type FileJob struct {
 	Body json.RawMessage
 	// Problems are those with its id or name.
 	Problems []jobdef.Problem
+	// Warnings are notes about its part of the file (a crontab's ignored
+	// environment lines), reported with the job.
+	Warnings []string
 }
 
 // fileProblem is the error of a file that cannot be imported at all.
@@ -74,7 +77,8 @@ func fileProblem(format string, args ...any) error {
 // ParseImport reads an import file (SPEC §8): a flat seed-style job, an
 // ARM job, an array of either, an ARM list {"value": […]} (optionally
 // with the "jobCollection" it was exported from beside it), or an export
-// bundle {"jobCollections": [{…collection…, "jobs": […]}]}. Other
+// bundle {"jobCollections": [{…collection…, "jobs": […]}]}; or, when it
+// is not JSON at all, a crontab (parseCrontab). Other
 // top-level fields ("secretsOmitted", "note") are ignored, keys match
 // case-insensitively, and a UTF-8 byte order mark is skipped.
 //
@@ -95,6 +99,9 @@ func ParseImport(data []byte) (*ImportFile, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fileProblem("is empty: give a job, an array of jobs, an ARM list {\"value\": […]} or an export bundle {\"jobCollections\": […]}")
+	}
+	if !looksLikeJSON(data) && !json.Valid(data) {
+		return parseCrontab(data) // import_crontab.go
 	}
 	if !json.Valid(data) {
 		var v any
