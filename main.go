@@ -21,6 +21,7 @@ import (
 	"sked/models"
 	"sked/models/pgserver"
 	"sked/scheduler"
+	"sked/scheduler/catalog"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -64,6 +65,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		Notifier: models.NewListener(db.Store.DSN(), logger),
 		Logger:   logger,
 		Metrics:  scheduler.DefaultMetrics(),
+		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).
+		Calendars: catalog.New(db.Store, nil),
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -95,6 +95,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// Metrics defaults to unregistered metrics.
 	Metrics *Metrics
+	// Calendars gives the calendars of a job's workspace (SPEC §13.6); nil
+	// means jobs that exclude calendars cannot be scheduled (each is logged).
+	Calendars CalendarSource
 }
 
 // Engine runs jobs. See the package documentation.
@@ -109,6 +112,8 @@ type Engine struct {
 	logger  *slog.Logger
 	metrics *Metrics
 	cache   *jobCache
+	// calendars gives the calendars of jobs that exclude some; may be nil.
+	calendars CalendarSource
 
 	sem       chan struct{}
 	minBatch  int
@@ -152,7 +157,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		return nil, errors.New("engine: a store is required")
 	}
 	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
-		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(100_000)}
+		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(100_000), calendars: deps.Calendars}
 	if e.clock == nil {
 		e.clock = SystemClock{}
 	}
@@ -519,7 +524,7 @@ func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
 
 // interrupted is the outcome of an attempt whose lease expired.
 func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.AttemptOutcome {
-	cj, _ := e.cache.get(a.JobID, a.Definition, a.Secrets, nil)
+	cj, _ := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
 	spec, main := specsFor(cj, a.Action)
 	o := outcome(a, spec, main, action.Result{
 		Message: "interrupted: the instance running the attempt stopped answering (its lease expired)",
@@ -542,7 +547,7 @@ func specsFor(cj *compiledJob, act string) (spec, main *jobdef.Action) {
 // execute runs attempt a and returns its outcome.
 func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.AttemptOutcome {
 	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
-	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil)
+	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
 	var res action.Result
 	var spec, main *jobdef.Action
 	switch {

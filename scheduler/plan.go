@@ -25,7 +25,15 @@ type compiledJob struct {
 	secrets jobdef.Secrets
 	job     *jobdef.Job
 	base    time.Time
+	stamp   string // the calendars' stamp the rule was compiled with
 	rule    *recurrence.Rule
+}
+
+// jobCalendars are the calendars a rule is compiled with, and the stamp
+// that changes whenever one of them does.
+type jobCalendars struct {
+	cals  recurrence.Calendars
+	stamp string
 }
 
 // jobCache keeps the parsed definitions of recently seen jobs, so that a
@@ -40,13 +48,13 @@ type jobCache struct {
 func newJobCache(max int) *jobCache { return &jobCache{m: map[int64]*compiledJob{}, max: max} }
 
 // get returns the compiled job id with definition def, with its rule for
-// base when base is not nil.
-func (c *jobCache) get(id int64, def json.RawMessage, secrets jobdef.Secrets, base *time.Time) (*compiledJob, error) {
+// base and the calendars cals when base is not nil.
+func (c *jobCache) get(id int64, def json.RawMessage, secrets jobdef.Secrets, base *time.Time, cals jobCalendars) (*compiledJob, error) {
 	c.mu.Lock()
 	cj := c.m[id]
 	c.mu.Unlock()
 	same := cj != nil && bytes.Equal(cj.def, def) && maps.Equal(cj.secrets, secrets)
-	if same && (base == nil || (cj.rule != nil && cj.base.Equal(*base))) {
+	if same && (base == nil || (cj.rule != nil && cj.base.Equal(*base) && cj.stamp == cals.stamp)) {
 		return cj, nil
 	}
 	var fresh compiledJob
@@ -60,11 +68,11 @@ func (c *jobCache) get(id int64, def json.RawMessage, secrets jobdef.Secrets, ba
 		fresh = compiledJob{def: append([]byte(nil), def...), secrets: secrets, job: job}
 	}
 	if base != nil {
-		rule, err := recurrence.Compile(fresh.job, *base)
+		rule, err := recurrence.CompileWith(fresh.job, *base, recurrence.Options{Calendars: cals.cals})
 		if err != nil {
 			return nil, fmt.Errorf("engine: job %d: %w", id, err)
 		}
-		fresh.base, fresh.rule = *base, rule
+		fresh.base, fresh.stamp, fresh.rule = *base, cals.stamp, rule
 	}
 	c.mu.Lock()
 	if len(c.m) >= c.max {
@@ -104,7 +112,12 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		// its first occurrences missed.
 		base, rebased = now, &now
 	}
-	cj, err := e.cache.get(j.ID, j.Definition, j.Secrets, &base)
+	cals, err := e.jobCalendars(j)
+	if err != nil {
+		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
+		return nil
+	}
+	cj, err := e.cache.get(j.ID, j.Definition, j.Secrets, &base, cals)
 	if err != nil {
 		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
 		return nil
@@ -208,7 +221,7 @@ func (e *Engine) lease(cj *compiledJob, act string) time.Duration {
 
 // leaseFor is lease for a definition that may not be cached yet.
 func (e *Engine) leaseFor(id int64, def json.RawMessage, secrets jobdef.Secrets, act string) time.Duration {
-	cj, _ := e.cache.get(id, def, secrets, nil)
+	cj, _ := e.cache.get(id, def, secrets, nil, jobCalendars{})
 	return e.lease(cj, act)
 }
 

@@ -11,6 +11,7 @@ import (
 type Catalog struct {
 	store *models.Store
 	now   func() time.Time
+	cals  *calendarCache
 }
 
 // New returns a Catalog writing to store; now is the clock (nil means
@@ -20,7 +21,7 @@ func New(store *models.Store, now func() time.Time) *Catalog {
 	if now == nil {
 		now = time.Now
 	}
-	return &Catalog{store: store, now: now}
+	return &Catalog{store: store, now: now, cals: &calendarCache{m: map[int64]compiledCalendar{}}}
 }
 
 // Name rules of the ARM paths (the database checks them too).

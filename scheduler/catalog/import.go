@@ -147,6 +147,8 @@ type importColl struct {
 	// count is how many jobs it holds with those planned so far.
 	count int
 	index int // in the batch, -1 until a job or its settings need it
+	// cals are the calendars of the collection's workspace.
+	cals recurrence.Calendars
 }
 
 // Import checks the jobs of file and, unless opts.DryRun, writes them in
@@ -332,7 +334,11 @@ func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, s
 			job.State = jobdef.Disabled
 		}
 	}
-	if res, err := recurrence.Preview(job, now, n); err == nil {
+	var cals recurrence.Calendars
+	if coll != nil {
+		cals = coll.cals
+	}
+	if res, err := recurrence.PreviewWith(job, now, n, recurrence.Options{Calendars: cals}); err == nil {
 		rj.Description = res.Description
 		for _, t := range res.Occurrences {
 			rj.NextOccurrences = append(rj.NextOccurrences, t.Format(time.RFC3339))
@@ -342,7 +348,7 @@ func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, s
 	if coll == nil || coll.invalid {
 		return models.JobWrite{}, false
 	}
-	w, err := c.Prepare(coll.effective, fj.Name, job)
+	w, err := c.Prepare(coll.effective, fj.Name, job, coll.cals)
 	if err != nil {
 		rj.Problems = append(rj.Problems, problemLines(err)...)
 		return models.JobWrite{}, false

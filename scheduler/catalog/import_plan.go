@@ -114,8 +114,14 @@ func (p *importPlan) collection(ctx context.Context, ref models.CollectionRef) (
 		effective: &models.JobCollection{SKU: models.SKUStandard, State: "Enabled"}}
 	p.byKey[key] = ic
 	p.order = append(p.order, ic)
-	if _, ok := p.workspaces[strings.ToLower(ref.WorkspaceID)]; !ok {
+	if ws, ok := p.workspaces[strings.ToLower(ref.WorkspaceID)]; !ok {
 		ic.problem("subscription", fmt.Sprintf("the workspace %q does not exist", ref.WorkspaceID))
+	} else {
+		cals, err := p.c.WorkspaceCalendars(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		ic.cals = cals
 	}
 	if err := checkRef(ref); err != nil {
 		for _, pr := range jobdef.AsValidationError(err).Problems {

@@ -62,7 +62,11 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	w, err := c.Prepare(&coll.JobCollection, name, job)
+	cals, err := c.calendarsFor(ctx, coll.WorkspaceID, job)
+	if err != nil {
+		return nil, false, err
+	}
+	w, err := c.Prepare(&coll.JobCollection, name, job, cals)
 	if err != nil {
 		return nil, false, err
 	}
@@ -73,8 +77,11 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 // Prepare checks a parsed job against the collection's quota and turns it
 // into the write that stores it: the canonical definition without
 // secrets, the secrets to seal, and the state (a job whose schedule has
-// already ended is stored completed, as the original service did).
-func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.Job) (models.JobWrite, error) {
+// already ended is stored completed, as the original service did). cals
+// are the workspace's calendars (nil when the job excludes none); a job
+// excluding a calendar the workspace lacks is refused naming
+// recurrence.calendars.exclude[i].
+func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.Job, cals recurrence.Calendars) (models.JobWrite, error) {
 	now := c.now()
 	q := coll.Quota()
 	if !q.OutboundAuth && job.Action.UsesAuthentication() {
@@ -85,7 +92,10 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 		return models.JobWrite{}, &models.QuotaError{Quota: "maxJobOccurrence", Message: fmt.Sprintf(
 			"recurrence.count %d is over the collection's quota maxJobOccurrence of %d.", r.Count, q.MaxJobOccurrence)}
 	}
-	rule, err := recurrence.Compile(job, now)
+	rule, err := recurrence.CompileWith(job, now, recurrence.Options{Calendars: cals})
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		return models.JobWrite{}, ve
+	}
 	if err != nil {
 		return models.JobWrite{}, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "recurrence", Message: err.Error()}}}
 	}
