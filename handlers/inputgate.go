@@ -18,6 +18,10 @@ import (
 	"sked/scheduler/catalog"
 )
 
+// importPageLimit bounds the body of the import page: a 50 MB file and the
+// form around it.
+const importPageLimit = catalog.MaxImportBytes + 1<<20
+
 // multipartMemory is how much of a multipart form is kept in memory; the
 // rest of its files goes to temporary files (as Echo's own default).
 const multipartMemory = 32 << 20
@@ -128,7 +132,12 @@ func checkBody(c echo.Context) error {
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil
 	}
+	if skipBodyLimit(c) && c.Path() != importPath {
+		// The import page takes 50 MB files; the global limit skips it.
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, importPageLimit)
+	}
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+	isJSON := mediaType == "" || mediaType == echo.MIMEApplicationJSON || strings.HasSuffix(mediaType, "+json")
 	switch {
 	case mediaType == echo.MIMEApplicationForm:
 		body, err := readGated(c)
@@ -137,10 +146,6 @@ func checkBody(c echo.Context) error {
 		}
 		return checkValues("form field", string(body))
 	case mediaType == echo.MIMEMultipartForm:
-		if skipBodyLimit(c) {
-			// The import page takes 50 MB files; the global limit skips it.
-			r.Body = http.MaxBytesReader(c.Response(), r.Body, catalog.MaxImportBytes+1<<20)
-		}
 		if err := r.ParseMultipartForm(multipartMemory); err != nil {
 			if tooLarge(err) {
 				return bodyError(err, "")
@@ -157,17 +162,24 @@ func checkBody(c echo.Context) error {
 			files[k] = nil
 		}
 		return checkMap("form field", files)
-	case isAPIPath(r.URL.Path) || mediaType == echo.MIMEApplicationJSON || strings.HasSuffix(mediaType, "+json"):
-		if skipBodyLimit(c) {
-			// The import API streams up to 50 MB: check as the handler reads.
-			r.Body = &checkedBody{ReadCloser: r.Body}
-			return nil
-		}
+	case skipBodyLimit(c) && (isJSON || isAPIPath(r.URL.Path)):
+		// The import API streams up to 50 MB: check as the handler reads.
+		r.Body = &checkedBody{ReadCloser: r.Body}
+	case isJSON && (isAPIPath(r.URL.Path) || mediaType != ""):
 		body, err := readGated(c)
 		if err != nil {
 			return err
 		}
 		return jsonTextError(jobdef.CheckText(body))
+	case isAPIPath(r.URL.Path):
+		// Another text (an .ics file): NUL and UTF-8 only.
+		body, err := readGated(c)
+		if err != nil {
+			return err
+		}
+		if p := textProblem(string(body)); p != "" {
+			return errBadInput("body", p)
+		}
 	}
 	return nil
 }

@@ -243,6 +243,12 @@ func TestReportedBadInputs(t *testing.T) {
 		r := a.api(http.MethodPost, "/api/v1/import?dryRun=false&resourceGroup=rg&jobCollection=jc", body)
 		wantRefused(t, r, "body")
 	}
+	// Another text on an API path (an .ics file): NUL and UTF-8 only.
+	for _, body := range []string{"BEGIN:VCALENDAR\x00", "BEGIN:VCALENDAR\xff"} {
+		r := a.do(a.client, http.MethodPost, "/api/v1/preview", nil,
+			http.Header{"Content-Type": {"text/calendar"}, "Authorization": {"Bearer " + a.token}}, strings.NewReader(body))
+		wantRefused(t, r, "body")
+	}
 	// A file uploaded on the import page is checked by the handler.
 	var mp bytes.Buffer
 	w := multipart.NewWriter(&mp)
