@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
+	"sked/models/caldef"
 	"sked/models/jobdef"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
@@ -25,7 +27,8 @@ type reportedError struct{ code int }
 
 func (e *reportedError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-// cmdPreview implements `sked preview [--now RFC3339] [-n N] [--json] [FILE]`
+// cmdPreview implements `sked preview [--now RFC3339] [-n N] [--json]
+// [--calendar NAME=FILE …] [FILE]`
 // (SPEC §3): the next N occurrences of the job in FILE (or stdin) as if it
 // were created at --now. Invalid input: exit status 2, nothing on stdout,
 // one validation error per line on stderr.
@@ -35,6 +38,8 @@ func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 	nowFlag := fs.String("now", "", "the creation time to preview from, RFC 3339 (default: the current time)")
 	n := fs.Int("n", recurrence.DefaultPreviewCount, "how many occurrences to show (1–1000)")
 	asJSON := fs.Bool("json", false, `print one JSON object {"occurrences", "description", "warnings"}`)
+	var calFiles calendarFlags
+	fs.Var(&calFiles, "calendar", "NAME=FILE: a calendar (its JSON, as GET /api/v1/workspaces/{ws}/calendars/{name} answers) that the job may exclude; repeatable")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -42,7 +47,7 @@ func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 		return usagef("%v", err)
 	}
 	if fs.NArg() > 1 {
-		return usagef("usage: sked preview [--now RFC3339] [-n N] [--json] [FILE]")
+		return usagef("usage: sked preview [--now RFC3339] [-n N] [--json] [--calendar NAME=FILE …] [FILE]")
 	}
 	var problems []string
 	now := time.Now()
@@ -66,9 +71,11 @@ func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 	} else if err != nil {
 		return err
 	}
+	cals, calProblems := calFiles.load()
+	problems = append(problems, calProblems...)
 	var res recurrence.Result
 	if len(problems) == 0 {
-		res, err = recurrence.Preview(job, now, *n)
+		res, err = recurrence.PreviewWith(job, now, *n, recurrence.Options{Calendars: cals})
 		if ve := jobdef.AsValidationError(err); ve != nil {
 			problems = append(problems, ve.Lines()...)
 		} else if err != nil {
@@ -115,4 +122,54 @@ func readPreviewInput(sio stdio, path string) ([]byte, error) {
 		return nil, fmt.Errorf("preview: read job: %w", err)
 	}
 	return data, nil
+}
+
+// calendarFlags are the --calendar NAME=FILE flags of `sked preview`.
+type calendarFlags []string
+
+// String returns the flags as given.
+func (f *calendarFlags) String() string { return strings.Join(*f, ",") }
+
+// Set adds one NAME=FILE.
+func (f *calendarFlags) Set(v string) error {
+	name, file, ok := strings.Cut(v, "=")
+	if !ok || name == "" || file == "" {
+		return fmt.Errorf("want NAME=FILE, not %q", v)
+	}
+	*f = append(*f, v)
+	return nil
+}
+
+// load reads and compiles the calendars, returning one problem per line
+// for those it cannot ("--calendar holidays: entries[2].to: …").
+func (f calendarFlags) load() (recurrence.Calendars, []string) {
+	cals := recurrence.Calendars{}
+	var problems []string
+	for _, v := range f {
+		name, file, _ := strings.Cut(v, "=")
+		prefix := "--calendar " + name + ": "
+		if !jobdef.ValidCalendarName(name) {
+			problems = append(problems, prefix+"not a calendar name (1–64 letters, digits, '-', '_' or '.')")
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			problems = append(problems, prefix+err.Error())
+			continue
+		}
+		def, err := caldef.Parse(data)
+		if ve := jobdef.AsValidationError(err); ve != nil {
+			for _, line := range ve.Lines() {
+				problems = append(problems, prefix+line)
+			}
+			continue
+		}
+		cal, err := recurrence.CompileCalendar(name, def)
+		if err != nil {
+			problems = append(problems, prefix+err.Error())
+			continue
+		}
+		cals[strings.ToLower(name)] = cal
+	}
+	return cals, problems
 }

@@ -110,3 +110,45 @@ func TestPreviewCommandInvalidInput(t *testing.T) {
 		})
 	}
 }
+
+// TestPreviewCommandWithCalendars previews a job that excludes a calendar
+// read from a file, and refuses a missing or bad calendar naming it.
+func TestPreviewCommandWithCalendars(t *testing.T) {
+	dir := t.TempDir()
+	cal := filepath.Join(dir, "holidays.json")
+	if err := os.WriteFile(cal, []byte(`{"entries":[{"date":"2026-11-22","label":"Day off"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"entries":[{"date":"2026-13-01"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := strings.Replace(seedDaily, `"frequency": "day",`, `"frequency": "day", "calendars": {"exclude": ["holidays"]},`, 1)
+	code, stdout, stderr := runForTest([]string{"preview", "--now", "2026-11-21T10:00:00Z", "-n", "3", "--json", "--calendar", "holidays=" + cal}, nil, job)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got recurrence.Result
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Occurrences) != 3 || got.Occurrences[1].Format(time.RFC3339) != "2026-11-23T05:15:00Z" ||
+		!strings.Contains(got.Description, "except on holidays") || len(got.Warnings) != 2 ||
+		got.Warnings[0] != "2026-11-22 05:15 is skipped: Day off (holidays)" {
+		t.Errorf("preview %s", stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `recurrence.calendars.exclude[0]: there is no calendar named "holidays"`},
+		{[]string{"--calendar", "holidays=" + bad}, `--calendar holidays: entries[0].date: "2026-13-01" is not a date`},
+		{[]string{"--calendar", "holidays=/no/such/file"}, "--calendar holidays: open /no/such/file"},
+		{[]string{"--calendar", "holidays"}, `want NAME=FILE`},
+	} {
+		code, stdout, stderr := runForTest(append([]string{"preview"}, tc.args...), nil, job)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"sked/models"
 )
 
 // jobStates are the values of the jobs list's $filter.
@@ -30,10 +32,14 @@ func (s *Server) listJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), coll.WorkspaceID)
+	if err != nil {
+		return err
+	}
 	now := s.clock()
 	out := armList[armJob]{Value: []armJob{}, NextLink: s.nextLink(c, p, len(jobs))}
 	for i := range jobs[:min(len(jobs), p.top)] {
-		out.Value = append(out.Value, toARMJob(coll, &jobs[i], now))
+		out.Value = append(out.Value, toARMJob(coll, &jobs[i], now, cals))
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -48,7 +54,11 @@ func (s *Server) getJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toARMJob(coll, j, s.clock()))
+	out, err := s.armJobOf(c, coll, j)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // putJob answers PUT …/jobs/{job}: 201 created, 200 replaced.
@@ -69,7 +79,11 @@ func (s *Server) putJob(c echo.Context) error {
 	if created {
 		status = http.StatusCreated
 	}
-	return c.JSON(status, toARMJob(coll, j, s.clock()))
+	out, err := s.armJobOf(c, coll, j)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, out)
 }
 
 // patchJob answers PATCH …/jobs/{job}.
@@ -90,7 +104,11 @@ func (s *Server) patchJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toARMJob(coll, j, s.clock()))
+	out, err := s.armJobOf(c, coll, j)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // deleteJob answers DELETE …/jobs/{job}.
@@ -159,4 +177,13 @@ func (s *Server) listHistory(c echo.Context) error {
 		out.Value = append(out.Value, toARMHistory(coll, j, &entries[i]))
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// armJobOf writes one stored job of coll as the API answers it.
+func (s *Server) armJobOf(c echo.Context, coll *models.CollectionRow, j *models.Job) (armJob, error) {
+	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), coll.WorkspaceID)
+	if err != nil {
+		return armJob{}, err
+	}
+	return toARMJob(coll, j, s.clock(), cals), nil
 }

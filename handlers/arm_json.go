@@ -89,9 +89,10 @@ type armStatus struct {
 }
 
 // toARMJob writes a stored job: its canonical definition with times given
-// offsets, its current state, and its status. now computes the next
-// execution time of a job the engine has not scheduled yet.
-func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
+// offsets, its current state, and its status. now and cals (the calendars
+// of the collection's workspace) compute the next execution time of a job
+// the engine has not scheduled yet.
+func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time, cals recurrence.Calendars) armJob {
 	props := json.RawMessage(j.Definition)
 	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err == nil {
@@ -110,7 +111,7 @@ func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
 			s := j.LastRunAt.UTC().Format(time.RFC3339Nano)
 			st.LastExecutionTime = &s
 		}
-		if next := nextExecution(j, job, now); next != nil {
+		if next := nextExecution(j, job, now, cals); next != nil {
 			s := next.UTC().Format(time.RFC3339Nano)
 			st.NextExecutionTime = &s
 		}
@@ -124,8 +125,8 @@ func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time) armJob {
 // (nextOccurrences): what the engine scheduled, or, for an enabled job it
 // has not scheduled yet, the rule's first occurrence from its schedule
 // base.
-func nextExecution(j *models.Job, job *jobdef.Job, now time.Time) *time.Time {
-	next := nextOccurrences(&models.JobDetail{Job: *j}, job, now, 1)
+func nextExecution(j *models.Job, job *jobdef.Job, now time.Time, cals recurrence.Calendars) *time.Time {
+	next := nextOccurrences(&models.JobDetail{Job: *j}, job, now, 1, cals)
 	if len(next) == 0 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"sked/scheduler/recurrence"
 	"sked/web"
 )
 
@@ -45,8 +46,19 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time)
 	if err != nil {
 		return d, err
 	}
+	calsOf := map[string]recurrence.Calendars{} // by workspace
 	for _, u := range upcoming {
 		pj := parseStored(u.Definition)
+		if pj.Job != nil && pj.Job.Recurrence != nil && pj.Job.Recurrence.Calendars != nil {
+			cals, ok := calsOf[u.WorkspaceID]
+			if !ok {
+				if cals, err = s.catalog.WorkspaceCalendars(ctx, u.WorkspaceID); err != nil {
+					return d, err
+				}
+				calsOf[u.WorkspaceID] = cals
+			}
+			pj = pj.with(cals)
+		}
 		d.Upcoming = append(d.Upcoming, web.UpcomingRow{
 			Job: u.JobName, JobURL: jobPath(u.WorkspaceID, u.ResourceGroup, u.Collection, u.JobName),
 			Collection: u.Collection, CollectionURL: collectionPath(u.WorkspaceID, u.ResourceGroup, u.Collection),

@@ -95,6 +95,10 @@ func (s *Server) jobFeed(c echo.Context) error {
 func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) web.JobFeed {
 	now := s.clock()
 	pj := parseStored(j.Definition)
+	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
+	if err != nil {
+		s.log.Warn("feed: calendars of the workspace", "workspace", row.WorkspaceID, "err", err)
+	}
 	page := s.absoluteURL(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
 	f := web.JobFeed{Name: j.Name + " (" + row.Name + ")", Stamp: now}
 	what, timeout := feedAction(pj.Job)
@@ -102,7 +106,7 @@ func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *model
 	if u, err := url.Parse(s.absoluteURL(c, "/")); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents) {
+	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, cals) {
 		if t.Sub(now) > feedHorizon {
 			break
 		}

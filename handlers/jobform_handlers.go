@@ -85,7 +85,7 @@ func (s *Server) newJobPage(c echo.Context) error {
 	f := s.baseJobForm(c, row)
 	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", "enabled"
 	f.PreviewCount = "10"
-	f.Preview = s.previewOf(jobFormJSON(f), 10)
+	f.Preview = s.previewOf(c, row, jobFormJSON(f), 10)
 	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), f))
 }
 
@@ -115,7 +115,7 @@ func (s *Server) editJobPage(c echo.Context) error {
 		f.Mode, f.Notice = "json", "This job uses "+unsupported+", which only the JSON tab can edit."
 	}
 	body := []byte(f.JSON)
-	f.Preview = s.previewOf(body, 10)
+	f.Preview = s.previewOf(c, row, body, 10)
 	return render(c, http.StatusOK, web.JobFormPage(page(c, "Edit "+j.Name), f))
 }
 
@@ -145,7 +145,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 			f.JSON = string(jobFormJSON(f))
 		}
 		f.Mode = "json"
-		f.Preview = s.previewOf([]byte(f.JSON), n)
+		f.Preview = s.previewOf(c, row, []byte(f.JSON), n)
 		return s.renderJobForm(c, http.StatusOK, f)
 	case "form":
 		job, err := jobdef.ParseWith([]byte(f.JSON), jobdef.Options{SecretsOptional: true})
@@ -162,7 +162,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		}
 		nf.Collection, nf.PreviewURL, nf.CSRFToken, nf.Zones, nf.Action = f.Collection, f.PreviewURL, f.CSRFToken, f.Zones, f.Action
 		nf.Edit, nf.Name, nf.PreviewCount, nf.JSON = f.Edit, f.Name, f.PreviewCount, f.JSON
-		nf.Preview = s.previewOf([]byte(f.JSON), n)
+		nf.Preview = s.previewOf(c, row, []byte(f.JSON), n)
 		return s.renderJobForm(c, http.StatusOK, nf)
 	}
 	body := []byte(f.JSON)
@@ -171,13 +171,13 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	}
 	if f.Name == "" {
 		f.Errors = web.FieldErrors{"name": "name: a job name is required"}
-		f.Preview = s.previewOf(body, n)
+		f.Preview = s.previewOf(c, row, body, n)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	}
 	if !f.Edit {
 		if _, err := s.store.JobByName(c.Request().Context(), row.ID, f.Name); err == nil {
 			f.Errors = web.FieldErrors{"name": fmt.Sprintf("name: a job named %q already exists in this collection: edit it instead", f.Name)}
-			f.Preview = s.previewOf(body, n)
+			f.Preview = s.previewOf(c, row, body, n)
 			return s.renderJobForm(c, statusUnprocessable, f)
 		}
 	}
@@ -189,11 +189,11 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		if len(f.Problems) == 0 {
 			f.Problems = []string{"Some fields need attention: see the messages below them."}
 		}
-		f.Preview = s.previewOf(body, n)
+		f.Preview = s.previewOf(c, row, body, n)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	case errors.As(err, &qe):
 		f.Problems = []string{qe.Message}
-		f.Preview = s.previewOf(body, n)
+		f.Preview = s.previewOf(c, row, body, n)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	case err != nil:
 		return err
@@ -217,7 +217,8 @@ func (s *Server) renderJobForm(c echo.Context, status int, f web.JobForm) error 
 // occurrences, the warnings and the calendar strip of the job as the form
 // stands, and the field errors out of band.
 func (s *Server) jobFormPreview(c echo.Context) error {
-	if _, err := s.pageCollection(c); err != nil {
+	row, err := s.pageCollection(c)
+	if err != nil {
 		return err
 	}
 	form, err := c.FormParams()
@@ -229,7 +230,7 @@ func (s *Server) jobFormPreview(c echo.Context) error {
 	if f.Mode == "form" {
 		body = jobFormJSON(f)
 	}
-	pv := s.previewOf(body, previewCount(f.PreviewCount))
+	pv := s.previewOf(c, row, body, previewCount(f.PreviewCount))
 	if f.Mode == "json" {
 		pv.FieldErrors = nil
 	}
@@ -249,12 +250,18 @@ func previewCount(v string) int {
 var formSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
 	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "retry", "error_action", "timeout"}
 
-// previewOf previews the job JSON body: secrets may be left out (they are
-// kept when saving).
-func (s *Server) previewOf(body []byte, n int) web.JobPreview {
+// previewOf previews the job JSON body of a job of the collection row:
+// secrets may be left out (they are kept when saving); the calendars of
+// its workspace apply.
+func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byte, n int) web.JobPreview {
 	pv := web.JobPreview{FieldErrors: web.FieldErrors{}}
 	for _, slot := range formSlots {
 		pv.FieldErrors[slot] = ""
+	}
+	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
+	if err != nil {
+		pv.Problems = []string{"The workspace's calendars cannot be read: " + err.Error()}
+		return pv
 	}
 	now := s.clock()
 	job, err := jobdef.ParseWith(body, jobdef.Options{SecretsOptional: true})
@@ -276,7 +283,15 @@ func (s *Server) previewOf(body []byte, n int) web.JobPreview {
 		pv.Problems = []string{err.Error()}
 		return pv
 	}
-	res, err := recurrence.Preview(job, now, n)
+	res, err := recurrence.PreviewWith(job, now, n, recurrence.Options{Calendars: cals})
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		fields, _ := jobFormErrors(ve, false)
+		for k, v := range fields {
+			pv.FieldErrors[k] = v
+		}
+		pv.Problems = append(pv.Problems, ve.Lines()...)
+		return pv
+	}
 	if err != nil {
 		pv.Problems = []string{err.Error()}
 		return pv
@@ -295,15 +310,15 @@ func (s *Server) previewOf(body []byte, n int) web.JobPreview {
 			UTC:     o.UTC().Format("2 Jan 15:04 UTC"),
 		})
 	}
-	pv.Calendar = calendarDays(job, now)
+	pv.Calendar = calendarDays(job, now, cals)
 	return pv
 }
 
 // calendarDays counts the job's runs on each of the six weeks from the
 // Monday of the current week, in the job's zone.
-func calendarDays(job *jobdef.Job, now time.Time) []web.CalendarDay {
+func calendarDays(job *jobdef.Job, now time.Time, cals recurrence.Calendars) []web.CalendarDay {
 	loc := job.Location()
-	rule, err := recurrence.Compile(job, now)
+	rule, err := recurrence.CompileWith(job, now, recurrence.Options{Calendars: cals})
 	if err != nil {
 		return nil
 	}

@@ -101,6 +101,10 @@ func (s *Server) jobListView(ctx context.Context, row *models.CollectionRow, aft
 	if err != nil {
 		return web.JobList{}, err
 	}
+	cals, err := s.catalog.WorkspaceCalendars(ctx, row.WorkspaceID)
+	if err != nil {
+		return web.JobList{}, err
+	}
 	base := collectionBase(row)
 	var l web.JobList
 	if after != "" {
@@ -112,7 +116,7 @@ func (s *Server) jobListView(ctx context.Context, row *models.CollectionRow, aft
 	}
 	for i := range jobs {
 		j := &jobs[i]
-		pj := parseStored(j.Definition)
+		pj := parseStored(j.Definition).with(cals)
 		zone := pj.zone()
 		r := web.JobRow{
 			Name: j.Name, URL: base + "/jobs/" + url.PathEscape(j.Name),
@@ -123,7 +127,7 @@ func (s *Server) jobListView(ctx context.Context, row *models.CollectionRow, aft
 		if pj.Job == nil {
 			r.Description = pj.Problem
 		}
-		next := nextOccurrences(&models.JobDetail{Job: j.Job}, pj.Job, now, 1)
+		next := nextOccurrences(&models.JobDetail{Job: j.Job}, pj.Job, now, 1, cals)
 		if len(next) > 0 {
 			r.Next = instantIn(next[0], zone, now)
 		} else {
@@ -155,8 +159,9 @@ func noNextNote(state string) string {
 // engine will run them: the next run it scheduled (or, before it
 // scheduled one, the rule's first occurrence from the schedule base),
 // then the rule's following ones, no more than recurrence.count leaves.
-// A job that is not enabled has none.
-func nextOccurrences(j *models.JobDetail, job *jobdef.Job, now time.Time, n int) []time.Time {
+// A job that is not enabled has none. cals are the calendars of the job's
+// workspace (nil is enough for a job that excludes none).
+func nextOccurrences(j *models.JobDetail, job *jobdef.Job, now time.Time, n int, cals recurrence.Calendars) []time.Time {
 	if j.State != "enabled" || job == nil || n <= 0 {
 		return nil
 	}
@@ -164,7 +169,7 @@ func nextOccurrences(j *models.JobDetail, job *jobdef.Job, now time.Time, n int)
 	if j.ScheduleBase != nil {
 		base = *j.ScheduleBase
 	}
-	rule, err := recurrence.Compile(job, base)
+	rule, err := recurrence.CompileWith(job, base, recurrence.Options{Calendars: cals})
 	if err != nil {
 		return nil
 	}
@@ -269,7 +274,11 @@ func (p historyParams) query(withCursor bool) string {
 func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, p historyParams, historyOnly bool) (web.JobPageView, error) {
 	ctx := c.Request().Context()
 	now := s.clock()
-	pj := parseStored(j.Definition)
+	cals, err := s.catalog.WorkspaceCalendars(ctx, row.WorkspaceID)
+	if err != nil {
+		return web.JobPageView{}, err
+	}
+	pj := parseStored(j.Definition).with(cals)
 	jb := jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
 	v := web.JobPageView{
 		HistoryOnly: historyOnly,
@@ -286,7 +295,6 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 				{Value: models.ErrorAction, Label: "ErrorAction"}},
 		},
 	}
-	var err error
 	if !historyOnly {
 		flash, err := takeFlash(c)
 		if err != nil {
@@ -306,7 +314,11 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 // jobStatusView is the status fragment of a job.
 func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, msg, refused string) (web.JobStatus, error) {
 	now := s.clock()
-	pj := parseStored(j.Definition)
+	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
+	if err != nil {
+		return web.JobStatus{}, err
+	}
+	pj := parseStored(j.Definition).with(cals)
 	zone := pj.zone()
 	st := web.JobStatus{
 		URL: jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name), CSRFToken: csrfToken(c), Name: j.Name,
@@ -329,7 +341,7 @@ func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *mod
 	} else {
 		st.LastRun = instantPtr(j.LastRunAt, zone, now)
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, nextOccurrenceN) {
+	for _, t := range nextOccurrences(j, pj.Job, now, nextOccurrenceN, cals) {
 		st.Next = append(st.Next, instantIn(t, zone, now))
 	}
 	if len(st.Next) == 0 {

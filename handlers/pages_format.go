@@ -196,6 +196,16 @@ func messageSummary(msg string) string {
 type parsedJob struct {
 	Job     *jobdef.Job
 	Problem string
+	// cals are the calendars of the job's workspace (see with); nil when
+	// not loaded, which is enough for jobs that exclude none.
+	cals recurrence.Calendars
+}
+
+// with returns the parsed job with the calendars of its workspace, which
+// its description and next runs need when it excludes some.
+func (p parsedJob) with(cals recurrence.Calendars) parsedJob {
+	p.cals = cals
+	return p
 }
 
 // parseStored reads a stored definition (secrets are never in it).
@@ -221,7 +231,7 @@ func (p parsedJob) describe(base time.Time) string {
 	if p.Job == nil {
 		return "Unreadable definition"
 	}
-	rule, err := recurrence.Compile(p.Job, base)
+	rule, err := recurrence.CompileWith(p.Job, base, recurrence.Options{Calendars: p.cals})
 	if err != nil {
 		return "Unreadable schedule"
 	}

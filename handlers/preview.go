@@ -1,12 +1,14 @@
 package handlers
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"sked/models/jobdef"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 )
@@ -17,7 +19,10 @@ const maxPreviewBody = 64 << 10
 
 // preview answers POST /api/v1/preview (SPEC §3): the job JSON in either
 // shape plus optional "n" and "now", and the same answer as `sked preview
-// --json`. Invalid input is a 400 that lists every problem.
+// --json`. A job that excludes calendars needs "workspace" too: the
+// workspace (ARM subscription id) whose calendars apply, of which the
+// token's user must be a member. Invalid input is a 400 that lists every
+// problem.
 func (s *Server) preview(c echo.Context) error {
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxPreviewBody+1))
 	if err != nil {
@@ -30,7 +35,11 @@ func (s *Server) preview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := recurrence.Preview(req.Job, req.Now, req.N)
+	cals, err := s.previewCalendars(c, body, req.Job)
+	if err != nil {
+		return err
+	}
+	res, err := recurrence.PreviewWith(req.Job, req.Now, req.N, recurrence.Options{Calendars: cals})
 	if err != nil {
 		return err
 	}
@@ -40,3 +49,25 @@ func (s *Server) preview(c echo.Context) error {
 
 // now is the server's clock.
 func (s *Server) now() time.Time { return s.clock() }
+
+// previewCalendars returns the calendars of the request's "workspace" for
+// a job that excludes calendars: none (no query) for one that excludes
+// none, a 400 naming "workspace" when it is missing, a 403 for a workspace
+// the user is not a member of.
+func (s *Server) previewCalendars(c echo.Context, body []byte, job *jobdef.Job) (recurrence.Calendars, error) {
+	if job.Recurrence == nil || job.Recurrence.Calendars == nil {
+		return nil, nil
+	}
+	var extra struct {
+		Workspace *string `json:"workspace"`
+	}
+	if json.Unmarshal(body, &extra) != nil || extra.Workspace == nil || *extra.Workspace == "" {
+		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "workspace",
+			Message: "is required when the job excludes calendars: the workspace whose calendars apply"}}}
+	}
+	ws, err := s.memberWorkspace(c, *extra.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	return s.catalog.WorkspaceCalendars(c.Request().Context(), ws)
+}
