@@ -1,6 +1,239 @@
 package handlers
 
-import "github.com/labstack/echo/v4"
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
 
-// calendarPageRoutes registers the calendar pages and the month view.
-func (s *Server) calendarPageRoutes(e *echo.Echo) {}
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/web"
+)
+
+// calendarImportPagePath is the import page's route: its confirmation
+// carries the file (up to 1 MB) in a form field, over the global body
+// limit, so skipBodyLimit lets it through and the handler bounds it.
+const calendarImportPagePath = "/w/:ws/calendars/import"
+
+// calendarPageRoutes registers the calendar pages and the month view of a
+// workspace (SPEC §13.6): members only; changes are POST forms with the
+// CSRF token.
+func (s *Server) calendarPageRoutes(e *echo.Echo) {
+	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
+	const base = "/w/:ws/calendars"
+	e.GET(base, s.calendarsPage, signedIn...)
+	e.GET(base+"/new", s.calendarNewPage, signedIn...)
+	e.POST(base+"/new", s.calendarCreate, signedIn...)
+	e.GET(calendarImportPagePath, s.calendarImportPage, signedIn...)
+	e.POST(calendarImportPagePath, s.calendarImportSubmit, signedIn...)
+	e.GET(base+"/:name", s.calendarPage, signedIn...)
+	e.GET(base+"/:name/edit", s.calendarEditPage, signedIn...)
+	e.POST(base+"/:name/edit", s.calendarSave, signedIn...)
+	e.GET(base+"/:name/export.ics", s.calendarExport, signedIn...)
+	e.GET(base+"/:name/delete", s.calendarDeleteConfirm, signedIn...)
+	e.POST(base+"/:name/delete", s.calendarDelete, signedIn...)
+	e.GET("/w/:ws/month", s.monthPage, signedIn...)
+	e.GET("/w/:ws/month/day", s.monthDay, signedIn...)
+}
+
+// pageWorkspace is the path's workspace when the user is a member of it;
+// otherwise a 404 (a page does not tell which workspaces exist).
+func (s *Server) pageWorkspace(c echo.Context) (string, error) {
+	ws, ok, err := s.store.MemberWorkspace(c.Request().Context(), c.Param("ws"), currentUser(c).ID)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("There is no workspace %q that you may see.", c.Param("ws")))
+	}
+	return ws, nil
+}
+
+// pageCalendar is the workspace and the calendar of the path.
+func (s *Server) pageCalendar(c echo.Context) (string, *models.Calendar, error) {
+	ws, err := s.pageWorkspace(c)
+	if err != nil {
+		return "", nil, err
+	}
+	row, err := s.store.CalendarByName(c.Request().Context(), ws, c.Param("name"))
+	if err != nil {
+		return "", nil, calendarNotFound(err, c.Param("name"))
+	}
+	return ws, row, nil
+}
+
+// calendarsPage lists the calendars of a workspace.
+func (s *Server) calendarsPage(c echo.Context) error {
+	ws, err := s.pageWorkspace(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.calendarsView(c, ws)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.CalendarsPage(page(c, "Calendars"), v))
+}
+
+// calendarPage shows a calendar's year (?year=, default the current one).
+func (s *Server) calendarPage(c echo.Context) error {
+	ws, row, err := s.pageCalendar(c)
+	if err != nil {
+		return err
+	}
+	year := s.clock().Year()
+	if y := c.QueryParam("year"); y != "" {
+		n, err := strconv.Atoi(y)
+		if err != nil || n < 1900 || n > 2199 {
+			return badRequest("year", fmt.Sprintf("%q is not a year from 1900 to 2199", y))
+		}
+		year = n
+	}
+	v, err := s.calendarView(c, ws, row, year)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.CalendarPage(page(c, row.Name), v))
+}
+
+// calendarNewPage is the form of a new calendar.
+func (s *Server) calendarNewPage(c echo.Context) error {
+	ws, err := s.pageWorkspace(c)
+	if err != nil {
+		return err
+	}
+	f := s.calendarForm(c, ws, nil)
+	return render(c, http.StatusOK, web.CalendarFormPage(page(c, "New calendar"), f))
+}
+
+// calendarEditPage is the form of a calendar.
+func (s *Server) calendarEditPage(c echo.Context) error {
+	ws, row, err := s.pageCalendar(c)
+	if err != nil {
+		return err
+	}
+	f := s.calendarForm(c, ws, row)
+	return render(c, http.StatusOK, web.CalendarFormPage(page(c, "Edit "+row.Name), f))
+}
+
+// calendarCreate saves a new calendar from the form.
+func (s *Server) calendarCreate(c echo.Context) error {
+	ws, err := s.pageWorkspace(c)
+	if err != nil {
+		return err
+	}
+	f := s.calendarForm(c, ws, nil)
+	f.Name, f.TimeZone, f.Description, f.Entries = c.FormValue("name"), c.FormValue("timeZone"), c.FormValue("description"), c.FormValue("entries")
+	if _, err := s.store.CalendarByName(c.Request().Context(), ws, f.Name); err == nil {
+		f.Errors = web.FieldErrors{"name": fmt.Sprintf("A calendar %s already exists: edit it instead.", f.Name)}
+		return s.renderCalendarForm(c, f)
+	} else if !errors.Is(err, models.ErrNotFound) {
+		return err
+	}
+	return s.saveCalendarForm(c, ws, f)
+}
+
+// calendarSave saves a calendar from the form.
+func (s *Server) calendarSave(c echo.Context) error {
+	ws, row, err := s.pageCalendar(c)
+	if err != nil {
+		return err
+	}
+	f := s.calendarForm(c, ws, row)
+	f.TimeZone, f.Description, f.Entries = c.FormValue("timeZone"), c.FormValue("description"), c.FormValue("entries")
+	return s.saveCalendarForm(c, ws, f)
+}
+
+// saveCalendarForm stores the form's calendar and goes to its page; a
+// refused calendar re-renders the form with the problems (422).
+func (s *Server) saveCalendarForm(c echo.Context, ws string, f web.CalendarForm) error {
+	body, err := calendarFormBody(f)
+	if err == nil {
+		_, _, err = s.catalog.PutCalendar(c.Request().Context(), ws, f.Name, body, currentUser(c).ID)
+	}
+	if ve := jobdef.AsValidationError(err); ve != nil {
+		f.Errors, f.EntryProblems = calendarFormErrors(ve)
+		return s.renderCalendarForm(c, f)
+	}
+	if err != nil {
+		return err
+	}
+	if err := addFlash(c, fmt.Sprintf("The calendar %s was saved.", f.Name)); err != nil {
+		return err
+	}
+	return redirect(c, calendarPath(ws, f.Name))
+}
+
+// renderCalendarForm answers a refused form: the fragment for htmx, the
+// page otherwise, both 422.
+func (s *Server) renderCalendarForm(c echo.Context, f web.CalendarForm) error {
+	if isHTMX(c) {
+		return render(c, statusUnprocessable, web.CalendarFormFragment(f))
+	}
+	return render(c, statusUnprocessable, web.CalendarFormPage(page(c, "Calendar"), f))
+}
+
+// calendarExport downloads the calendar as an .ics file.
+func (s *Server) calendarExport(c echo.Context) error {
+	ws, row, err := s.pageCalendar(c)
+	if err != nil {
+		return err
+	}
+	return s.writeCalendarICS(c, ws, row)
+}
+
+// calendarDeleteConfirm asks whether to delete the calendar, or says which
+// jobs still use it.
+func (s *Server) calendarDeleteConfirm(c echo.Context) error {
+	ws, row, err := s.pageCalendar(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.calendarDeleteView(c, ws, row, nil)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.CalendarDeletePage(page(c, "Delete "+row.Name), v))
+}
+
+// calendarDelete deletes the calendar once confirmed and goes to the
+// list; a calendar in use is refused (409) with the jobs named.
+func (s *Server) calendarDelete(c echo.Context) error {
+	ws, row, err := s.pageCalendar(c)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		v, err := s.calendarDeleteView(c, ws, row, errors.New("Confirm with the button below to delete the calendar."))
+		if err != nil {
+			return err
+		}
+		return render(c, statusUnprocessable, web.CalendarDeletePage(page(c, "Delete "+row.Name), v))
+	}
+	err = s.catalog.DeleteCalendar(c.Request().Context(), ws, row.Name)
+	var ce *models.ConflictError
+	if errors.As(err, &ce) {
+		v, verr := s.calendarDeleteView(c, ws, row, ce)
+		if verr != nil {
+			return verr
+		}
+		return render(c, http.StatusConflict, web.CalendarDeletePage(page(c, "Delete "+row.Name), v))
+	}
+	if err != nil {
+		return err
+	}
+	if err := addFlash(c, fmt.Sprintf("The calendar %s was deleted.", row.Name)); err != nil {
+		return err
+	}
+	return redirect(c, calendarsPath(ws))
+}
+
+// calendarsPath is the page of a workspace's calendars.
+func calendarsPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/calendars" }
+
+// calendarPath is the page of a calendar.
+func calendarPath(ws, name string) string { return calendarsPath(ws) + "/" + url.PathEscape(name) }

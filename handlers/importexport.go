@@ -31,8 +31,11 @@ func (s *Server) importExportRoutes(e *echo.Echo) {
 }
 
 // skipBodyLimit tells the global body limit which routes bound their
-// bodies themselves: the import API and the import page (50 MB files).
-func skipBodyLimit(c echo.Context) bool { return c.Path() == importPath || c.Path() == "/import" }
+// bodies themselves: the import API and the import page (50 MB files),
+// and the calendar import page (its confirmation carries a 1 MB file).
+func skipBodyLimit(c echo.Context) bool {
+	return c.Path() == importPath || c.Path() == "/import" || c.Path() == calendarImportPagePath
+}
 
 // importFile answers POST /api/v1/import (SPEC §8). The body is the file
 // (any shape ParseImport accepts, at most 50 MB: a larger one is refused
