@@ -18,8 +18,8 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// importPageLimit bounds the body of the import page: a 50 MB file and the
-// form around it.
+// importPageLimit bounds the body of an import page (the pages the global
+// body limit skips): a 50 MB file and the form around it.
 const importPageLimit = catalog.MaxImportBytes + 1<<20
 
 // multipartMemory is how much of a multipart form is kept in memory; the
@@ -132,8 +132,8 @@ func checkBody(c echo.Context) error {
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil
 	}
-	if skipBodyLimit(c) && c.Path() != importPath {
-		// The import page takes 50 MB files; the global limit skips it.
+	if skipBodyLimit(c) && !isAPIPath(r.URL.Path) {
+		// The import pages take 50 MB files; the global limit skips them.
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, importPageLimit)
 	}
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
@@ -162,7 +162,7 @@ func checkBody(c echo.Context) error {
 			files[k] = nil
 		}
 		return checkMap("form field", files)
-	case skipBodyLimit(c) && (isJSON || isAPIPath(r.URL.Path)):
+	case skipBodyLimit(c) && isAPIPath(r.URL.Path):
 		// The import API streams up to 50 MB: check as the handler reads.
 		r.Body = &checkedBody{ReadCloser: r.Body}
 	case isJSON && (isAPIPath(r.URL.Path) || mediaType != ""):
