@@ -74,7 +74,14 @@ func parseCrontab(data []byte) (*ImportFile, error) {
 	if len(f.Jobs) == 0 {
 		return nil, fileProblem("holds no job: a crontab file has one job per line, `<cron> <url>` or `<cron> <METHOD> <url>` (e.g. \"15 5 * * 1-5 https://example.com/report\")")
 	}
-	return f, nil
+	for _, j := range f.Jobs {
+		if len(j.Problems) == 0 {
+			return f, nil
+		}
+	}
+	// No line is a crontab job: most likely the file is neither.
+	p := f.Jobs[0]
+	return nil, fileProblem("not valid JSON (a job, an array of jobs, an ARM list or an export bundle), nor a crontab (one `<cron> <url>` per line): %s: %s", p.Path, p.Problems[0].Message)
 }
 
 // crontabJob turns line n into a job.

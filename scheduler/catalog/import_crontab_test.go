@@ -68,9 +68,14 @@ func TestParseCrontab(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"0 5 * * https://example.com/", "0 5 * * * ", "0 5 * * * ftp://example.com/x", "0 5 * * * FETCH https://example.com/"} {
-		f, err := catalog.ParseImport([]byte(line))
-		if err != nil || len(f.Jobs) != 1 || len(f.Jobs[0].Problems) != 1 || f.Jobs[0].Problems[0].Path != "crontab" {
+		f, err := catalog.ParseImport([]byte("@hourly https://example.com/\n" + line))
+		if err != nil || len(f.Jobs) != 2 || len(f.Jobs[1].Problems) != 1 || f.Jobs[1].Problems[0].Path != "crontab" {
 			t.Errorf("%q: %v %+v", line, err, f)
+		}
+		// A file none of whose lines is a crontab job is neither.
+		_, err = catalog.ParseImport([]byte(line))
+		if ve := jobdef.AsValidationError(err); ve == nil || !strings.HasPrefix(ve.Error(), "file: not valid JSON (a job, an array of jobs, an ARM list or an export bundle), nor a crontab") {
+			t.Errorf("%q alone: %v", line, err)
 		}
 	}
 	if err := f.RequireTarget(models.CollectionRef{}); err == nil || !strings.Contains(err.Error(), "a crontab file names no collection") {
