@@ -50,8 +50,11 @@ func (r *Rule) excluded(u int64) (end int64, ok bool) {
 	return end, ok
 }
 
-// firstSkip drops the occurrences on excluded days.
-func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
+// walk searches from t0 for the first execution: a regular occurrence no
+// calendar excludes, or what onExcluded makes of an excluded one o (with
+// end, the instant its excluded days end, and t0 the current lower bound):
+// a moved occurrence (ok), or else the instant to search on from.
+func (r *Rule) walk(t0 int64, onExcluded func(o occurrence, end, t0 int64) (m occurrence, ok bool, next int64)) (occurrence, bool) {
 	for range r.calendarSteps() {
 		o, ok := r.regular(t0)
 		if !ok {
@@ -61,12 +64,23 @@ func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
 		if !ex {
 			return o, true
 		}
+		m, moved, next := onExcluded(o, end, t0)
+		if moved {
+			return m, true
+		}
 		if end == math.MaxInt64 {
 			return occurrence{}, false // excluded for ever
 		}
-		t0 = max(end, o.at+1)
+		t0 = next
 	}
 	return occurrence{}, false
+}
+
+// firstSkip drops the occurrences on excluded days.
+func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
+	return r.walk(t0, func(o occurrence, end, _ int64) (occurrence, bool, int64) {
+		return occurrence{}, false, max(end, o.at+1)
+	})
 }
 
 // firstNextDay moves an occurrence on an excluded day to the nearest later
@@ -77,61 +91,33 @@ func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
 	// The regular occurrence before t0 may have moved to t0 or later. Then
 	// the move passed excluded days up to a day before it, so the look back
 	// is needed only when an excluded day lies within a day before t0.
-	if !r.nearExclusion(t0) {
-		// nothing moved onto or past t0
-	} else if p, ok := r.prevRegular(t0); ok {
-		if _, ex := r.excluded(p.at); ex {
-			if m, ok := r.movedForward(p); ok && m.at >= t0 {
-				return m, true
+	if r.nearExclusion(t0) {
+		if p, ok := r.prevRegular(t0); ok {
+			if _, ex := r.excluded(p.at); ex {
+				if m, ok := r.movedForward(p); ok && m.at >= t0 {
+					return m, true
+				}
 			}
 		}
 	}
-	for range r.calendarSteps() {
-		o, ok := r.regular(t0)
-		if !ok {
-			return occurrence{}, false
-		}
-		end, ex := r.excluded(o.at)
-		if !ex {
-			return o, true
-		}
+	return r.walk(t0, func(o occurrence, end, _ int64) (occurrence, bool, int64) {
 		last := o
 		if q, ok := r.prevRegular(end); ok && q.at > o.at {
 			last = q
 		}
-		if m, ok := r.movedForward(last); ok {
-			return m, true
-		}
-		if end == math.MaxInt64 {
-			return occurrence{}, false // excluded for ever
-		}
-		t0 = max(end, last.at+1)
-	}
-	return occurrence{}, false
+		m, ok := r.movedForward(last)
+		return m, ok, max(end, last.at+1)
+	})
 }
 
 // firstPreviousDay moves an occurrence on an excluded day to the nearest
 // earlier day that is not excluded. Of the regular occurrences within one
 // span only the first can move after the previous regular occurrence.
 func (r *Rule) firstPreviousDay(t0 int64) (occurrence, bool) {
-	for range r.calendarSteps() {
-		o, ok := r.regular(t0)
-		if !ok {
-			return occurrence{}, false
-		}
-		end, ex := r.excluded(o.at)
-		if !ex {
-			return o, true
-		}
-		if m, ok := r.movedBackward(o); ok && m.at >= t0 {
-			return m, true
-		}
-		if end == math.MaxInt64 {
-			return occurrence{}, false // excluded for ever
-		}
-		t0 = max(end, o.at+1)
-	}
-	return occurrence{}, false
+	return r.walk(t0, func(o occurrence, end, t0 int64) (occurrence, bool, int64) {
+		m, ok := r.movedBackward(o)
+		return m, ok && m.at >= t0, max(end, o.at+1)
+	})
 }
 
 // movedForward returns o moved to the nearest later day that no calendar
