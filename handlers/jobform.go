@@ -72,6 +72,7 @@ func readJobForm(f url.Values) web.JobForm {
 		Concurrency:   f.Get("concurrency"),
 		Timeout:       strings.TrimSpace(f.Get("timeout")),
 		PreviewCount:  f.Get("preview_n"),
+		Cron:          strings.TrimSpace(f.Get("cron")),
 	}
 	for _, d := range weekdayNames {
 		if slices.Contains(f["week_days"], d) {

@@ -140,6 +140,8 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	}
 	n := previewCount(f.PreviewCount)
 	switch form.Get("switch") {
+	case "cron":
+		return s.jobFormFromCron(c, row, f, n) // jobform_cron.go
 	case "json":
 		if f.Mode == "form" {
 			f.JSON = string(jobFormJSON(f))

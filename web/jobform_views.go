@@ -32,6 +32,8 @@ type JobForm struct {
 	// PreviewCount is how many occurrences the preview lists: 10, 25, 50
 	// or 100.
 	PreviewCount string
+	// Cron is the crontab line pasted to fill the builder (SPEC §13.7).
+	Cron string
 
 	// Errors are field errors; Problems the ones no field shows; Notice a
 	// message above the form (such as why the form cannot show a job).

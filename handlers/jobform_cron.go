@@ -1,0 +1,62 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/web"
+)
+
+// jobFormFromCron fills the builder from the pasted cron line (SPEC
+// §13.7): frequency, interval and schedule become the line's recurrence
+// (its CRON_TZ= sets the zone); the rest of the form stays. A line the
+// recurrence cannot express, or the builder cannot show, re-renders the
+// form with the reason under the field (422).
+func (s *Server) jobFormFromCron(c echo.Context, row *models.CollectionRow, f web.JobForm, n int) error {
+	cron, err := jobdef.ParseCron(f.Cron)
+	if err == nil {
+		err = fillFormFromCron(&f, cron)
+	}
+	if err != nil {
+		f.Errors = web.FieldErrors{"cron": "cron: " + err.Error()}
+		f.Preview = s.previewOf(c, row, jobFormJSON(f), n)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	}
+	f.Preview = s.previewOf(c, row, jobFormJSON(f), n)
+	return s.renderJobForm(c, http.StatusOK, f)
+}
+
+// fillFormFromCron sets the builder's schedule fields to cron's recurrence.
+// Every minute (frequency minute with all sixty minutes) is shown as
+// frequency hour with every minute checked, which the builder keeps exact
+// (it leaves the minutes of frequency minute out).
+func fillFormFromCron(f *web.JobForm, cron *jobdef.Cron) error {
+	s := cron.Schedule
+	for _, d := range s.MonthDays {
+		if d < -1 {
+			return fmt.Errorf("L-%d (counting back from the last day) can only be written in the JSON tab, as monthDays %d", -d-1, d)
+		}
+	}
+	f.Frequency, f.Interval = string(cron.Frequency), "1"
+	if cron.Frequency == jobdef.Minute {
+		f.Frequency = string(jobdef.Hour)
+	}
+	f.Minutes, f.Hours, f.MonthDays, f.Months = sorted(s.Minutes), sorted(s.Hours), sorted(s.MonthDays), sorted(s.Months)
+	f.WeekDays, f.Occurrences = nil, nil
+	for _, d := range s.WeekDays {
+		f.WeekDays = append(f.WeekDays, strings.ToLower(d.String()))
+	}
+	for _, o := range s.MonthlyOccurrences {
+		f.Occurrences = append(f.Occurrences, strconv.Itoa(o.Occurrence)+":"+strings.ToLower(o.Day.String()))
+	}
+	if cron.TimeZone != "" {
+		f.TimeZone = cron.TimeZone
+	}
+	return nil
+}
