@@ -30,6 +30,9 @@ const (
 	MinRetryInterval     = 15 * time.Second
 	MaxRetryInterval     = 548 * 24 * time.Hour // 18 months
 	MaxRetryCount        = 20
+	// DefaultMaxRetryInterval caps the waits of an exponential policy
+	// without maxRetryInterval (SPEC §13.1).
+	DefaultMaxRetryInterval = time.Hour
 )
 
 // Action is a parsed and validated action object: the job's action or its
@@ -147,13 +150,15 @@ type BrokeredProperties struct {
 	TimeToLiveDuration time.Duration
 }
 
-// RetryType is none or fixed.
+// RetryType is none, fixed or exponential.
 type RetryType string
 
-// The retry types, lowercase on output.
+// The retry types, lowercase on output. RetryExponential is an extension
+// (SPEC §13.1): each wait doubles the one before, up to MaxInterval.
 const (
-	RetryNone  RetryType = "none"
-	RetryFixed RetryType = "fixed"
+	RetryNone        RetryType = "none"
+	RetryFixed       RetryType = "fixed"
+	RetryExponential RetryType = "exponential"
 )
 
 // RetryPolicy is action.retryPolicy.
@@ -166,6 +171,11 @@ type RetryPolicy struct {
 	IntervalText string
 	// Count is the number of retries after the first attempt.
 	Count int
+	// MaxInterval caps the waits of an exponential policy
+	// (DefaultMaxRetryInterval when absent); zero for the other types.
+	MaxInterval time.Duration
+	// MaxIntervalText is maxRetryInterval as given, "" when absent.
+	MaxIntervalText string
 }
 
 // DefaultRetryPolicy applies to an action without retryPolicy: fixed, every
@@ -173,9 +183,9 @@ type RetryPolicy struct {
 var DefaultRetryPolicy = RetryPolicy{Type: RetryFixed, Interval: DefaultRetryInterval, Count: DefaultRetryCount}
 
 // MaxAttempts returns how many attempts one occurrence may make: 1 plus
-// the retries of a fixed policy.
+// the retries of a fixed or exponential policy.
 func (p RetryPolicy) MaxAttempts() int {
-	if p.Type != RetryFixed {
+	if p.Type != RetryFixed && p.Type != RetryExponential {
 		return 1
 	}
 	return 1 + p.Count

@@ -540,9 +540,11 @@ func reservedProperty(name string) bool {
 	return false
 }
 
-// parseRetryPolicy reads retryPolicy: retryType none or fixed (required,
-// SPEC §4), retryInterval 15 s to 18 months (ISO 8601 or hh:mm:ss, default
-// 30 s), retryCount 0 to 20 (default 4).
+// parseRetryPolicy reads retryPolicy: retryType none, fixed or exponential
+// (required, SPEC §4 and §13.1), retryInterval 15 s to 18 months (ISO 8601
+// or hh:mm:ss, default 30 s), retryCount 0 to 20 (default 4) and, for
+// exponential only, maxRetryInterval from retryInterval to 18 months
+// (default 1 h).
 func parseRetryPolicy(raw json.RawMessage, path string, ps *problems) RetryPolicy {
 	o, ok := decodeObject(raw)
 	if !ok {
@@ -552,15 +554,17 @@ func parseRetryPolicy(raw json.RawMessage, path string, ps *problems) RetryPolic
 	p := DefaultRetryPolicy
 	if s, ok := stringField(o, "retryType", path+".retryType", ps); (!ok || strings.TrimSpace(s) == "") && !ps.stored {
 		if _, present := o.get("retryType"); !present || ok {
-			ps.add(path+".retryType", "is required when retryPolicy is given (none or fixed)")
+			ps.add(path+".retryType", "is required when retryPolicy is given (none, fixed or exponential)")
 		}
 	} else if ok {
 		switch RetryType(strings.ToLower(strings.TrimSpace(s))) {
 		case RetryNone:
 			p.Type = RetryNone
 		case RetryFixed:
+		case RetryExponential:
+			p.Type, p.MaxInterval = RetryExponential, DefaultMaxRetryInterval
 		default:
-			ps.add(path+".retryType", fmt.Sprintf("%q is not one of none, fixed", s))
+			ps.add(path+".retryType", fmt.Sprintf("%q is not one of none, fixed, exponential", s))
 		}
 	}
 	if s, ok := stringField(o, "retryInterval", path+".retryInterval", ps); ok {
@@ -581,6 +585,21 @@ func parseRetryPolicy(raw json.RawMessage, path string, ps *problems) RetryPolic
 			ps.add(path+".retryCount", fmt.Sprintf("%d is over the maximum of %d", v, MaxRetryCount))
 		} else {
 			p.Count = v
+		}
+	}
+	if s, ok := stringField(o, "maxRetryInterval", path+".maxRetryInterval", ps); ok {
+		d, err := parseTimeSpan(s)
+		switch {
+		case p.Type != RetryExponential:
+			ps.add(path+".maxRetryInterval", "is only allowed with retryType exponential")
+		case err != nil:
+			ps.add(path+".maxRetryInterval", fmt.Sprintf("%q is not an ISO 8601 duration (e.g. PT1H)", s))
+		case d < p.Interval:
+			ps.add(path+".maxRetryInterval", fmt.Sprintf("%q is below retryInterval (%s)", s, FormatISODuration(p.Interval)))
+		case d > MaxRetryInterval:
+			ps.add(path+".maxRetryInterval", fmt.Sprintf("%q is over the maximum of 18 months (P548D)", s))
+		default:
+			p.MaxInterval, p.MaxIntervalText = d, s
 		}
 	}
 	if p.Type == RetryNone {

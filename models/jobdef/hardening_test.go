@@ -36,9 +36,9 @@ func TestHardeningValidation(t *testing.T) {
 		{"error action's URI", errorAction("https://example.com/a b"), []string{`action.errorAction.request.uri: "https://example.com/a b" holds a space`}},
 		{"error action's relative URI", errorAction("hook"), []string{`action.errorAction.request.uri: "hook" is not an absolute http or https URL`}},
 		{"empty retryPolicy", action("https://example.com/", `,"retryPolicy":{}`), []string{
-			"action.retryPolicy.retryType: is required when retryPolicy is given (none or fixed)"}},
+			"action.retryPolicy.retryType: is required when retryPolicy is given (none, fixed or exponential)"}},
 		{"retryPolicy without retryType", action("https://example.com/", `,"retryPolicy":{"retryCount":2}`), []string{
-			"action.retryPolicy.retryType: is required when retryPolicy is given (none or fixed)"}},
+			"action.retryPolicy.retryType: is required when retryPolicy is given (none, fixed or exponential)"}},
 		{"retryType null", action("https://example.com/", `,"retryPolicy":{"retryType":null}`), []string{
 			"action.retryPolicy.retryType: is required"}},
 		{"retryType blank", action("https://example.com/", `,"retryPolicy":{"retryType":" "}`), []string{

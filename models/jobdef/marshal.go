@@ -184,13 +184,20 @@ func (a *Action) marshal(main bool) json.RawMessage {
 		p := a.RetryPolicy
 		pw := &objWriter{}
 		pw.str("retryType", string(p.Type))
-		if p.Type == RetryFixed {
+		if p.Type == RetryFixed || p.Type == RetryExponential {
 			iv := p.IntervalText
 			if iv == "" {
 				iv = FormatISODuration(p.Interval)
 			}
 			pw.str("retryInterval", iv)
 			pw.val("retryCount", p.Count)
+		}
+		if p.Type == RetryExponential {
+			mx := p.MaxIntervalText
+			if mx == "" {
+				mx = FormatISODuration(p.MaxInterval)
+			}
+			pw.str("maxRetryInterval", mx)
 		}
 		w.raw("retryPolicy", pw.done())
 	}
