@@ -73,6 +73,9 @@ func readJobForm(f url.Values) web.JobForm {
 		Timeout:       strings.TrimSpace(f.Get("timeout")),
 		PreviewCount:  f.Get("preview_n"),
 		Cron:          strings.TrimSpace(f.Get("cron")),
+		// Skip days in calendars (jobform_calendars.go).
+		ExcludeCalendars: f["exclude_calendars"],
+		OnExcluded:       f.Get("on_excluded"),
 	}
 	for _, d := range weekdayNames {
 		if slices.Contains(f["week_days"], d) {
@@ -216,6 +219,9 @@ func jobFormJSON(jf web.JobForm) []byte {
 		if len(sched) > 0 {
 			rec["schedule"] = sched
 		}
+		if cals := calendarsJSON(jf.ExcludeCalendars, jf.OnExcluded); cals != nil {
+			rec["calendars"] = cals
+		}
 		job["recurrence"] = rec
 	}
 	out, _ := json.MarshalIndent(job, "", "  ")
@@ -298,6 +304,7 @@ func formFromJob(job *jobdef.Job) (jf web.JobForm, unsupported string) {
 		jf.StartTime = wall(*job.StartTime)
 	}
 	if r := job.Recurrence; r != nil {
+		jf.ExcludeCalendars, jf.OnExcluded = calendarsOfJob(r)
 		jf.TimeZone = r.TimeZone
 		jf.Frequency = string(r.Frequency)
 		jf.Interval = strconv.Itoa(r.Interval)
@@ -347,6 +354,8 @@ func formErrorField(path string) string {
 		return "auth"
 	case strings.HasPrefix(path, "action.errorAction"):
 		return "error_action"
+	case strings.HasPrefix(path, "recurrence.calendars"):
+		return "calendars"
 	case strings.HasPrefix(path, "action.retryPolicy"):
 		return "retry"
 	}

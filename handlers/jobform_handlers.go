@@ -86,7 +86,7 @@ func (s *Server) newJobPage(c echo.Context) error {
 	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", "enabled"
 	f.PreviewCount = "10"
 	f.Preview = s.previewOf(c, row, jobFormJSON(f), 10)
-	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), f))
+	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), s.withCalendars(c, f)))
 }
 
 // editJobPage shows a job in the form (or, when the form cannot show it,
@@ -116,7 +116,7 @@ func (s *Server) editJobPage(c echo.Context) error {
 	}
 	body := []byte(f.JSON)
 	f.Preview = s.previewOf(c, row, body, 10)
-	return render(c, http.StatusOK, web.JobFormPage(page(c, "Edit "+j.Name), f))
+	return render(c, http.StatusOK, web.JobFormPage(page(c, "Edit "+j.Name), s.withCalendars(c, f)))
 }
 
 // jobFormSubmit saves the job, or switches the form between the builder
@@ -206,13 +206,13 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 // renderJobForm renders the form fragment (htmx) or the whole page.
 func (s *Server) renderJobForm(c echo.Context, status int, f web.JobForm) error {
 	if isHTMX(c) {
-		return render(c, status, web.JobFormFragment(f))
+		return render(c, status, web.JobFormFragment(s.withCalendars(c, f)))
 	}
 	title := "New job"
 	if f.Edit {
 		title = "Edit " + f.Name
 	}
-	return render(c, status, web.JobFormPage(page(c, title), f))
+	return render(c, status, web.JobFormPage(page(c, title), s.withCalendars(c, f)))
 }
 
 // jobFormPreview answers the live preview: the description, the next
@@ -250,7 +250,7 @@ func previewCount(v string) int {
 
 // formSlots are the form's error slots the preview updates.
 var formSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
-	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "retry", "error_action", "timeout"}
+	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout"}
 
 // previewOf previews the job JSON body of a job of the collection row:
 // secrets may be left out (they are kept when saving); the calendars of

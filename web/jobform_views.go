@@ -34,6 +34,13 @@ type JobForm struct {
 	PreviewCount string
 	// Cron is the crontab line pasted to fill the builder (SPEC §13.7).
 	Cron string
+	// ExcludeCalendars and OnExcluded are recurrence.calendars ("Skip
+	// days in calendars"); CalendarOptions are the workspace's calendars
+	// and CalendarsURL their page.
+	ExcludeCalendars []string
+	OnExcluded       string
+	CalendarOptions  []string
+	CalendarsURL     string
 
 	// Errors are field errors; Problems the ones no field shows; Notice a
 	// message above the form (such as why the form cannot show a job).

@@ -1,0 +1,57 @@
+package handlers
+
+import (
+	"slices"
+
+	"github.com/labstack/echo/v4"
+
+	"sked/models/jobdef"
+	"sked/web"
+)
+
+// The job form's "Skip days in calendars" (recurrence.calendars).
+
+// calendarsJSON is recurrence.calendars of the form's calendars, or nil
+// when none is chosen.
+func calendarsJSON(exclude []string, onExcluded string) map[string]any {
+	if len(exclude) == 0 {
+		return nil
+	}
+	out := map[string]any{"exclude": exclude}
+	if onExcluded == "" {
+		onExcluded = string(jobdef.ExcludedSkip)
+	}
+	out["onExcluded"] = onExcluded
+	return out
+}
+
+// calendarsOfJob is the form's calendars of a job's recurrence.
+func calendarsOfJob(r *jobdef.Recurrence) ([]string, string) {
+	if r == nil || r.Calendars == nil {
+		return nil, string(jobdef.ExcludedSkip)
+	}
+	return slices.Clone(r.Calendars.Exclude), string(r.Calendars.OnExcluded)
+}
+
+// calendarOptions are the names of the calendars of workspace ws, for the
+// form's choice.
+func (s *Server) calendarOptions(c echo.Context, ws string) []string {
+	rows, err := s.store.CalendarsOf(c.Request().Context(), ws)
+	if err != nil {
+		s.log.Error("job form: list calendars", "workspace", ws, "err", err)
+		return nil
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// withCalendars gives the form the calendars of its workspace to choose
+// from, and their page.
+func (s *Server) withCalendars(c echo.Context, f web.JobForm) web.JobForm {
+	f.CalendarOptions = s.calendarOptions(c, f.Collection.Workspace)
+	f.CalendarsURL = calendarsPath(f.Collection.Workspace)
+	return f
+}
