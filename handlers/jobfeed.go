@@ -86,18 +86,23 @@ func (s *Server) jobFeed(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "private, max-age=300")
 	c.Response().Header().Set("Content-Disposition", `inline; filename="`+feedFileName(j.Name)+`.ics"`)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", web.JobFeedICS(s.jobFeedView(c, row, j)))
+	v, err := s.jobFeedView(c, row, j)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", web.JobFeedICS(v))
 }
 
 // jobFeedView lists the job's coming occurrences as the job page does
-// (nextOccurrences: as the engine will run them), up to feedMaxEvents and
-// feedHorizon.
-func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) web.JobFeed {
+// (nextOccurrences with the workspace's calendars: as the engine will run
+// them), up to feedMaxEvents and feedHorizon.
+func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) (web.JobFeed, error) {
 	now := s.clock()
 	pj := parseStored(j.Definition)
 	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
 	if err != nil {
-		s.log.Warn("feed: calendars of the workspace", "workspace", row.WorkspaceID, "err", err)
+		// Without its calendars the feed would list excluded runs.
+		return web.JobFeed{}, fmt.Errorf("job feed: %w", err)
 	}
 	page := s.absoluteURL(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
 	f := web.JobFeed{Name: j.Name + " (" + row.Name + ")", Stamp: now}
@@ -116,7 +121,7 @@ func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *model
 			Description: what + "\nJob page: " + page, URL: page,
 		})
 	}
-	return f
+	return f, nil
 }
 
 // feedAction says what the job's action does (method and URL, or the
