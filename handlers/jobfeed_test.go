@@ -192,3 +192,35 @@ func TestJobFeedHorizon(t *testing.T) {
 		t.Errorf("last event %s, want %s", last, want[len(want)-1])
 	}
 }
+
+// TestJobFeedHonoursCalendars checks that the feed leaves out the runs a
+// workspace calendar excludes, as the job page does.
+func TestJobFeedHonoursCalendars(t *testing.T) {
+	a := newApp(t, false).withToken()
+	coll := rgPath("rg") + "/jc"
+	wantStatus(t, a.api(http.MethodPut, coll+apiVersion, `{"properties":{"sku":{"name":"Standard"}}}`), http.StatusCreated)
+	wantStatus(t, a.api(http.MethodPut, calBase+"/holidays",
+		`{"entries":[{"from":"2027-03-01","to":"2027-03-02","label":"Closed"}]}`), http.StatusCreated)
+	wantStatus(t, a.api(http.MethodPut, coll+"/jobs/daily"+apiVersion, calendarJobBody), http.StatusCreated)
+	a.signIn("api", "password123")
+	page := a.get("/c/default/rg/jc/jobs/daily")
+	wantStatus(t, page, http.StatusOK)
+	u, err := url.Parse(page.doc.Find("#job-feed-url").AttrOr("value", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.do(newClient(), http.MethodGet, u.RequestURI(), nil, nil)
+	wantStatus(t, r, http.StatusOK)
+	cal, err := ics.ParseCalendar(strings.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := cal.Events()
+	if len(events) == 0 {
+		t.Fatal("no events")
+	}
+	first, _ := events[0].GetStartAt()
+	if want := time.Date(2027, 3, 3, 9, 0, 0, 0, time.UTC); !first.Equal(want) {
+		t.Errorf("first event %s, want %s (1 and 2 March are excluded)", first, want)
+	}
+}
