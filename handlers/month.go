@@ -137,7 +137,7 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 	first := time.Date(p.year, p.month, 1, 0, 0, 0, 0, time.UTC)
 	ym := first.Format("2006-01")
 	v := web.MonthPageView{Workspace: ws, Title: first.Format("January 2006"), Month: ym, Zone: p.zone,
-		Action: monthPath(ws), ListURL: calendarsPath(ws), Jobs: m.Jobs,
+		Action: monthPath(ws), ListURL: calendarsPath(ws), Jobs: m.Jobs, JobsText: plural(m.Jobs, "enabled job") + " counted",
 		PrevURL: monthPath(ws) + "?" + monthQuery(p, first.AddDate(0, -1, 0).Format("2006-01"), ""),
 		NextURL: monthPath(ws) + "?" + monthQuery(p, first.AddDate(0, 1, 0).Format("2006-01"), "")}
 	today := caldef.DateOf(now.In(p.loc))
@@ -148,10 +148,7 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 				continue
 			}
 			d := m.Days[day-1]
-			count := formatCount(d.Runs)
-			if d.Capped {
-				count += "+"
-			}
+			count := runsText(d.Runs, d.Capped)
 			row[i] = web.MonthDayCell{Day: day, Date: d.Date.String(), Count: count, Runs: d.Runs, Past: d.Date.Before(today),
 				Excluded: strings.Join(d.Excluded, "; "),
 				URL:      monthPath(ws) + "/day?" + monthQuery(p, ym, d.Date.String())}
@@ -183,10 +180,9 @@ func monthNotes(m *forecast.Month, today caldef.Date) []string {
 
 // dayRunsView builds a day's runs.
 func dayRunsView(ws string, p monthParams, d *forecast.Day, more bool, now time.Time) web.DayRunsView {
-	v := web.DayRunsView{Date: d.Date.Time().Format("Monday 2 January 2006"), Zone: p.zone, Total: formatCount(d.Runs),
+	v := web.DayRunsView{Date: d.Date.Time().Format("Monday 2 January 2006"), Zone: p.zone, Total: runsText(d.Runs, d.Capped),
 		Excluded: strings.Join(d.Excluded, "; "), More: d.More}
 	if d.Capped {
-		v.Total += "+"
 		v.Notes = append(v.Notes, fmt.Sprintf("A job runs more than %s times this day: its runs are counted up to there.", formatCount(forecast.PerJobCap)))
 	}
 	if more {
@@ -212,6 +208,22 @@ func dayRunsView(ws string, p monthParams, d *forecast.Day, more bool, now time.
 			Job: r.Job.Path(), URL: jobPath(ws, r.Job.ResourceGroup, r.Job.Collection, r.Job.Name)})
 	}
 	return v
+}
+
+// runsText is "1 run", "12 runs" or, capped, "10,000+ runs".
+func runsText(n int, capped bool) string {
+	if capped {
+		return formatCount(n) + "+ runs"
+	}
+	return plural(n, "run")
+}
+
+// plural is "1 run" or "2 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return formatCount(n) + " " + noun + "s"
 }
 
 // formatCount writes n with thousands separators: 10,000.

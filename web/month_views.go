@@ -16,6 +16,8 @@ type MonthPageView struct {
 	// over the limit, jobs that could not be compiled).
 	Notes []string
 	Jobs  int
+	// JobsText says how many jobs were counted ("3 enabled jobs counted").
+	JobsText string
 	// Detail is the chosen day (?d=) when the page is loaded without htmx.
 	Detail *DayRunsView
 }
@@ -24,7 +26,7 @@ type MonthPageView struct {
 type MonthDayCell struct {
 	Day      int
 	Date     string
-	Count    string // "12", "10,000+"
+	Count    string // "12 runs", "10,000+ runs"
 	Runs     int
 	Past     bool
 	Excluded string // the calendars that exclude the day, "" when none
@@ -48,7 +50,7 @@ func (d MonthDayCell) Class() string {
 type DayRunsView struct {
 	Date     string // "Thursday 24 December 2026"
 	Zone     string
-	Total    string
+	Total    string // "12 runs"
 	Excluded string
 	Hours    []HourCell
 	Runs     []RunRow
