@@ -188,7 +188,7 @@ func TestBrowserCalendars(t *testing.T) {
 	}
 	cell := func(d time.Time) (string, string) {
 		sel := `document.querySelector('#month-grid a[data-date="` + d.Format("2006-01-02") + `"]')`
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(function(){var e=` + sel + `;return e ? [e.dataset.runs, e.dataset.excluded || ""] : ["", ""]})()`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(function(){var e=`+sel+`;return e ? [e.dataset.runs, e.dataset.excluded || ""] : ["", ""]})()`))
 		if err != nil || len(v) != 2 {
 			t.Fatalf("month cell %s: %v", d.Format("2006-01-02"), err)
 		}
