@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,30 @@ func TestImportAPICrontab(t *testing.T) {
 	}
 	if a.fingerprint() != before {
 		t.Error("a dry run wrote")
+	}
+}
+
+// TestImportPageCrontab pastes a crontab into the import page: without a
+// collection the page says one is needed (422); with one, the dry run lists
+// the lines' jobs.
+func TestImportPageCrontab(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("admin", "password123")
+	a.signIn("admin", "password123")
+	csrf := a.csrf("/import")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form := url.Values{"csrf_token": {csrf}, "text": {"# ops\n15 5 * * 1-5 https://example.com/report\n"},
+		"on_conflict": {"replace"}, "step": {"check"}}
+	r := a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if !strings.Contains(r.doc.Find("#import-problems").Text(), "a crontab file names no collection") {
+		t.Errorf("no collection: %s", r.doc.Find("#import-problems").Text())
+	}
+	form.Set("resource_group", "ops")
+	form.Set("collection", "nightly")
+	r = a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	if row := r.doc.Find(`tr[data-job="line-2-example-com"]`).Text(); !strings.Contains(row, "new") || !strings.Contains(row, "Monday to Friday") {
+		t.Errorf("dry-run row: %q", row)
 	}
 }

@@ -64,6 +64,9 @@ func (s *Server) importSubmit(c echo.Context) error {
 		}
 	}
 	file, err := catalog.ParseImport(data)
+	if err == nil { // a crontab file needs the collection fields
+		err = file.RequireTarget(models.CollectionRef{ResourceGroup: v.ResourceGroup, Name: v.Collection})
+	}
 	if ve := jobdef.AsValidationError(err); ve != nil {
 		v.Problems = ve.Lines()
 		return s.renderImport(c, statusUnprocessable, v)
