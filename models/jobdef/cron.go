@@ -17,6 +17,8 @@ import (
 // otherwise default from the anchor (SPEC §2), so the result does not depend
 // on the job's startTime or creation time:
 //
+// A field that lists every value of its range counts as unrestricted.
+//
 //	line shape (after normalising)                  frequency  schedule
 //	minute, hour, dom, month, dow all *              minute     minutes 0–59
 //	only the minute restricted                       hour       minutes
@@ -32,7 +34,10 @@ import (
 // @reboot and @every, a restricted day-of-month together with a restricted
 // day-of-week (cron runs when EITHER matches, a recurrence can only require
 // both), W (nearest weekday), L alone in day-of-week, ? outside the day
-// fields, and lines that can never run (30 February).
+// fields, and lines that can never run (30 February). In a time zone the
+// wall-clock times follow SPEC §2's daylight-saving rules (a time in the
+// spring-forward gap runs shifted by the gap, a repeated time once), which
+// cron implementations do not agree on.
 
 // Cron is a crontab line converted to a recurrence: Frequency and Schedule
 // replace recurrence.frequency and recurrence.schedule (the interval is 1).
@@ -56,6 +61,7 @@ type CronError struct {
 // Error returns the reason.
 func (e *CronError) Error() string { return e.Reason }
 
+// cronErr returns a *CronError with the formatted reason.
 func cronErr(format string, args ...any) error {
 	return &CronError{Reason: fmt.Sprintf(format, args...)}
 }
@@ -66,11 +72,13 @@ var cronNicknames = map[string]string{
 	"@weekly": "0 0 * * 0", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *",
 }
 
+// cronMonthNames maps the lowercase month names of cron to 1–12.
 var cronMonthNames = map[string]int{
 	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
+// cronDayNames maps the lowercase day names of cron to 0–6 (Sunday 0).
 var cronDayNames = map[string]int{"sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6}
 
 // cronField describes one of the five fields.
@@ -80,6 +88,7 @@ type cronField struct {
 	names  map[string]int
 }
 
+// cronFields are the five fields in line order.
 var cronFields = [5]cronField{
 	{name: "minute", lo: 0, hi: 59},
 	{name: "hour", lo: 0, hi: 23},
@@ -241,8 +250,7 @@ func (fd cronField) value(text, whole string) (int, error) {
 // addItem adds one list item of a field.
 func (s *cronSet) addItem(item string, fd cronField) error {
 	up := strings.ToUpper(item)
-	switch {
-	case item == "":
+	if item == "" {
 		return cronErr("%s: empty item in a list (two commas, or a trailing comma)", fd.name)
 	}
 	if fd.name == "day-of-month" && strings.HasPrefix(up, "L") {
@@ -459,6 +467,7 @@ func mondayFirst(vals map[int]bool) []time.Weekday {
 	return out
 }
 
+// intRange returns lo, lo+1, …, hi.
 func intRange(lo, hi int) []int {
 	out := make([]int, 0, hi-lo+1)
 	for v := lo; v <= hi; v++ {
@@ -467,6 +476,7 @@ func intRange(lo, hi int) []int {
 	return out
 }
 
+// joinInts writes values separated by commas.
 func joinInts(vals []int) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {
