@@ -567,7 +567,7 @@ func expandCron(o object, ps *problems) object {
 // monthDays or monthlyOccurrences for month and year, months for year) and
 // cron can say it (no monthDays together with monthlyOccurrences, no counting
 // from the end beyond L and nL). count, endTime and timeZone are not part of
-// the line.
+// the line, nor are calendars: the line is the schedule they apply to.
 func CronOf(rec *Recurrence) (string, bool) {
 	if rec == nil || rec.Interval != 1 || rec.Schedule.IsEmpty() {
 		return "", false

@@ -167,6 +167,10 @@ func TestCronInJobs(t *testing.T) {
 	if !strings.Contains(props, want) || strings.Contains(props, "cron") {
 		t.Fatalf("stored %s\nwant it to contain %s", props, want)
 	}
+	if job, err = Parse(cronJob(`{"cron":"0 9 * * *","calendars":{"exclude":["holidays"],"onExcluded":"nextDay"}}`)); err != nil ||
+		job.Recurrence.Calendars == nil || job.Recurrence.Frequency != Day {
+		t.Fatalf("cron with calendars: %+v %v", job, err)
+	}
 	if job, err = Parse(cronJob(`{"Cron":"CRON_TZ=Asia/Tokyo @daily"}`)); err != nil || job.Recurrence.TimeZone != "Asia/Tokyo" || job.Recurrence.Frequency != Day {
 		t.Fatalf("CRON_TZ: %+v %v", job, err)
 	}
