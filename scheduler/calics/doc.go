@@ -8,6 +8,8 @@
 // and other RRULEs into rule entries in the recurrence JSON where they
 // can be expressed; the rest is reported as not imported, with the reason.
 // Export writes every entry as an all-day VEVENT: yearly entries as
-// yearly RRULE events, rule entries expanded into their days over a
-// window of years.
+// yearly RRULE events, rule entries as RRULE events where iCalendar means
+// the same days by one (interval 1: week days, month days, week days of
+// the month, months), the others expanded into their days over a window
+// of years.
 package calics
