@@ -118,3 +118,39 @@ func TestMonthViewCountsEqualTheCore(t *testing.T) {
 	pgWantErrorPage(t, f.get("/w/default/month?m=2026-13"), http.StatusBadRequest)
 	pgWantErrorPage(t, f.get("/w/default/month?tz=Mars/Base"), http.StatusBadRequest)
 }
+
+// everyMinute runs every minute.
+const everyMinute = `{"action":{"type":"https","request":{"uri":"https://example.com/hook","method":"GET"}},
+	"recurrence":{"frequency":"minute","interval":1},"startTime":"2026-11-01T00:00:00Z"}`
+
+func TestMonthViewCapsRunsPerJob(t *testing.T) {
+	f := newPGFixture(t)
+	f.putJob(f.coll, "busy", everyMinute)
+	r := f.get("/w/default/month?m=2026-12")
+	wantStatus(t, r, http.StatusOK)
+	total := 0
+	r.doc.Find("#month-grid a[data-date]").Each(func(_ int, s *goquery.Selection) {
+		n, _ := strconv.Atoi(s.AttrOr("data-runs", ""))
+		total += n
+	})
+	if total != 10000 {
+		t.Errorf("%d runs counted, want the cap of 10,000", total)
+	}
+	// 1,440 runs a day: the cap is reached on 7 December.
+	if got := strings.Join(strings.Fields(r.doc.Find(`a[data-date="2026-12-06"]`).Text()), " "); got != "6 1,440 runs" {
+		t.Errorf("6 Dec: %q", got)
+	}
+	if got := strings.Join(strings.Fields(r.doc.Find(`a[data-date="2026-12-07"]`).Text()), " "); got != "7 1,360+ runs" {
+		t.Errorf("7 Dec: %q", got)
+	}
+	if got := strings.Join(strings.Fields(r.doc.Find(`a[data-date="2026-12-31"]`).Text()), " "); got != "31 0+ runs" {
+		t.Errorf("31 Dec: %q", got)
+	}
+	if notes := r.doc.Find("#month-notes").Text(); !strings.Contains(notes, "rg/jc/busy runs more than 10,000 times this month") {
+		t.Errorf("notes: %q", notes)
+	}
+	r = f.hxGet("/w/default/month/day?d=2026-12-10")
+	if n := r.doc.Find("#day-runs tbody tr").Length(); n != 500 || !strings.Contains(r.doc.Find("#month-day").Text(), "and 940 more") {
+		t.Errorf("a day of 1,440 runs lists %d", n)
+	}
+}

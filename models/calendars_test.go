@@ -142,3 +142,40 @@ func TestJobsUsingCalendar(t *testing.T) {
 		t.Errorf("plan does not use jobs_calendars_exclude_idx:\n%s", plan.String())
 	}
 }
+
+func TestForecastJobsAreTheEnabledJobsOfEnabledCollections(t *testing.T) {
+	store := testdb.Store(t)
+	ctx := context.Background()
+	on := newCollection(t, store, "rg", "on")
+	off := newCollection(t, store, "rg", "off")
+	if err := store.SetCollectionState(ctx, off.ID, "Disabled"); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []models.JobWrite{
+		{CollectionID: on.ID, Name: "b", Definition: []byte(storedDef)},
+		{CollectionID: on.ID, Name: "a", Definition: []byte(storedDef)},
+		{CollectionID: on.ID, Name: "disabled", Definition: []byte(storedDef), State: "disabled"},
+		{CollectionID: off.ID, Name: "c", Definition: []byte(storedDef)},
+	} {
+		if _, _, err := store.SaveJob(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs, err := store.ForecastJobs(ctx, models.DefaultWorkspaceID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range jobs {
+		got = append(got, j.Path())
+		if j.ScheduleBase == nil || len(j.Definition) == 0 {
+			t.Errorf("%s: %+v", j.Path(), j)
+		}
+	}
+	if strings.Join(got, " ") != "rg/on/a rg/on/b" {
+		t.Errorf("forecast jobs %v", got)
+	}
+	if jobs, _ := store.ForecastJobs(ctx, models.DefaultWorkspaceID, 1); len(jobs) != 1 {
+		t.Errorf("limit 1 gave %d", len(jobs))
+	}
+}
