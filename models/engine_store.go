@@ -33,7 +33,10 @@ const (
 
 // NotifyChannel is the LISTEN/NOTIFY channel on which the database tells
 // the engines that there is something to look at: a job was created,
-// changed, enabled or run now, or a collection was enabled.
+// changed, enabled or run now, or a collection was enabled (empty payload:
+// look again now); or that an attempt was stored due at a given time (a
+// retry, an error action, the recovery of a dead instance's attempts: the
+// payload is that time, see DuePayload), for which the engines arm a timer.
 const NotifyChannel = "sked_engine"
 
 // ErrJobNotEnabled means that the operation needs an enabled job.
@@ -464,7 +467,9 @@ type FinishedAttempt struct {
 // final status, one history entry, the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
 // job's final state when it has no occurrence left and nothing open. The
-// common part is one statement for the whole batch.
+// common part is one statement for the whole batch. When it stores next
+// attempts it notifies the engines with the earliest one's due time
+// (DuePayload).
 func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
 	out := make([]FinishedAttempt, len(outcomes))
 	if len(outcomes) == 0 {
@@ -533,6 +538,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		for i := range rows {
 			byID[rows[i].ID] = &rows[i]
 		}
+		var earliest time.Time
 		for i := range outcomes {
 			out[i] = FinishedAttempt{AttemptID: outcomes[i].AttemptID}
 			r := byID[outcomes[i].AttemptID]
@@ -542,6 +548,17 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			if err := followUp(tx, &outcomes[i], r, &out[i]); err != nil {
 				return err
 			}
+			if due := outcomes[i].Next; out[i].NextStored && (earliest.IsZero() || due.DueAt.Before(earliest)) {
+				earliest = due.DueAt
+			}
+		}
+		if earliest.IsZero() {
+			return nil
+		}
+		// The other engines arm a timer for the earliest new attempt (the
+		// writer arms its own).
+		if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, DuePayload(earliest)).Error; err != nil {
+			return fmt.Errorf("notify: %w", err)
 		}
 		return nil
 	})
@@ -816,11 +833,14 @@ type Retention struct {
 	FinishedJobMaxAge time.Duration
 	// AttemptMaxAge deletes finished attempt rows that finished longer ago.
 	AttemptMaxAge time.Duration
+	// InstanceMaxAge deletes the rows of engine instances whose heartbeat
+	// stopped longer ago and that hold no running attempt.
+	InstanceMaxAge time.Duration
 }
 
 // PruneStats counts what Prune deleted.
 type PruneStats struct {
-	History, Jobs, Attempts int64
+	History, Jobs, Attempts, Instances int64
 }
 
 // Prune deletes, as of now, what r says is too old or too much. Several
@@ -861,6 +881,13 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune attempts", res.Error)
 		}
 		st.Attempts = res.RowsAffected
+	}
+	if r.InstanceMaxAge > 0 {
+		n, err := pruneInstances(db, now.Add(-r.InstanceMaxAge))
+		if err != nil {
+			return st, translate("models: prune instances", err)
+		}
+		st.Instances = n
 	}
 	return st, nil
 }

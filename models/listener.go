@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,14 +19,38 @@ func (s *Store) DSN() string {
 	return ""
 }
 
+// DuePayload is the payload of a notification saying that an attempt is
+// due at t: t in RFC 3339 with nanoseconds, UTC.
+func DuePayload(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// ParseDuePayload reads a notification's payload: an RFC 3339 time or a
+// Unix time in milliseconds. ok is false for an empty or unreadable one.
+func ParseDuePayload(p string) (t time.Time, ok bool) {
+	if p == "" {
+		return time.Time{}, false
+	}
+	if t, err := time.Parse(time.RFC3339Nano, p); err == nil {
+		return t, true
+	}
+	if ms, err := strconv.ParseInt(p, 10, 64); err == nil {
+		return time.UnixMilli(ms), true
+	}
+	return time.Time{}, false
+}
+
+// dueBuffer is how many due times a Listener holds for its reader; beyond
+// that, a due time becomes a plain wake-up.
+const dueBuffer = 256
+
 // Listener receives the database's wake-ups on NotifyChannel over its own
-// connection (pgx, outside the pool). Notifications carry no payload: a
-// wake-up only says "look again". Create it with NewListener and run it
-// with Run; C delivers the wake-ups.
+// connection (pgx, outside the pool). A notification without payload says
+// "look again" and is delivered on C; one carrying a due time (DuePayload)
+// is delivered on Due. Create it with NewListener and run it with Run.
 type Listener struct {
 	dsn    string
 	logger *slog.Logger
 	c      chan struct{}
+	due    chan time.Time
 	// Backoff is the wait before reconnecting after a lost connection;
 	// it doubles up to MaxBackoff. Defaults 100 ms and 5 s.
 	Backoff, MaxBackoff time.Duration
@@ -37,7 +62,7 @@ func NewListener(dsn string, logger *slog.Logger) *Listener {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Listener{dsn: dsn, logger: logger, c: make(chan struct{}, 1),
+	return &Listener{dsn: dsn, logger: logger, c: make(chan struct{}, 1), due: make(chan time.Time, dueBuffer),
 		Backoff: 100 * time.Millisecond, MaxBackoff: 5 * time.Second}
 }
 
@@ -46,6 +71,29 @@ func NewListener(dsn string, logger *slog.Logger) *Listener {
 // after every (re)connection, since notifications sent while disconnected
 // are lost.
 func (l *Listener) C() <-chan struct{} { return l.c }
+
+// Due returns the channel of the due times that notifications carried,
+// in the order received. When its reader falls behind by more than a few
+// hundred, further due times are delivered as wake-ups on C instead, so
+// none is lost. An unreadable payload is a wake-up on C.
+func (l *Listener) Due() <-chan time.Time { return l.due }
+
+// deliver hands one notification's payload to the reader.
+func (l *Listener) deliver(payload string) {
+	t, ok := ParseDuePayload(payload)
+	if !ok {
+		if payload != "" {
+			l.logger.Debug("engine listener: unreadable payload, looking again", "payload", payload)
+		}
+		l.wake()
+		return
+	}
+	select {
+	case l.due <- t:
+	default:
+		l.wake()
+	}
+}
 
 func (l *Listener) wake() {
 	select {
@@ -93,9 +141,10 @@ func (l *Listener) listen(ctx context.Context) (connected bool, err error) {
 	}
 	l.wake()
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return true, fmt.Errorf("models: listen: wait: %w", err)
 		}
-		l.wake()
+		l.deliver(n.Payload)
 	}
 }

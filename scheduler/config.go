@@ -32,6 +32,19 @@ type Config struct {
 	// ErrorBackoff is the first wait after a failing database call; it
 	// doubles up to 5 s. Default 250 ms.
 	ErrorBackoff time.Duration
+	// HeartbeatInterval is how often the engine renews its instance's
+	// heartbeat in the database and looks for instances whose heartbeat
+	// stopped. Default 5 s.
+	HeartbeatInterval time.Duration
+	// DeadAfter is how old an instance's latest heartbeat may be before the
+	// other instances consider it dead: they record its running attempts
+	// Failed ("interrupted") and apply their retry policies, whatever the
+	// attempts' timeouts, at most DeadAfter plus HeartbeatInterval after
+	// its last heartbeat. It must be at least twice HeartbeatInterval, and
+	// longer than any pause of a live instance (a stalled database
+	// connection, a suspended VM): a live instance taken for dead sees its
+	// running attempts retried elsewhere. Default 20 s.
+	DeadAfter time.Duration
 	// ShutdownTimeout is how long Stop lets running attempts finish before
 	// it interrupts them, when Stop's context has no earlier deadline.
 	// Default 25 s.
@@ -71,6 +84,8 @@ const (
 	DefaultMisfireGrace      = 60 * time.Second
 	DefaultSafetyPoll        = 30 * time.Second
 	DefaultErrorBackoff      = 250 * time.Millisecond
+	DefaultHeartbeatInterval = 5 * time.Second
+	DefaultDeadAfter         = 20 * time.Second
 	DefaultShutdownTimeout   = 25 * time.Second
 	DefaultResultBatch       = 256
 	DefaultResultWriters     = 2
@@ -95,6 +110,8 @@ func (c Config) WithDefaults() Config {
 	set(&c.MisfireGrace, DefaultMisfireGrace)
 	set(&c.SafetyPoll, DefaultSafetyPoll)
 	set(&c.ErrorBackoff, DefaultErrorBackoff)
+	set(&c.HeartbeatInterval, DefaultHeartbeatInterval)
+	set(&c.DeadAfter, DefaultDeadAfter)
 	set(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	if c.ResultBatch == 0 {
 		c.ResultBatch = DefaultResultBatch
@@ -122,11 +139,17 @@ func (c Config) Validate() error {
 	positive := map[string]time.Duration{
 		"lease margin": c.LeaseMargin, "misfire grace": c.MisfireGrace, "safety poll": c.SafetyPoll,
 		"error backoff": c.ErrorBackoff, "shutdown timeout": c.ShutdownTimeout,
+		"heartbeat interval": c.HeartbeatInterval, "dead after": c.DeadAfter,
 	}
-	for _, name := range []string{"lease margin", "misfire grace", "safety poll", "error backoff", "shutdown timeout"} {
+	for _, name := range []string{"lease margin", "misfire grace", "safety poll", "error backoff", "shutdown timeout",
+		"heartbeat interval", "dead after"} {
 		if positive[name] <= 0 {
 			errs = append(errs, fmt.Errorf("engine: %s %s must be positive", name, positive[name]))
 		}
+	}
+	if c.HeartbeatInterval > 0 && c.DeadAfter < 2*c.HeartbeatInterval {
+		errs = append(errs, fmt.Errorf("engine: dead after %s must be at least twice the heartbeat interval %s",
+			c.DeadAfter, c.HeartbeatInterval))
 	}
 	if c.ResultBatch < 1 {
 		errs = append(errs, fmt.Errorf("engine: result batch %d must be at least 1", c.ResultBatch))

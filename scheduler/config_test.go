@@ -10,7 +10,8 @@ func TestConfigDefaultsAndValidate(t *testing.T) {
 	c := Config{}.WithDefaults()
 	if c.MaxWorkers != 256 || c.LeaseMargin != 30*time.Second || c.MisfireGrace != time.Minute ||
 		c.SafetyPoll != 30*time.Second || c.HistoryPerJob != 1000 || c.HistoryMaxAge != 60*24*time.Hour ||
-		c.FinishedJobMaxAge != 60*24*time.Hour || c.ResultWriters != 2 || c.RetentionInterval != time.Hour {
+		c.FinishedJobMaxAge != 60*24*time.Hour || c.ResultWriters != 2 || c.RetentionInterval != time.Hour ||
+		c.HeartbeatInterval != 5*time.Second || c.DeadAfter != 20*time.Second {
 		t.Errorf("defaults %+v", c)
 	}
 	if err := c.Validate(); err != nil {
@@ -22,6 +23,14 @@ func TestConfigDefaultsAndValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to mention %q", err, want)
 		}
+	}
+	bad = Config{HeartbeatInterval: 5 * time.Second, DeadAfter: 9 * time.Second}.WithDefaults()
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "dead after 9s must be at least twice the heartbeat interval 5s") {
+		t.Errorf("Validate() = %v, want dead after refused", err)
+	}
+	bad = Config{HeartbeatInterval: -time.Second}.WithDefaults()
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "heartbeat interval -1s must be positive") {
+		t.Errorf("Validate() = %v, want the heartbeat interval refused", err)
 	}
 	if _, err := New(Config{}, Deps{}); err == nil {
 		t.Error("New without a store succeeded")

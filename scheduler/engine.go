@@ -19,9 +19,22 @@
 // jobs created, changed, enabled, run now; collections enabled), or the
 // safety poll, whichever comes first; it never busy-polls.
 //
-// An attempt whose engine dies keeps its lease until it expires (the
-// action's timeout plus Config.LeaseMargin); then any engine records it
-// Failed ("interrupted") and applies the retry policy.
+// Every attempt the engine schedules wakes an engine at its due time: after
+// writing a retry (due retryInterval after the failed attempt ended, or
+// doubling with retryType exponential) or an error action (due at once),
+// the writing engine arms its own timer for the earliest of them, and the
+// notification that FinishAttempts sends carries that due time, for which
+// the other engines arm theirs (without querying the database at once).
+// The safety poll is only a net for lost notifications.
+//
+// Every engine renews a heartbeat (models.Store.Heartbeat) every
+// Config.HeartbeatInterval. An attempt whose engine dies is recorded Failed
+// ("interrupted") by another engine, which applies the retry policy, at
+// most Config.DeadAfter plus Config.HeartbeatInterval after the dead
+// engine's last heartbeat (25 s with the defaults), or when its lease
+// expires (the action's timeout plus Config.LeaseMargin) if that comes
+// first (an engine that does not heartbeat, e.g. an older version). A live
+// engine keeps its attempts for as long as their timeouts allow.
 //
 // # Lifecycle
 //
@@ -30,7 +43,9 @@
 // rest (they become pending again with the same attempt number, due at
 // once, so another instance runs them; no history entry is written for the
 // interrupted run, and the target may see that attempt twice, with the same
-// Idempotency-Key and execution tag), writes every result and returns. The other methods (RunNow,
+// Idempotency-Key and execution tag), writes every result, deletes its
+// heartbeat row (unless it still holds running attempts: the other
+// engines then recover them as from a dead engine) and returns. The other methods (RunNow,
 // EnableJob, DisableJob) may be called at any time, from any goroutine.
 //
 // # Deleted or disabled jobs
@@ -70,22 +85,28 @@ type Store interface {
 	SetJobEnabled(ctx context.Context, jobID int64, enabled bool, now time.Time) error
 	Prune(ctx context.Context, now time.Time, r models.Retention) (models.PruneStats, error)
 	ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)
+	Heartbeat(ctx context.Context, hb models.Heartbeat) (int64, error)
+	RemoveInstance(ctx context.Context, id string) (bool, error)
 }
 
 // Notifier delivers wake-ups from the database; *models.Listener satisfies
-// it. Run is called by Start and must return when its context ends.
+// it. Run is called by Start and must return when its context ends. C
+// delivers "look again now" wake-ups; Due delivers the due times of
+// attempts stored by other engines, for which the engine arms a timer.
 type Notifier interface {
 	Run(ctx context.Context) error
 	C() <-chan struct{}
+	Due() <-chan time.Time
 }
 
 // Deps are the engine's collaborators. Only Store is required.
 type Deps struct {
 	// Store is the database.
 	Store Store
-	// Notifier wakes the engine when jobs change; nil means wake-ups come
-	// only from the timer and the safety poll (and from this engine's own
-	// RunNow/EnableJob calls).
+	// Notifier wakes the engine when jobs change and when other engines
+	// store attempts; nil means wake-ups come only from the timer and the
+	// safety poll (and from this engine's own RunNow/EnableJob calls and
+	// writes).
 	Notifier Notifier
 	// Clock defaults to SystemClock.
 	Clock Clock
@@ -119,6 +140,9 @@ type Engine struct {
 	minBatch  int
 	slotFreed chan struct{}
 	poke      chan struct{}
+	// alarm is the earliest due time of attempts this engine wrote or was
+	// notified of, until a claim looks at it.
+	alarm alarm
 	results   chan models.AttemptOutcome
 	inflight  sync.WaitGroup
 
@@ -157,7 +181,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		return nil, errors.New("engine: a store is required")
 	}
 	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
-		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(100_000), calendars: deps.Calendars}
+		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: deps.Calendars}
 	if e.clock == nil {
 		e.clock = SystemClock{}
 	}
@@ -184,6 +208,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.minBatch = max(1, cfg.MaxWorkers/8)
 	e.slotFreed = make(chan struct{}, 1)
 	e.poke = make(chan struct{}, 1)
+	e.alarm.c = make(chan struct{}, 1)
 	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
 	e.stopClaiming = make(chan struct{})
 	e.loopDone = make(chan struct{})
@@ -218,7 +243,9 @@ func (e *Engine) Start() error {
 				e.logger.Error("engine: notifications stopped", "err", err)
 			}
 		})
+		e.bg.Go(e.forwardDue)
 	}
+	e.bg.Go(e.heartbeat)
 	if e.cfg.RetentionInterval > 0 {
 		e.bg.Go(e.retention)
 	}
@@ -280,11 +307,31 @@ func (e *Engine) Stop(ctx context.Context) error {
 	e.writeCancel()
 	e.bgCancel()
 	e.bg.Wait()
+	e.removeInstance()
 	if e.httpEx != nil {
 		e.httpEx.CloseIdleConnections()
 	}
 	e.logger.Info("engine stopped", "instance", e.id)
 	return nil
+}
+
+// removeInstance deletes this engine's heartbeat row after a graceful
+// stop. A row that stays (the engine still holds running attempts, or the
+// database is unavailable) stops beating: the other engines recover those
+// attempts as from a dead engine, and retention deletes the row later.
+func (e *Engine) removeInstance() {
+	if e.crashed.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	gone, err := e.store.RemoveInstance(ctx, e.id)
+	switch {
+	case err != nil:
+		e.logger.Warn("engine: removing the heartbeat row failed", "instance", e.id, "err", err)
+	case !gone:
+		e.logger.Warn("engine: heartbeat row kept: attempts still leased to this instance will be recovered by the others", "instance", e.id)
+	}
 }
 
 // release gives the attempts interrupted by Stop back to the database, so
@@ -385,7 +432,7 @@ func (e *Engine) loop() {
 		started, claimed, err := e.claim(free)
 		if err != nil {
 			e.logger.Warn("engine: claim failed", "err", err, "retry_in", backoff.String())
-			if !e.sleep(e.clock.NewTimer(backoff), notifyC, nil) {
+			if !e.sleep(backoff, notifyC, nil) {
 				return
 			}
 			backoff = min(2*backoff, 5*time.Second)
@@ -404,6 +451,12 @@ func (e *Engine) loop() {
 		case ok:
 			delay = min(delay, at.Sub(e.clock.Now()))
 		}
+		if at, ok := e.alarm.next(); ok {
+			if !at.After(e.clock.Now()) && free > started {
+				continue // stored while this claim ran: claim again at once
+			}
+			delay = min(delay, at.Sub(e.clock.Now()))
+		}
 		var slotC chan struct{}
 		if delay <= 0 {
 			switch {
@@ -416,7 +469,7 @@ func (e *Engine) loop() {
 				continue
 			}
 		}
-		if !e.sleep(e.clock.NewTimer(delay), notifyC, slotC) {
+		if !e.sleep(delay, notifyC, slotC) {
 			return
 		}
 	}
@@ -443,25 +496,45 @@ func (e *Engine) waitSlots(n int, d time.Duration) bool {
 	return true
 }
 
-// sleep waits for t, a notification, a poke or slot; it reports false when
-// the engine stops claiming.
-func (e *Engine) sleep(t Timer, notifyC <-chan struct{}, slotC <-chan struct{}) bool {
-	defer t.Stop()
-	select {
-	case <-t.C():
-	case <-notifyC:
-	case <-e.poke:
-	case <-slotC:
-	case <-e.stopClaiming:
-		return false
+// sleep waits for delay, a notification, a poke, a slot or the alarm
+// (when armed earlier than the end of the wait: the timer is then moved to
+// it); it reports false when the engine stops claiming.
+func (e *Engine) sleep(delay time.Duration, notifyC <-chan struct{}, slotC <-chan struct{}) bool {
+	until := e.clock.Now().Add(delay)
+	t := e.clock.NewTimer(delay)
+	defer func() { t.Stop() }()
+	for {
+		select {
+		case <-t.C():
+		case <-notifyC:
+		case <-e.poke:
+		case <-slotC:
+		case <-e.stopClaiming:
+			return false
+		case <-e.alarm.c:
+			at, ok := e.alarm.next()
+			if !ok || !at.Before(until) {
+				continue
+			}
+			now := e.clock.Now()
+			if !at.After(now) {
+				return true
+			}
+			t.Stop()
+			t, until = e.clock.NewTimer(at.Sub(now)), at
+			continue
+		}
+		return true
 	}
-	return true
 }
 
 // claim runs one claim with up to free attempts and dispatches what it
 // got. It returns how many attempts it started and how many rows it got.
 func (e *Engine) claim(free int) (started, claimed int, err error) {
 	now := e.clock.Now()
+	// This claim covers everything due by now (what it leaves, NextWake
+	// returns).
+	e.alarm.reached(now)
 	t0 := time.Now()
 	got, err := e.store.ClaimDue(e.bgCtx, e.claimRequest(now, free))
 	e.metrics.claim.Observe(time.Since(t0).Seconds())
@@ -472,7 +545,7 @@ func (e *Engine) claim(free int) (started, claimed int, err error) {
 	for i := range got {
 		a := got[i]
 		if a.Expired {
-			e.logger.Warn("engine: attempt interrupted (lease expired)", "job_id", a.JobID, "attempt_id", a.ID)
+			e.logger.Warn("engine: attempt interrupted (its instance stopped answering)", "job_id", a.JobID, "attempt_id", a.ID)
 			expired = append(expired, e.interrupted(&a, now))
 			continue
 		}
@@ -527,7 +600,7 @@ func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.Att
 	cj, _ := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
 	spec, main := specsFor(cj, a.Action)
 	o := outcome(a, spec, main, action.Result{
-		Message: "interrupted: the instance running the attempt stopped answering (its lease expired)",
+		Message: "interrupted: the instance running the attempt stopped answering (its heartbeat stopped or its lease expired)",
 	}, now)
 	o.Expired = true
 	return o
@@ -619,8 +692,14 @@ func (e *Engine) write(batch []models.AttemptOutcome) {
 	}
 }
 
-// observe updates the metrics and logs after a batch was written.
+// observe arms the alarm for the attempts that a written batch stored,
+// and updates the metrics and logs.
 func (e *Engine) observe(batch []models.AttemptOutcome, done []models.FinishedAttempt) {
+	for i, f := range done {
+		if f.NextStored && batch[i].Next != nil {
+			e.alarm.set(batch[i].Next.DueAt)
+		}
+	}
 	for i, f := range done {
 		if !f.Recorded {
 			e.logger.Info("engine: result not recorded (attempt no longer ours or job deleted)", "attempt_id", f.AttemptID)
@@ -664,13 +743,15 @@ func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 	r := models.Retention{
 		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
 		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge, AttemptMaxAge: e.cfg.AttemptMaxAge,
+		InstanceMaxAge: deadInstanceMaxAge,
 	}
 	st, err := e.store.Prune(ctx, e.clock.Now(), r)
 	if err != nil {
 		return st, err
 	}
-	if st.History+st.Jobs+st.Attempts > 0 {
-		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts)
+	if st.History+st.Jobs+st.Attempts+st.Instances > 0 {
+		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts,
+			"instances_deleted", st.Instances)
 	}
 	return st, nil
 }

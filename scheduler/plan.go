@@ -1,11 +1,8 @@
 package scheduler
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"sync"
 	"time"
 
 	"sked/models"
@@ -34,53 +31,6 @@ type compiledJob struct {
 type jobCalendars struct {
 	cals  recurrence.Calendars
 	stamp string
-}
-
-// jobCache keeps the parsed definitions of recently seen jobs, so that a
-// job running every minute is not parsed every minute. It is bounded:
-// when full it is emptied. Safe for concurrent use.
-type jobCache struct {
-	mu  sync.Mutex
-	m   map[int64]*compiledJob
-	max int
-}
-
-func newJobCache(max int) *jobCache { return &jobCache{m: map[int64]*compiledJob{}, max: max} }
-
-// get returns the compiled job id with definition def, with its rule for
-// base and the calendars cals when base is not nil.
-func (c *jobCache) get(id int64, def json.RawMessage, secrets jobdef.Secrets, base *time.Time, cals jobCalendars) (*compiledJob, error) {
-	c.mu.Lock()
-	cj := c.m[id]
-	c.mu.Unlock()
-	same := cj != nil && bytes.Equal(cj.def, def) && maps.Equal(cj.secrets, secrets)
-	if same && (base == nil || (cj.rule != nil && cj.base.Equal(*base) && cj.stamp == cals.stamp)) {
-		return cj, nil
-	}
-	var fresh compiledJob
-	if same {
-		fresh = *cj
-	} else {
-		job, err := jobdef.ParseWith(def, jobdef.Options{Keep: secrets})
-		if err != nil {
-			return nil, fmt.Errorf("engine: job %d: %w", id, err)
-		}
-		fresh = compiledJob{def: append([]byte(nil), def...), secrets: secrets, job: job}
-	}
-	if base != nil {
-		rule, err := recurrence.CompileWith(fresh.job, *base, recurrence.Options{Calendars: cals.cals})
-		if err != nil {
-			return nil, fmt.Errorf("engine: job %d: %w", id, err)
-		}
-		fresh.base, fresh.stamp, fresh.rule = *base, cals.stamp, rule
-	}
-	c.mu.Lock()
-	if len(c.m) >= c.max {
-		clear(c.m)
-	}
-	c.m[id] = &fresh
-	c.mu.Unlock()
-	return &fresh, nil
 }
 
 // plan decides, at now, what happens to a job locked by ClaimDue (see
@@ -241,7 +191,7 @@ func outcome(a *models.ClaimedAttempt, spec *jobdef.Action, mainSpec *jobdef.Act
 	}
 	switch {
 	case a.Attempt < policy.MaxAttempts():
-		o.Next = &models.NextAttempt{Action: a.Action, Attempt: a.Attempt + 1, DueAt: now.Add(policy.Interval)}
+		o.Next = &models.NextAttempt{Action: a.Action, Attempt: a.Attempt + 1, DueAt: now.Add(retryDelay(policy, a.Attempt))}
 	case a.Action == models.MainAction:
 		o.Faulted, o.OccurrenceFaulted = true, true
 		if mainSpec != nil && mainSpec.ErrorAction != nil {

@@ -13,22 +13,34 @@ import (
 )
 
 // memStore is an in-memory Store for the loop's timing: it holds due
-// instants; a claim starts those that are due.
+// attempts; a claim starts those that are due, and a failed attempt's next
+// attempt is stored.
 type memStore struct {
 	mu       sync.Mutex
-	due      []time.Time
+	due      []memAttempt
 	nextID   int64
+	def      json.RawMessage // memJob when nil
 	claims   []time.Time
 	starts   []time.Duration // lateness of every started attempt
+	started  []memAttempt    // every started attempt, with its start
+	ended    []time.Time     // the end of every finished attempt
 	finished int
 	released []int64
+}
+
+// memAttempt is an attempt of memStore's one job.
+type memAttempt struct {
+	at      time.Time // due
+	action  string
+	attempt int
+	start   time.Time
 }
 
 var memJob = json.RawMessage(`{"action":{"type":"http","request":{"uri":"http://sink","method":"GET"}}}`)
 
 func (s *memStore) add(at time.Time) {
 	s.mu.Lock()
-	s.due = append(s.due, at)
+	s.due = append(s.due, memAttempt{at: at, action: models.MainAction, attempt: 1})
 	s.mu.Unlock()
 }
 
@@ -36,17 +48,23 @@ func (s *memStore) ClaimDue(_ context.Context, req models.ClaimRequest) ([]model
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.claims = append(s.claims, req.Now)
+	def := s.def
+	if def == nil {
+		def = memJob
+	}
 	var out []models.ClaimedAttempt
 	rest := s.due[:0]
-	for _, at := range s.due {
-		if !at.After(req.Now) && len(out) < req.Limit {
+	for _, a := range s.due {
+		if !a.at.After(req.Now) && len(out) < req.Limit {
 			s.nextID++
-			out = append(out, models.ClaimedAttempt{ID: s.nextID, JobID: 1, Definition: memJob, ExpectedTime: at,
-				Action: models.MainAction, Attempt: 1, DueAt: at, StartedAt: req.Now})
-			s.starts = append(s.starts, req.Now.Sub(at))
+			out = append(out, models.ClaimedAttempt{ID: s.nextID, JobID: 1, Definition: def, ExpectedTime: a.at,
+				Action: a.action, Attempt: a.attempt, DueAt: a.at, StartedAt: req.Now})
+			s.starts = append(s.starts, req.Now.Sub(a.at))
+			a.start = req.Now
+			s.started = append(s.started, a)
 			continue
 		}
-		rest = append(rest, at)
+		rest = append(rest, a)
 	}
 	s.due = rest
 	return out, nil
@@ -59,6 +77,11 @@ func (s *memStore) FinishAttempts(_ context.Context, o []models.AttemptOutcome) 
 	out := make([]models.FinishedAttempt, len(o))
 	for i := range o {
 		out[i] = models.FinishedAttempt{AttemptID: o[i].AttemptID, Recorded: true, Action: models.MainAction}
+		s.ended = append(s.ended, o[i].Now)
+		if n := o[i].Next; n != nil {
+			s.due = append(s.due, memAttempt{at: n.DueAt, action: n.Action, attempt: n.Attempt})
+			out[i].NextStored = true
+		}
 	}
 	return out, nil
 }
@@ -67,9 +90,9 @@ func (s *memStore) NextWake(context.Context) (time.Time, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var first time.Time
-	for _, at := range s.due {
-		if first.IsZero() || at.Before(first) {
-			first = at
+	for _, a := range s.due {
+		if first.IsZero() || a.at.Before(first) {
+			first = a.at
 		}
 	}
 	return first, !first.IsZero(), nil
@@ -90,12 +113,18 @@ func (s *memStore) ReleaseAttempts(_ context.Context, _ string, ids []int64, now
 func (s *memStore) Prune(context.Context, time.Time, models.Retention) (models.PruneStats, error) {
 	return models.PruneStats{}, nil
 }
+func (s *memStore) Heartbeat(context.Context, models.Heartbeat) (int64, error) { return 0, nil }
+func (s *memStore) RemoveInstance(context.Context, string) (bool, error)       { return true, nil }
 
 // memNotifier is a Notifier fed by the test.
-type memNotifier struct{ c chan struct{} }
+type memNotifier struct {
+	c   chan struct{}
+	due chan time.Time
+}
 
 func (n *memNotifier) Run(ctx context.Context) error { <-ctx.Done(); return nil }
 func (n *memNotifier) C() <-chan struct{}            { return n.c }
+func (n *memNotifier) Due() <-chan time.Time         { return n.due }
 
 // okExecutor succeeds after d.
 type okExecutor struct{ d time.Duration }

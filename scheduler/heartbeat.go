@@ -1,0 +1,55 @@
+package scheduler
+
+import (
+	"context"
+	"time"
+
+	"sked/models"
+)
+
+// deadInstanceMaxAge is how long the row of an instance whose heartbeat
+// stopped is kept (for the record) before retention deletes it, once it
+// holds no running attempt.
+const deadInstanceMaxAge = 24 * time.Hour
+
+// heartbeat renews this engine's heartbeat every HeartbeatInterval, from
+// Start until the engine stops, and hands the running attempts of dead
+// instances (no heartbeat for DeadAfter) to the claim loop, which records
+// them interrupted and applies their retry policies (see
+// models.Store.Heartbeat).
+func (e *Engine) heartbeat() {
+	last := time.Time{}
+	for {
+		e.beat(&last)
+		t := e.clock.NewTimer(e.cfg.HeartbeatInterval)
+		select {
+		case <-e.bgCtx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+	}
+}
+
+// beat is one heartbeat; last is the time of the latest successful one.
+func (e *Engine) beat(last *time.Time) {
+	ctx, cancel := context.WithTimeout(e.bgCtx, e.cfg.HeartbeatInterval)
+	defer cancel()
+	now := e.clock.Now()
+	n, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, Now: now, DeadBefore: now.Add(-e.cfg.DeadAfter)})
+	if err != nil {
+		if e.bgCtx.Err() == nil {
+			e.logger.Warn("engine: heartbeat failed", "instance", e.id, "err", err)
+		}
+		return
+	}
+	if !last.IsZero() && now.Sub(*last) >= e.cfg.DeadAfter {
+		e.logger.Warn("engine: heartbeat renewed after a gap: other instances may have recovered this instance's running attempts",
+			"instance", e.id, "gap", now.Sub(*last).String())
+	}
+	*last = now
+	if n > 0 {
+		e.logger.Warn("engine: attempts of instances without heartbeat handed over for recovery", "instance", e.id, "attempts", n)
+		e.wake()
+	}
+}
