@@ -142,9 +142,9 @@ type Engine struct {
 	poke      chan struct{}
 	// alarm is the earliest due time of attempts this engine wrote or was
 	// notified of, until a claim looks at it.
-	alarm alarm
-	results   chan models.AttemptOutcome
-	inflight  sync.WaitGroup
+	alarm    alarm
+	results  chan models.AttemptOutcome
+	inflight sync.WaitGroup
 
 	mu           sync.Mutex
 	started      bool
