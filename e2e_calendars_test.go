@@ -157,12 +157,7 @@ func TestBrowserCalendars(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, "32-job-form-calendar-preview")
-	js, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){document.getElementById("tab-json").click();return ""})()`))
-	_ = js
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("json")))
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.ID("tab-json")), chromedp.WaitVisible(chromedp.ID("json")))
 	if err != nil {
 		t.Fatal(err)
 	}
