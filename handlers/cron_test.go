@@ -112,6 +112,18 @@ func TestJobFormCron(t *testing.T) {
 			t.Errorf("%q: the field lost the line: %q", line, v)
 		}
 	}
+	// Without a start time, the builder starts the job today at 00:00, so
+	// that it does not also run when saved.
+	form.Set("start_time", "")
+	form.Set("cron", "@daily")
+	r = a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	if v := r.doc.Find("#start_time").AttrOr("value", ""); !strings.HasSuffix(v, "T00:00") {
+		t.Errorf("start time %q", v)
+	}
+	if first := r.doc.Find("#preview time[datetime]").First().AttrOr("datetime", ""); !strings.Contains(first, "T00:00:00") {
+		t.Errorf("first run %q, want a midnight (no run at creation)", first)
+	}
 	// Every minute shows as frequency hour with every minute checked.
 	form.Set("cron", "* * * * *")
 	r = a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(form.Encode()))

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,7 +22,7 @@ import (
 func (s *Server) jobFormFromCron(c echo.Context, row *models.CollectionRow, f web.JobForm, n int) error {
 	cron, err := jobdef.ParseCron(f.Cron)
 	if err == nil {
-		err = fillFormFromCron(&f, cron)
+		err = fillFormFromCron(&f, cron, s.clock())
 	}
 	if err != nil {
 		f.Errors = web.FieldErrors{"cron": "cron: " + err.Error()}
@@ -35,8 +36,12 @@ func (s *Server) jobFormFromCron(c echo.Context, row *models.CollectionRow, f we
 // fillFormFromCron sets the builder's schedule fields to cron's recurrence.
 // Every minute (frequency minute with all sixty minutes) is shown as
 // frequency hour with every minute checked, which the builder keeps exact
-// (it leaves the minutes of frequency minute out).
-func fillFormFromCron(f *web.JobForm, cron *jobdef.Cron) error {
+// (it leaves the minutes of frequency minute out). An empty start time
+// becomes today 00:00 in the job's zone: a start in the past changes none
+// of the line's runs, and keeps the job from also running when it is
+// saved (as a schedule without a start time does, SPEC §2), which cron
+// never does.
+func fillFormFromCron(f *web.JobForm, cron *jobdef.Cron, now time.Time) error {
 	s := cron.Schedule
 	for _, d := range s.MonthDays {
 		if d < -1 {
@@ -57,6 +62,13 @@ func fillFormFromCron(f *web.JobForm, cron *jobdef.Cron) error {
 	}
 	if cron.TimeZone != "" {
 		f.TimeZone = cron.TimeZone
+	}
+	if f.StartTime == "" {
+		loc, err := jobdef.LoadZone(f.TimeZone)
+		if err != nil {
+			loc = time.UTC // the time zone field says what is wrong
+		}
+		f.StartTime = now.In(loc).Format("2006-01-02") + "T00:00"
 	}
 	return nil
 }

@@ -34,10 +34,11 @@ import (
 // @reboot and @every, a restricted day-of-month together with a restricted
 // day-of-week (cron runs when EITHER matches, a recurrence can only require
 // both), W (nearest weekday), L alone in day-of-week, ? outside the day
-// fields, and lines that can never run (30 February). In a time zone the
-// wall-clock times follow SPEC §2's daylight-saving rules (a time in the
-// spring-forward gap runs shifted by the gap, a repeated time once), which
-// cron implementations do not agree on.
+// fields, and lines that can never run (30 February). A job without a
+// startTime gets CronStart, so that it does not also run at creation. In a
+// time zone the wall-clock times follow SPEC §2's daylight-saving rules (a
+// time in the spring-forward gap runs shifted by the gap, a repeated time
+// once), which cron implementations do not agree on.
 
 // Cron is a crontab line converted to a recurrence: Frequency and Schedule
 // replace recurrence.frequency and recurrence.schedule (the interval is 1).
@@ -495,6 +496,32 @@ func CronRecurrenceJSON(line string) (json.RawMessage, error) {
 	}
 	j := &Job{Recurrence: &Recurrence{Frequency: c.Frequency, Interval: 1, Schedule: c.Schedule, TimeZone: c.TimeZone}}
 	return j.marshalRecurrence(MarshalOptions{}), nil
+}
+
+// CronStart is the startTime of a job given as recurrence.cron without
+// one: a wall-clock time long past in the job's zone. Any past start gives
+// the same runs, since the converted schedule takes nothing from its
+// anchor; and a start in the past keeps SPEC §2's "no startTime: run now"
+// from adding a run at creation that cron would never make (a crontab
+// line never fires when it is installed).
+const CronStart = "2000-01-01T00:00:00"
+
+// defaultCronStart gives a job whose recurrence is a cron line, and that
+// has no startTime, the startTime CronStart.
+func defaultCronStart(raw json.RawMessage, job *Job) {
+	if job.StartTime != nil || job.Recurrence == nil {
+		return
+	}
+	o, ok := decodeObject(raw)
+	if !ok {
+		return
+	}
+	if _, ok := o.get("cron"); !ok {
+		return
+	}
+	if dt, err := ParseDateTime(CronStart, false); err == nil {
+		job.StartTime = &dt
+	}
 }
 
 // expandCron replaces recurrence.cron by the frequency and schedule it

@@ -158,7 +158,7 @@ func cronJob(rec string) []byte {
 // JSON has no cron, and mixing cron with frequency/schedule/interval, a
 // refused line or a wrong type is a problem naming recurrence.cron.
 func TestCronInJobs(t *testing.T) {
-	job, err := Parse(cronJob(`{"cron":"15 5 * * 1-5","timeZone":"Europe/Berlin","count":10,"endTime":"2027-01-01"}`))
+	job, err := Parse([]byte(`{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"recurrence":{"cron":"15 5 * * 1-5","timeZone":"Europe/Berlin","count":10,"endTime":"2027-01-01"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +166,15 @@ func TestCronInJobs(t *testing.T) {
 	want := `"recurrence":{"frequency":"week","interval":1,"count":10,"endTime":"2027-01-01","schedule":{"minutes":[15],"hours":[5],"weekDays":["monday","tuesday","wednesday","thursday","friday"]},"timeZone":"Europe/Berlin"}`
 	if !strings.Contains(props, want) || strings.Contains(props, "cron") {
 		t.Fatalf("stored %s\nwant it to contain %s", props, want)
+	}
+	// Without a startTime a cron job starts at CronStart (it must not also
+	// run at creation); a given startTime stays.
+	if !strings.HasPrefix(props, `{"startTime":"2000-01-01T00:00:00",`) {
+		t.Errorf("startTime of a cron job without one: %s", props)
+	}
+	withStart := `{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"startTime":"2026-01-01T00:00:00Z","recurrence":{"cron":"@daily"}}`
+	if job, err := Parse([]byte(withStart)); err != nil || job.StartTime.Raw != "2026-01-01T00:00:00Z" {
+		t.Errorf("given startTime: %+v %v", job, err)
 	}
 	if job, err = Parse(cronJob(`{"cron":"0 9 * * *","calendars":{"exclude":["holidays"],"onExcluded":"nextDay"}}`)); err != nil ||
 		job.Recurrence.Calendars == nil || job.Recurrence.Frequency != Day {

@@ -90,6 +90,7 @@ func ParseWith(data []byte, opts Options) (*Job, error) {
 	parseStartTime(props, job, &ps)
 	if raw, ok := props.get("recurrence"); ok {
 		job.Recurrence = parseRecurrence(raw, &ps)
+		defaultCronStart(raw, job) // cron.go
 	}
 	parseState(props, job, &ps)
 	job.MisfirePolicy = MisfirePolicy(parseEnum(props, "misfirePolicy", string(MisfireSkip),

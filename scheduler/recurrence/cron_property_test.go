@@ -152,3 +152,25 @@ func randomCronField(rng *rand.Rand, lo, hi int, names []string) string {
 		return item()
 	}
 }
+
+// TestCronJobDoesNotRunAtCreation checks that a job given as a cron line
+// without a startTime runs at cron's instants only: not also at creation,
+// as a schedule without a startTime otherwise does (SPEC §2).
+func TestCronJobDoesNotRunAtCreation(t *testing.T) {
+	now := mustTime(t, "2026-11-22T21:17:42Z")
+	job := mustParse(t, jobJSON("", `{"cron":"15 5 * * 1-5","timeZone":"Europe/Berlin"}`))
+	got := formatAll(mustOccurrences(t, job, now, 3))
+	want := []string{"2026-11-23T05:15:00+01:00", "2026-11-24T05:15:00+01:00", "2026-11-25T05:15:00+01:00"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func mustOccurrences(t *testing.T, job *jobdef.Job, now time.Time, n int) []time.Time {
+	t.Helper()
+	occ, err := Occurrences(job, now, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return occ
+}
