@@ -189,7 +189,7 @@ func (s *Server) calendarForm(c echo.Context, ws string, row *models.Calendar) w
 	if row == nil {
 		return f
 	}
-	f.Name, f.Action, f.CancelURL = row.Name, calendarPath(ws, row.Name)+"/edit", calendarPath(ws, row.Name)
+	f.Name, f.Action, f.CancelURL, f.Version = row.Name, calendarPath(ws, row.Name)+"/edit", calendarPath(ws, row.Name), row.Version
 	if cal, err := caldef.Parse(row.Definition); err == nil {
 		f.TimeZone, f.Description = cal.TimeZone, cal.Description
 		f.Entries = entriesText(cal)

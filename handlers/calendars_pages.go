@@ -145,15 +145,25 @@ func (s *Server) calendarSave(c echo.Context) error {
 	}
 	f := s.calendarForm(c, ws, row)
 	f.TimeZone, f.Description, f.Entries = c.FormValue("timeZone"), c.FormValue("description"), c.FormValue("entries")
+	if v, err := strconv.ParseInt(c.FormValue("version"), 10, 64); err == nil && v > 0 {
+		f.Version = v // as the form was opened; without it, the stored one
+	}
 	return s.saveCalendarForm(c, ws, f)
 }
 
-// saveCalendarForm stores the form's calendar and goes to its page; a
-// refused calendar re-renders the form with the problems (422).
+// saveCalendarForm stores the form's calendar (at the version the form
+// was opened with) and goes to its page; a refused calendar re-renders the
+// form with the problems, or with the conflict when someone else saved it
+// in the meantime (422).
 func (s *Server) saveCalendarForm(c echo.Context, ws string, f web.CalendarForm) error {
 	body, err := calendarFormBody(f)
 	if err == nil {
-		_, _, err = s.catalog.PutCalendar(c.Request().Context(), ws, f.Name, body, currentUser(c).ID)
+		_, _, err = s.catalog.PutCalendarVersion(c.Request().Context(), ws, f.Name, body, currentUser(c).ID, f.Version)
+	}
+	var ce *models.ConflictError
+	if errors.As(err, &ce) {
+		f.Conflict = ce.Message
+		return s.renderCalendarForm(c, f)
 	}
 	if ve := jobdef.AsValidationError(err); ve != nil {
 		f.Errors, f.EntryProblems = calendarFormErrors(ve)

@@ -212,3 +212,28 @@ func TestCalendarImportPage(t *testing.T) {
 }
 
 var _ = models.DefaultWorkspaceID
+
+func TestCalendarEditRefusesAStaleForm(t *testing.T) {
+	f := newPGFixture(t)
+	f.withHolidays()
+	r := f.get("/w/default/calendars/holidays/edit")
+	if v := r.doc.Find(`input[name="version"]`).AttrOr("value", ""); v != "1" {
+		t.Fatalf("version field %q", v)
+	}
+	// Someone else saves first.
+	if _, _, err := f.cat.PutCalendar(context.Background(), "default", "holidays", []byte(`{"entries":[{"date":"2027-01-01"}]}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	before := f.calendarRows()
+	r = f.hxPost("/w/default/calendars/holidays/edit", url.Values{"version": {"1"}, "entries": {`[{"date":"2028-01-01"}]`}})
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	pgWantFragment(t, r, "calendar-form")
+	if msg := r.doc.Find("#calendar-form-conflict").Text(); !strings.Contains(msg, "changed by someone else") {
+		t.Errorf("conflict message %q", msg)
+	}
+	if f.calendarRows() != before {
+		t.Error("a stale save changed the calendar")
+	}
+	r = f.formPost("/w/default/calendars/holidays/edit", url.Values{"version": {"2"}, "entries": {`[{"date":"2028-01-01"}]`}})
+	wantRedirect(t, r, "/w/default/calendars/holidays")
+}

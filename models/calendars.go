@@ -127,3 +127,35 @@ func (s *Store) JobsUsingCalendar(ctx context.Context, workspaceID, name string)
 	}
 	return out, nil
 }
+
+// PutCalendarVersion is PutCalendar for a writer that read the calendar at
+// version (0: it did not exist): it writes only when the calendar is still
+// at that version, and otherwise returns ErrConflict, so that two writers
+// who both read it cannot lose each other's change.
+func (s *Store) PutCalendarVersion(ctx context.Context, workspaceID, name string, def json.RawMessage, userID, version int64) (created bool, err error) {
+	var by *int64
+	if userID != 0 {
+		by = &userID
+	}
+	now := time.Now().UTC()
+	if version == 0 {
+		err := s.db.WithContext(ctx).Exec(`
+			INSERT INTO calendars (workspace_id, name, definition, created_at, updated_at, created_by, updated_by)
+			VALUES (?, ?, ?::jsonb, ?, ?, ?, ?)`, workspaceID, name, string(def), now, now, by, by).Error
+		return err == nil, translate("models: put calendar", err)
+	}
+	res := s.db.WithContext(ctx).Exec(`
+		UPDATE calendars
+		SET definition = ?::jsonb,
+		    version = version + CASE WHEN definition = ?::jsonb THEN 0 ELSE 1 END,
+		    updated_at = ?, updated_by = ?
+		WHERE workspace_id = ? AND lower(name) = lower(?) AND version = ?`,
+		string(def), string(def), now, by, workspaceID, name, version)
+	if res.Error != nil {
+		return false, translate("models: put calendar", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return false, translate("models: put calendar", ErrConflict)
+	}
+	return false, nil
+}

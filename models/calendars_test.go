@@ -179,3 +179,24 @@ func TestForecastJobsAreTheEnabledJobsOfEnabledCollections(t *testing.T) {
 		t.Errorf("limit 1 gave %d", len(jobs))
 	}
 }
+
+func TestPutCalendarVersionRefusesAStaleWriter(t *testing.T) {
+	store := testdb.Store(t)
+	ctx := context.Background()
+	newCollection(t, store, "rg", "jc") // the default workspace
+	if created, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "h", []byte(`{"entries":[]}`), 0, 0); err != nil || !created {
+		t.Fatalf("create: %v %v", created, err)
+	}
+	if _, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "H", []byte(`{"entries":[]}`), 0, 0); !errors.Is(err, models.ErrConflict) {
+		t.Errorf("a second creation: %v, want ErrConflict", err)
+	}
+	if _, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "h", []byte(calDef), 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "h", []byte(`{"entries":[]}`), 0, 1); !errors.Is(err, models.ErrConflict) {
+		t.Errorf("a writer at version 1 after version 2: %v, want ErrConflict", err)
+	}
+	if c, _ := store.CalendarByName(ctx, models.DefaultWorkspaceID, "h"); c.Version != 2 || !strings.Contains(string(c.Definition), "Christmas Eve") {
+		t.Errorf("stored %+v", c)
+	}
+}

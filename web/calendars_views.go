@@ -88,10 +88,15 @@ type CalendarForm struct {
 	TimeZone    string
 	Description string
 	Entries     string
-	Action      string
-	CancelURL   string
-	CSRFToken   string
-	Errors      FieldErrors
+	// Version is the calendar's version when the form was opened (0 for
+	// a new one): a save after someone else's is refused.
+	Version   int64
+	Action    string
+	CancelURL string
+	CSRFToken string
+	// Conflict says that someone else saved the calendar in the meantime.
+	Conflict string
+	Errors   FieldErrors
 	// EntryProblems are the problems of single entries
 	// ("entries[3].to: …").
 	EntryProblems []string

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -41,11 +42,34 @@ func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
 // created. Errors: a *jobdef.ValidationError (400), models.ErrNotFound
 // for an unknown workspace.
 func (c *Catalog) PutCalendar(ctx context.Context, workspaceID, name string, body []byte, userID int64) (*caldef.Calendar, bool, error) {
+	return c.putCalendar(ctx, workspaceID, name, body, userID, nil)
+}
+
+// PutCalendarVersion is PutCalendar for a writer that read the calendar
+// at version (0: it did not exist yet), such as the edit form or an
+// import: when someone else changed it since, nothing is written and the
+// error is a *models.ConflictError (409) saying so.
+func (c *Catalog) PutCalendarVersion(ctx context.Context, workspaceID, name string, body []byte, userID, version int64) (*caldef.Calendar, bool, error) {
+	return c.putCalendar(ctx, workspaceID, name, body, userID, &version)
+}
+
+// putCalendar validates and writes a calendar, at version when not nil,
+// then re-plans the jobs that exclude it.
+func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, body []byte, userID int64, version *int64) (*caldef.Calendar, bool, error) {
 	cal, err := ParseCalendar(name, body)
 	if err != nil {
 		return nil, false, err
 	}
-	created, err := c.store.PutCalendar(ctx, workspaceID, name, cal.Marshal(), userID)
+	var created bool
+	if version == nil {
+		created, err = c.store.PutCalendar(ctx, workspaceID, name, cal.Marshal(), userID)
+	} else {
+		created, err = c.store.PutCalendarVersion(ctx, workspaceID, name, cal.Marshal(), userID, *version)
+		if errors.Is(err, models.ErrConflict) {
+			return nil, false, &models.ConflictError{Message: fmt.Sprintf(
+				"The calendar %s was changed by someone else in the meantime: nothing was saved. Reload it and apply your change again.", name)}
+		}
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("catalog: put calendar: %w", err)
 	}

@@ -79,7 +79,8 @@ func (c *Catalog) ImportCalendar(ctx context.Context, in CalendarImport) (*Calen
 	if err != nil {
 		return nil, err
 	}
-	cal, created, err := c.importTarget(ctx, in, file)
+	cal, version, err := c.importTarget(ctx, in, file)
+	created := version == 0
 	if err != nil {
 		return nil, err
 	}
@@ -116,25 +117,26 @@ func (c *Catalog) ImportCalendar(ctx context.Context, in CalendarImport) (*Calen
 	if in.DryRun || (len(rep.Added) == 0 && !created) {
 		return rep, nil
 	}
-	if _, _, err := c.PutCalendar(ctx, in.WorkspaceID, in.Name, cal.Marshal(), in.UserID); err != nil {
+	if _, _, err := c.PutCalendarVersion(ctx, in.WorkspaceID, in.Name, cal.Marshal(), in.UserID, version); err != nil {
 		return nil, err
 	}
 	return rep, nil
 }
 
-// importTarget is the calendar an import adds to: the stored one, or a
-// new one in the zone asked for (or the file's).
-func (c *Catalog) importTarget(ctx context.Context, in CalendarImport, file *calics.File) (*caldef.Calendar, bool, error) {
+// importTarget is the calendar an import adds to, with its version: the
+// stored one, or a new one (version 0) in the zone asked for (or the
+// file's).
+func (c *Catalog) importTarget(ctx context.Context, in CalendarImport, file *calics.File) (*caldef.Calendar, int64, error) {
 	row, err := c.store.CalendarByName(ctx, in.WorkspaceID, in.Name)
 	switch {
 	case err == nil:
 		cal, err := caldef.Parse(row.Definition)
 		if err != nil {
-			return nil, false, fmt.Errorf("catalog: import calendar: stored calendar: %w", err)
+			return nil, 0, fmt.Errorf("catalog: import calendar: stored calendar: %w", err)
 		}
-		return cal, false, nil
+		return cal, row.Version, nil
 	case !errors.Is(err, models.ErrNotFound):
-		return nil, false, fmt.Errorf("catalog: import calendar: %w", err)
+		return nil, 0, fmt.Errorf("catalog: import calendar: %w", err)
 	}
 	cal := &caldef.Calendar{TimeZone: in.TimeZone, Location: time.UTC, Description: file.Name}
 	if cal.TimeZone == "" {
@@ -143,7 +145,7 @@ func (c *Catalog) importTarget(ctx context.Context, in CalendarImport, file *cal
 	if cal.TimeZone != "" {
 		loc, err := jobdef.LoadZone(cal.TimeZone)
 		if err != nil {
-			return nil, false, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "timeZone",
+			return nil, 0, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "timeZone",
 				Message: fmt.Sprintf("%q is not a known IANA or Windows time zone", cal.TimeZone)}}}
 		}
 		cal.Location = loc
@@ -151,7 +153,7 @@ func (c *Catalog) importTarget(ctx context.Context, in CalendarImport, file *cal
 	if len([]rune(cal.Description)) > caldef.MaxDescription {
 		cal.Description = string([]rune(cal.Description)[:caldef.MaxDescription])
 	}
-	return cal, true, nil
+	return cal, 0, nil
 }
 
 // entryKey identifies an entry's days, whatever its label.
