@@ -26,7 +26,7 @@ func (c *Catalog) afterCalendarChange(ctx context.Context, workspaceID, name str
 	}
 	now := c.now()
 	for _, j := range jobs {
-		job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true})
+		job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 		if err != nil || j.ScheduleBase == nil || j.NextRunAt == nil || !j.NextRunAt.After(now) {
 			continue // due already: the engine runs it as planned
 		}

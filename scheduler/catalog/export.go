@@ -175,7 +175,7 @@ func (c *Catalog) exportCollection(ctx context.Context, coll *models.CollectionR
 // no secrets) with times given in local wall-clock time written with
 // their offset, and its current state.
 func exportJob(coll *models.CollectionRow, j *models.Job) (exportedJob, error) {
-	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true})
+	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err != nil {
 		return exportedJob{}, fmt.Errorf("export job %s/%s: the stored definition does not read back: %w", coll.Name, j.Name, err)
 	}
