@@ -54,6 +54,9 @@ func (s *Server) calendarsView(c echo.Context, ws string) (web.CalendarsPageView
 		return v, err
 	}
 	v.Flash = flash
+	if v.Others, err = s.otherWorkspaces(c, ws, calendarsPath); err != nil {
+		return v, err
+	}
 	rows, err := s.store.CalendarsOf(ctx, ws)
 	if err != nil {
 		return v, err
@@ -277,4 +280,19 @@ func (s *Server) calendarDeleteView(c echo.Context, ws string, row *models.Calen
 		v.Error = fmt.Sprintf("The calendar %s cannot be deleted: %d jobs exclude it. Remove it from their recurrence.calendars.exclude first.", row.Name, len(jobs))
 	}
 	return v, nil
+}
+
+// otherWorkspaces links path of each workspace of the user but ws.
+func (s *Server) otherWorkspaces(c echo.Context, ws string, path func(string) string) ([]web.JobLink, error) {
+	all, err := s.store.WorkspacesOf(c.Request().Context(), currentUser(c).ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []web.JobLink
+	for _, w := range all {
+		if w.ID != ws {
+			out = append(out, web.JobLink{Name: w.ID, URL: path(w.ID)})
+		}
+	}
+	return out, nil
 }

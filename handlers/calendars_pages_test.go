@@ -84,6 +84,16 @@ func TestCalendarListAndYearView(t *testing.T) {
 	f.otherWorkspace()
 	pgWantErrorPage(t, f.get("/w/other/calendars"), http.StatusNotFound)
 	pgWantErrorPage(t, f.get("/w/default/calendars/holidays?year=abc"), http.StatusBadRequest)
+	if f.get("/w/default/calendars").doc.Find("#other-workspaces").Length() != 0 {
+		t.Error("a workspace the user is no member of is linked")
+	}
+	f.sql(`INSERT INTO memberships (workspace_id, user_id) SELECT 'other', id FROM users`)
+	if href := f.get("/w/default/calendars").doc.Find("#other-workspaces a").AttrOr("href", ""); href != "/w/other/calendars" {
+		t.Errorf("other workspace link %q", href)
+	}
+	if href := f.get("/w/default/month").doc.Find("#other-workspaces a").AttrOr("href", ""); href != "/w/other/month" {
+		t.Errorf("other workspace month link %q", href)
+	}
 }
 
 func TestCalendarEditShowsProblemsInPlace(t *testing.T) {

@@ -83,6 +83,9 @@ func (s *Server) monthPage(c echo.Context) error {
 		return err
 	}
 	v := monthView(ws, p, m, now)
+	if v.Others, err = s.otherWorkspaces(c, ws, monthPath); err != nil {
+		return err
+	}
 	if p.day != nil {
 		d, more, err := s.forecaster().DayRuns(c.Request().Context(), ws, *p.day, p.loc, now)
 		if err != nil {

@@ -8,6 +8,8 @@ type CalendarsPageView struct {
 	ImportURL string
 	MonthURL  string
 	Rows      []CalendarRow
+	// Others are the user's other workspaces' calendar pages.
+	Others []JobLink
 }
 
 // CalendarRow is one calendar in the list.

@@ -20,6 +20,8 @@ type MonthPageView struct {
 	JobsText string
 	// Detail is the chosen day (?d=) when the page is loaded without htmx.
 	Detail *DayRunsView
+	// Others are the user's other workspaces' month views.
+	Others []JobLink
 }
 
 // MonthDayCell is one day of the month grid; Day 0 is an empty cell.
