@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -61,4 +62,28 @@ func TestJobsWithCalendarsInAnswersPagesAndPreview(t *testing.T) {
 		t.Errorf("preview without workspace: %s", r.body)
 	}
 	wantStatus(t, a.postJSON("/api/v1/preview", job+`,"workspace":"elsewhere"}`), http.StatusForbidden)
+}
+
+// TestCalendarImportPageWithoutAFile checks that the import page answers a
+// form sent without multipart encoding (no file can be in it) with the
+// form's error, not a 500, and changes nothing.
+func TestCalendarImportPageWithoutAFile(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("alice", "password123")
+	a.signIn("alice", "password123")
+	tok := a.csrf("/w/default/calendars/import")
+	before := a.calendarRows()
+	for _, form := range []url.Values{
+		{"csrf_token": {tok}, "name": {"x"}, "a": {"b"}},
+		{"csrf_token": {tok}, "name": {"x"}},
+	} {
+		r := a.post("/w/default/calendars/import", form)
+		wantStatus(t, r, http.StatusUnprocessableEntity)
+		if !strings.Contains(r.body, "Choose an .ics file.") {
+			t.Errorf("no field error in %s", r.body)
+		}
+	}
+	if a.calendarRows() != before {
+		t.Error("a refused import changed the calendars")
+	}
 }

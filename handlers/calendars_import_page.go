@@ -40,7 +40,7 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 		data = []byte(c.FormValue("ics"))
 	} else if data, err = uploadedICS(c); err != nil {
 		if ve := jobdef.AsValidationError(err); ve != nil {
-			v.Errors, _ = calendarFormErrors(ve)
+			v.Errors = web.FieldErrors{"file": ve.Problems[0].Message}
 			return render(c, statusUnprocessable, web.CalendarImportPage(page(c, "Import a calendar"), v))
 		}
 		return err
@@ -68,7 +68,7 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 // uploadedICS reads the form's file, at most catalog.MaxCalendarImportBytes.
 func uploadedICS(c echo.Context) ([]byte, error) {
 	fh, err := c.FormFile("file")
-	if errors.Is(err, http.ErrMissingFile) {
+	if errors.Is(err, http.ErrMissingFile) || errors.Is(err, http.ErrNotMultipart) {
 		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: "Choose an .ics file."}}}
 	}
 	if err != nil {
