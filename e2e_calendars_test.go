@@ -216,6 +216,35 @@ func TestBrowserCalendars(t *testing.T) {
 		t.Errorf("the day's runs: %q (%v)", runs, err)
 	}
 	screenshot(t, ctx, "35-month-view-day")
+
+	// The list names the job; a bad edit is refused in place.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("nav-calendars")),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-calendar="holidays"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`tr[data-calendar="holidays"]`)))
+	if !strings.Contains(row, "prod/ops/weekly-report") || !strings.Contains(row, labels[0]) {
+		t.Errorf("list row %q", row)
+	}
+	screenshot(t, ctx, "36-calendars-list")
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/w/default/calendars/holidays/edit"),
+		chromedp.WaitVisible(chromedp.ID("calendar-form")),
+		chromedp.SetValue(chromedp.ID("entries"), `[{"date":"2026-12-24"},{"from":"2027-05-02","to":"2027-05-01"}]`),
+		chromedp.Click(chromedp.ID("calendar-save")),
+		chromedp.WaitVisible(chromedp.ID("entries-problems")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("entries-problems")))
+	if !strings.Contains(problems, "entries[1].to") {
+		t.Errorf("problems %q", problems)
+	}
+	screenshot(t, ctx, "37-calendar-edit-refused")
 }
 
 // slicesContains reports whether list holds s.
