@@ -144,6 +144,10 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 		PrevURL: monthPath(ws) + "?" + monthQuery(p, first.AddDate(0, -1, 0).Format("2006-01"), ""),
 		NextURL: monthPath(ws) + "?" + monthQuery(p, first.AddDate(0, 1, 0).Format("2006-01"), "")}
 	today := caldef.DateOf(now.In(p.loc))
+	busiest := 0
+	for _, d := range m.Days {
+		busiest = max(busiest, d.Runs)
+	}
 	for _, week := range weeksOf(p.year, p.month) {
 		row := make([]web.MonthDayCell, 7)
 		for i, day := range week {
@@ -153,7 +157,7 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 			d := m.Days[day-1]
 			count := runsText(d.Runs, d.Capped)
 			row[i] = web.MonthDayCell{Day: day, Date: d.Date.String(), Count: count, Runs: d.Runs, Past: d.Date.Before(today),
-				Excluded: strings.Join(d.Excluded, "; "),
+				Excluded: strings.Join(d.Excluded, "; "), Level: heatLevel(d.Runs, busiest),
 				URL:      monthPath(ws) + "/day?" + monthQuery(p, ym, d.Date.String())}
 		}
 		v.Weeks = append(v.Weeks, row)
@@ -199,18 +203,21 @@ func dayRunsView(ws string, p monthParams, d *forecast.Day, more bool, now time.
 		busiest = max(busiest, n)
 	}
 	for h, n := range d.Hours {
-		level := 0
-		if n > 0 {
-			level = 1 + (n*3)/busiest
-			level = min(level, 4)
-		}
-		v.Hours = append(v.Hours, web.HourCell{Hour: fmt.Sprintf("%02d", h), Count: n, Level: level})
+		v.Hours = append(v.Hours, web.HourCell{Hour: fmt.Sprintf("%02d", h), Count: n, Level: heatLevel(n, busiest)})
 	}
 	for _, r := range d.List {
 		v.Runs = append(v.Runs, web.RunRow{Time: r.At.In(p.loc).Format("15:04:05"), UTC: r.At.UTC().Format("15:04 UTC"),
 			Job: r.Job.Path(), URL: jobPath(ws, r.Job.ResourceGroup, r.Job.Collection, r.Job.Name)})
 	}
 	return v
+}
+
+// heatLevel is 0 for no run, else 1 to 4 by n's share of the busiest.
+func heatLevel(n, busiest int) int {
+	if n <= 0 || busiest <= 0 {
+		return 0
+	}
+	return min(1+(n*3)/busiest, 4)
 }
 
 // runsText is "1 run", "12 runs" or, capped, "10,000+ runs".

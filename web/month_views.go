@@ -33,6 +33,8 @@ type MonthDayCell struct {
 	Past     bool
 	Excluded string // the calendars that exclude the day, "" when none
 	URL      string // the day's runs (htmx target #month-day)
+	// Level is 0 (no run) to 4 (the month's busiest day): the cell's heat.
+	Level int
 }
 
 // Class is the cell's Tailwind classes: shaded when a calendar excludes the
@@ -43,6 +45,14 @@ func (d MonthDayCell) Class() string {
 		return "block h-20 rounded border border-rose-300 bg-rose-100 p-1 text-left hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
 	case d.Past:
 		return "block h-20 rounded border border-slate-200 bg-slate-100 p-1 text-left text-slate-500 hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
+	case d.Level == 1:
+		return "block h-20 rounded border border-slate-200 bg-indigo-50 p-1 text-left hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
+	case d.Level == 2:
+		return "block h-20 rounded border border-slate-200 bg-indigo-100 p-1 text-left hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
+	case d.Level == 3:
+		return "block h-20 rounded border border-slate-200 bg-indigo-200 p-1 text-left hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
+	case d.Level >= 4:
+		return "block h-20 rounded border border-slate-200 bg-indigo-300 p-1 text-left hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
 	}
 	return "block h-20 rounded border border-slate-200 bg-white p-1 text-left hover:ring-2 hover:ring-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-500"
 }
