@@ -158,7 +158,7 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 			count := runsText(d.Runs, d.Capped)
 			row[i] = web.MonthDayCell{Day: day, Date: d.Date.String(), Count: count, Runs: d.Runs, Past: d.Date.Before(today),
 				Excluded: strings.Join(d.Excluded, "; "), Level: heatLevel(d.Runs, busiest),
-				URL:      monthPath(ws) + "/day?" + monthQuery(p, ym, d.Date.String())}
+				URL: monthPath(ws) + "/day?" + monthQuery(p, ym, d.Date.String())}
 		}
 		v.Weeks = append(v.Weeks, row)
 	}
