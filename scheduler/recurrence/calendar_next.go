@@ -85,7 +85,7 @@ func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
 
 // firstNextDay moves an occurrence on an excluded day to the nearest later
 // day that is not excluded. Of the regular occurrences within one span of
-// excluded days only the last can move before the next regular occurrence,
+// excluded days only the last can move up to the next regular occurrence,
 // so each span costs one look back (prevRegular) and one move.
 func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
 	// The regular occurrence before t0 may have moved to t0 or later. Then
@@ -112,7 +112,8 @@ func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
 
 // firstPreviousDay moves an occurrence on an excluded day to the nearest
 // earlier day that is not excluded. Of the regular occurrences within one
-// span only the first can move after the previous regular occurrence.
+// span only the first can move back as far as the previous regular
+// occurrence.
 func (r *Rule) firstPreviousDay(t0 int64) (occurrence, bool) {
 	return r.walk(t0, func(o occurrence, end, t0 int64) (occurrence, bool, int64) {
 		m, ok := r.movedBackward(o)
@@ -121,28 +122,30 @@ func (r *Rule) firstPreviousDay(t0 int64) (occurrence, bool) {
 }
 
 // movedForward returns o moved to the nearest later day that no calendar
-// excludes, at the same wall-clock time of day, unless that reaches the next
-// regular occurrence or passes endTime.
+// excludes, at the same wall-clock time of day, unless that passes the next
+// regular occurrence or endTime. A move onto the next regular occurrence
+// merges with it (one run).
 func (r *Rule) movedForward(o occurrence) (occurrence, bool) {
 	m, ok := r.moveByDays(o, 1)
 	if !ok || (r.hasUntil && m.at > r.until) {
 		return occurrence{}, false
 	}
-	if n, ok := r.regular(o.at + 1); ok && m.at >= n.at {
+	if n, ok := r.regular(o.at + 1); ok && m.at > n.at {
 		return occurrence{}, false
 	}
 	return m, true
 }
 
 // movedBackward returns o moved to the nearest earlier day that no calendar
-// excludes, unless that reaches back to the previous regular occurrence or
-// before the job's creation or start.
+// excludes, unless that passes back beyond the previous regular occurrence
+// or before the job's creation or start. A move onto the previous regular
+// occurrence merges with it (one run, already returned before).
 func (r *Rule) movedBackward(o occurrence) (occurrence, bool) {
 	m, ok := r.moveByDays(o, -1)
 	if !ok || m.at < max(r.created, r.anchor) {
 		return occurrence{}, false
 	}
-	if p, ok := r.prevRegular(o.at); ok && m.at <= p.at {
+	if p, ok := r.prevRegular(o.at); ok && m.at < p.at {
 		return occurrence{}, false
 	}
 	return m, true

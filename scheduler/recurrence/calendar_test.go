@@ -147,6 +147,21 @@ func TestCalendarPreview(t *testing.T) {
 		t.Errorf("daily: %q %q", res.Description, res.Warnings)
 	}
 
+	// A daily job with nextDay: 12-25 would pass the 12-26 run (skipped),
+	// 12-26 moves onto the 12-27 run (merged: one run).
+	dailyNext := mustParse(t, jobJSON("2026-12-24T09:00:00", `{"frequency":"day","timeZone":"Europe/Berlin","calendars":{"exclude":["holidays"],"onExcluded":"nextDay"}}`))
+	res, err = PreviewWith(dailyNext, mustTime(t, "2026-12-01T00:00:00Z"), 3, Options{Calendars: cals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings = []string{
+		"2026-12-25 09:00 is skipped: Christmas Day (holidays), and the next free day comes after the next run",
+		"2026-12-26 09:00 falls on Boxing Day (holidays): it runs on 2026-12-27 09:00 instead, together with the run due then",
+	}
+	if got := formatAll(res.Occurrences); !slices.Equal(res.Warnings, wantWarnings) || !slices.Equal(got, []string{"2026-12-24T09:00:00+01:00", "2026-12-27T09:00:00+01:00", "2026-12-28T09:00:00+01:00"}) {
+		t.Errorf("daily nextDay: %v %q", got, res.Warnings)
+	}
+
 	never := mustParse(t, jobJSON("", `{"frequency":"minute","interval":7,"calendars":{"exclude":["always"],"onExcluded":"previousDay"}}`))
 	res, err = PreviewWith(never, mustTime(t, "2026-12-01T00:00:00Z"), 5, Options{Calendars: cals})
 	if err != nil {

@@ -23,6 +23,16 @@ func (r *Rule) calendarWarnings(occ []occurrence) []string {
 		}
 	}
 	last := occ[len(occ)-1].at
+	// The regular occurrences up to the last, to tell a merged move.
+	regularAt := map[int64]bool{}
+	for t0, n := int64(-1<<62), 0; n < 5*MaxPreviewCount; n++ {
+		o, ok := r.regular(t0)
+		if !ok || o.at > last {
+			break
+		}
+		regularAt[o.at] = true
+		t0 = o.at + 1
+	}
 	var notes []string
 	more := 0
 	t0 := int64(-1 << 62)
@@ -41,12 +51,14 @@ func (r *Rule) calendarWarnings(occ []occurrence) []string {
 		}
 		why := exclusionReason(r.cals, o.at)
 		switch to, ok := moved[o.at]; {
+		case ok && regularAt[to]:
+			notes = append(notes, fmt.Sprintf("%s falls on %s: it runs on %s instead, together with the run due then", r.fmtLocal(o.at), why, r.fmtLocal(to)))
 		case ok:
 			notes = append(notes, fmt.Sprintf("%s falls on %s: it runs on %s instead", r.fmtLocal(o.at), why, r.fmtLocal(to)))
 		case r.onExcluded == jobdef.ExcludedNextDay:
-			notes = append(notes, fmt.Sprintf("%s is skipped: %s, and no free day comes before the next run", r.fmtLocal(o.at), why))
+			notes = append(notes, fmt.Sprintf("%s is skipped: %s, and the next free day comes after the next run", r.fmtLocal(o.at), why))
 		case r.onExcluded == jobdef.ExcludedPreviousDay:
-			notes = append(notes, fmt.Sprintf("%s is skipped: %s, and no free day comes after the previous run", r.fmtLocal(o.at), why))
+			notes = append(notes, fmt.Sprintf("%s is skipped: %s, and the previous free day comes before the previous run", r.fmtLocal(o.at), why))
 		default:
 			notes = append(notes, fmt.Sprintf("%s is skipped: %s", r.fmtLocal(o.at), why))
 		}
