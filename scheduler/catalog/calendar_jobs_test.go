@@ -90,3 +90,15 @@ func TestCalendarChangeReplansJobs(t *testing.T) {
 		t.Errorf("a due job was moved to %v", dueNext)
 	}
 }
+
+// TestCalendarNamesOfPagesAreReserved checks that "new" and "import",
+// which the calendar pages use as path segments, cannot name a calendar.
+func TestCalendarNamesOfPagesAreReserved(t *testing.T) {
+	e := newEnv(t)
+	for _, name := range []string{"new", "Import"} {
+		_, _, err := e.cat.PutCalendar(e.ctx, models.DefaultWorkspaceID, name, []byte(`{"entries":[]}`), e.user.ID)
+		if ve := jobdef.AsValidationError(err); ve == nil || !strings.Contains(ve.Error(), "name: ") || !strings.Contains(ve.Error(), "is reserved") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -14,6 +14,10 @@ import (
 	"sked/scheduler/calics"
 )
 
+// reservedCalendarNames are path segments of the calendar pages, which
+// therefore cannot name a calendar.
+var reservedCalendarNames = map[string]bool{"new": true, "import": true}
+
 // maxJobsNamed bounds the jobs a refused calendar deletion names.
 const maxJobsNamed = 5
 
@@ -25,6 +29,10 @@ func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
 	if !jobdef.ValidCalendarName(name) {
 		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
 			Message: fmt.Sprintf("%q is not a calendar name (1–64 letters, digits, '-', '_' or '.', starting with a letter or digit)", name)}}}
+	}
+	if reservedCalendarNames[strings.ToLower(name)] {
+		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
+			Message: fmt.Sprintf("%q is reserved for the calendar pages (…/calendars/new, …/calendars/import): choose another name", name)}}}
 	}
 	cal, err := caldef.Parse(body)
 	if err != nil {
