@@ -142,9 +142,13 @@ type Engine struct {
 	poke      chan struct{}
 	// alarm is the earliest due time of attempts this engine wrote or was
 	// notified of, until a claim looks at it.
-	alarm    alarm
-	results  chan models.AttemptOutcome
-	inflight sync.WaitGroup
+	alarm alarm
+	// beating is closed after the first successful heartbeat: the claim
+	// loop starts then.
+	beating   chan struct{}
+	firstBeat sync.Once
+	results   chan models.AttemptOutcome
+	inflight  sync.WaitGroup
 
 	mu           sync.Mutex
 	started      bool
@@ -209,6 +213,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.slotFreed = make(chan struct{}, 1)
 	e.poke = make(chan struct{}, 1)
 	e.alarm.c = make(chan struct{}, 1)
+	e.beating = make(chan struct{})
 	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
 	e.stopClaiming = make(chan struct{})
 	e.loopDone = make(chan struct{})
@@ -410,6 +415,11 @@ const idleRecheck = 50 * time.Millisecond
 // loop claims and dispatches until stopClaiming is closed.
 func (e *Engine) loop() {
 	defer close(e.loopDone)
+	select {
+	case <-e.beating:
+	case <-e.stopClaiming:
+		return
+	}
 	backoff := e.cfg.ErrorBackoff
 	var notifyC <-chan struct{}
 	if e.notify != nil {

@@ -17,11 +17,20 @@ const deadInstanceMaxAge = 24 * time.Hour
 // instances (no heartbeat for DeadAfter) to the claim loop, which records
 // them interrupted and applies their retry policies (see
 // models.Store.Heartbeat).
+//
+// The claim loop waits for the first successful beat (retried every
+// ErrorBackoff), so that every attempt this engine holds belongs to an
+// instance with a row, which the others can find dead.
 func (e *Engine) heartbeat() {
 	last := time.Time{}
 	for {
-		e.beat(&last)
-		t := e.clock.NewTimer(e.cfg.HeartbeatInterval)
+		wait := e.cfg.HeartbeatInterval
+		if e.beat(&last) {
+			e.firstBeat.Do(func() { close(e.beating) })
+		} else if last.IsZero() {
+			wait = e.cfg.ErrorBackoff
+		}
+		t := e.clock.NewTimer(wait)
 		select {
 		case <-e.bgCtx.Done():
 			t.Stop()
@@ -32,7 +41,8 @@ func (e *Engine) heartbeat() {
 }
 
 // beat is one heartbeat; last is the time of the latest successful one.
-func (e *Engine) beat(last *time.Time) {
+// It reports whether it succeeded.
+func (e *Engine) beat(last *time.Time) bool {
 	ctx, cancel := context.WithTimeout(e.bgCtx, e.cfg.HeartbeatInterval)
 	defer cancel()
 	now := e.clock.Now()
@@ -41,7 +51,7 @@ func (e *Engine) beat(last *time.Time) {
 		if e.bgCtx.Err() == nil {
 			e.logger.Warn("engine: heartbeat failed", "instance", e.id, "err", err)
 		}
-		return
+		return false
 	}
 	if !last.IsZero() && now.Sub(*last) >= e.cfg.DeadAfter {
 		e.logger.Warn("engine: heartbeat renewed after a gap: other instances may have recovered this instance's running attempts",
@@ -52,4 +62,5 @@ func (e *Engine) beat(last *time.Time) {
 		e.logger.Warn("engine: attempts of instances without heartbeat handed over for recovery", "instance", e.id, "attempts", n)
 		e.wake()
 	}
+	return true
 }
