@@ -92,9 +92,9 @@ func TestCalendarAPIRefusesBadCalendarsNamingFields(t *testing.T) {
 	for _, tc := range []struct{ name, path, body, target string }{
 		{"range ends before it starts", "/keep", `{"entries":[{"date":"2026-01-01"},{"from":"2026-05-02","to":"2026-05-01"}]}`, "entries[1].to"},
 		{"unknown zone", "/keep", `{"timeZone":"Mars/Olympus","entries":[]}`, "timeZone"},
-		{"bad yearly", "/new", `{"entries":[{"yearly":"13-01"}]}`, "entries[0].yearly"},
-		{"rule with hours", "/new", `{"entries":[{"rule":{"frequency":"day","schedule":{"hours":[9]}}}]}`, "entries[0].rule.schedule"},
-		{"not JSON", "/new", `nope`, "calendar"},
+		{"bad yearly", "/fresh", `{"entries":[{"yearly":"13-01"}]}`, "entries[0].yearly"},
+		{"rule with hours", "/fresh", `{"entries":[{"rule":{"frequency":"day","schedule":{"hours":[9]}}}]}`, "entries[0].rule.schedule"},
+		{"not JSON", "/fresh", `nope`, "calendar"},
 		{"bad name", "/bad%20name", `{"entries":[]}`, "name"},
 	} {
 		r := a.api(http.MethodPut, calBase+tc.path, tc.body)

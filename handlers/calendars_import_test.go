@@ -77,7 +77,7 @@ func TestCalendarAPIImportICS(t *testing.T) {
 	if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, `"target":"file"`) {
 		t.Errorf("not iCalendar: %d %s", r.StatusCode, r.body)
 	}
-	r = a.postICS(calBase+"/new/import?timeZone=Mars/Base", threeHolidays)
+	r = a.postICS(calBase+"/fresh/import?timeZone=Mars/Base", threeHolidays)
 	if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, `"target":"timeZone"`) {
 		t.Errorf("bad zone: %d %s", r.StatusCode, r.body)
 	}

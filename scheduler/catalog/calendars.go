@@ -18,6 +18,20 @@ import (
 // therefore cannot name a calendar.
 var reservedCalendarNames = map[string]bool{"new": true, "import": true}
 
+// checkCalendarName refuses a name that cannot name a calendar (a
+// *jobdef.ValidationError on "name").
+func checkCalendarName(name string) error {
+	switch {
+	case !jobdef.ValidCalendarName(name):
+		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
+			Message: fmt.Sprintf("%q is not a calendar name (1–64 letters, digits, '-', '_' or '.', starting with a letter or digit)", name)}}}
+	case reservedCalendarNames[strings.ToLower(name)]:
+		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
+			Message: fmt.Sprintf("%q is reserved for the calendar pages (…/calendars/new, …/calendars/import): choose another name", name)}}}
+	}
+	return nil
+}
+
 // maxJobsNamed bounds the jobs a refused calendar deletion names.
 const maxJobsNamed = 5
 
@@ -26,13 +40,8 @@ const maxJobsNamed = 5
 // by path such as "entries[3].to") and that every entry can be expanded
 // into days. Errors are a *jobdef.ValidationError (400).
 func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
-	if !jobdef.ValidCalendarName(name) {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
-			Message: fmt.Sprintf("%q is not a calendar name (1–64 letters, digits, '-', '_' or '.', starting with a letter or digit)", name)}}}
-	}
-	if reservedCalendarNames[strings.ToLower(name)] {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
-			Message: fmt.Sprintf("%q is reserved for the calendar pages (…/calendars/new, …/calendars/import): choose another name", name)}}}
+	if err := checkCalendarName(name); err != nil {
+		return nil, err
 	}
 	cal, err := caldef.Parse(body)
 	if err != nil {

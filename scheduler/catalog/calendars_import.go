@@ -68,9 +68,8 @@ type NotImported struct {
 // without their labels) are not added twice. Errors: a
 // *jobdef.ValidationError naming "file", "timeZone" or "name" (400).
 func (c *Catalog) ImportCalendar(ctx context.Context, in CalendarImport) (*CalendarImportReport, error) {
-	if !jobdef.ValidCalendarName(in.Name) {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
-			Message: fmt.Sprintf("%q is not a calendar name (1–64 letters, digits, '-', '_' or '.', starting with a letter or digit)", in.Name)}}}
+	if err := checkCalendarName(in.Name); err != nil {
+		return nil, err
 	}
 	if len(in.ICS) > MaxCalendarImportBytes {
 		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: "is over the maximum of 1 MB"}}}
