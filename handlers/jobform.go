@@ -33,46 +33,47 @@ func readJobForm(f url.Values) web.JobForm {
 		return out
 	}
 	jf := web.JobForm{
-		Name:          strings.TrimSpace(f.Get("name")),
-		Mode:          f.Get("mode"),
-		JSON:          f.Get("json"),
-		ActionType:    f.Get("action_type"),
-		Method:        f.Get("method"),
-		URI:           strings.TrimSpace(f.Get("uri")),
-		Headers:       f.Get("headers"),
-		Body:          f.Get("body"),
-		AuthType:      f.Get("auth_type"),
-		Username:      f.Get("auth_username"),
-		Password:      f.Get("auth_password"),
-		Pfx:           strings.TrimSpace(f.Get("auth_pfx")),
-		Tenant:        f.Get("auth_tenant"),
-		Audience:      f.Get("auth_audience"),
-		ClientID:      f.Get("auth_client_id"),
-		Secret:        f.Get("auth_secret"),
-		StartTime:     f.Get("start_time"),
-		TimeZone:      strings.TrimSpace(f.Get("time_zone")),
-		Frequency:     f.Get("frequency"),
-		Interval:      strings.TrimSpace(f.Get("interval")),
-		End:           f.Get("end"),
-		Count:         strings.TrimSpace(f.Get("count")),
-		EndTime:       f.Get("end_time"),
-		Minutes:       ints("minutes"),
-		Hours:         ints("hours"),
-		MonthDays:     ints("month_days"),
-		Months:        ints("months"),
-		RetryType:     f.Get("retry_type"),
-		RetryInterval: strings.TrimSpace(f.Get("retry_interval")),
-		RetryCount:    strings.TrimSpace(f.Get("retry_count")),
-		ErrorAction:   f.Get("error_action") == "on",
-		ErrorMethod:   f.Get("error_method"),
-		ErrorURI:      strings.TrimSpace(f.Get("error_uri")),
-		ErrorBody:     f.Get("error_body"),
-		State:         f.Get("state"),
-		Misfire:       f.Get("misfire"),
-		Concurrency:   f.Get("concurrency"),
-		Timeout:       strings.TrimSpace(f.Get("timeout")),
-		PreviewCount:  f.Get("preview_n"),
-		Cron:          strings.TrimSpace(f.Get("cron")),
+		Name:             strings.TrimSpace(f.Get("name")),
+		Mode:             f.Get("mode"),
+		JSON:             f.Get("json"),
+		ActionType:       f.Get("action_type"),
+		Method:           f.Get("method"),
+		URI:              strings.TrimSpace(f.Get("uri")),
+		Headers:          f.Get("headers"),
+		Body:             f.Get("body"),
+		AuthType:         f.Get("auth_type"),
+		Username:         f.Get("auth_username"),
+		Password:         f.Get("auth_password"),
+		Pfx:              strings.TrimSpace(f.Get("auth_pfx")),
+		Tenant:           f.Get("auth_tenant"),
+		Audience:         f.Get("auth_audience"),
+		ClientID:         f.Get("auth_client_id"),
+		Secret:           f.Get("auth_secret"),
+		StartTime:        f.Get("start_time"),
+		TimeZone:         strings.TrimSpace(f.Get("time_zone")),
+		Frequency:        f.Get("frequency"),
+		Interval:         strings.TrimSpace(f.Get("interval")),
+		End:              f.Get("end"),
+		Count:            strings.TrimSpace(f.Get("count")),
+		EndTime:          f.Get("end_time"),
+		Minutes:          ints("minutes"),
+		Hours:            ints("hours"),
+		MonthDays:        ints("month_days"),
+		Months:           ints("months"),
+		RetryType:        f.Get("retry_type"),
+		RetryInterval:    strings.TrimSpace(f.Get("retry_interval")),
+		RetryCount:       strings.TrimSpace(f.Get("retry_count")),
+		MaxRetryInterval: strings.TrimSpace(f.Get("max_retry_interval")),
+		ErrorAction:      f.Get("error_action") == "on",
+		ErrorMethod:      f.Get("error_method"),
+		ErrorURI:         strings.TrimSpace(f.Get("error_uri")),
+		ErrorBody:        f.Get("error_body"),
+		State:            f.Get("state"),
+		Misfire:          f.Get("misfire"),
+		Concurrency:      f.Get("concurrency"),
+		Timeout:          strings.TrimSpace(f.Get("timeout")),
+		PreviewCount:     f.Get("preview_n"),
+		Cron:             strings.TrimSpace(f.Get("cron")),
 		// Skip days in calendars (jobform_calendars.go).
 		ExcludeCalendars: f["exclude_calendars"],
 		OnExcluded:       f.Get("on_excluded"),
@@ -129,13 +130,16 @@ func jobFormJSON(jf web.JobForm) []byte {
 	action := map[string]any{"type": actionType, "request": req}
 	if jf.RetryType != "" {
 		rp := map[string]any{"retryType": jf.RetryType}
-		if jf.RetryType == "fixed" {
+		if jf.RetryType == "fixed" || jf.RetryType == "exponential" {
 			if jf.RetryInterval != "" {
 				rp["retryInterval"] = jf.RetryInterval
 			}
 			if jf.RetryCount != "" {
 				rp["retryCount"] = number(jf.RetryCount)
 			}
+		}
+		if jf.RetryType == "exponential" && jf.MaxRetryInterval != "" {
+			rp["maxRetryInterval"] = jf.MaxRetryInterval
 		}
 		action["retryPolicy"] = rp
 	}
@@ -272,12 +276,15 @@ func formFromJob(job *jobdef.Job) (jf web.JobForm, unsupported string) {
 	}
 	if a.HasRetryPolicy {
 		jf.RetryType = string(a.RetryPolicy.Type)
-		if a.RetryPolicy.Type == jobdef.RetryFixed {
+		if t := a.RetryPolicy.Type; t == jobdef.RetryFixed || t == jobdef.RetryExponential {
 			jf.RetryInterval = a.RetryPolicy.IntervalText
 			if jf.RetryInterval == "" {
 				jf.RetryInterval = jobdef.FormatISODuration(a.RetryPolicy.Interval)
 			}
 			jf.RetryCount = strconv.Itoa(a.RetryPolicy.Count)
+		}
+		if a.RetryPolicy.Type == jobdef.RetryExponential {
+			jf.MaxRetryInterval = a.RetryPolicy.MaxIntervalText
 		}
 	}
 	jf.Timeout = a.TimeoutText

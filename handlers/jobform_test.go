@@ -194,3 +194,51 @@ func TestJobFormSave(t *testing.T) {
 		t.Error("edit page: hour 5 not checked")
 	}
 }
+
+// TestJobFormExponentialRetries saves an exponential retry policy from the
+// builder and shows it again on the edit page; a cap below the interval is
+// refused under the retry fields with nothing saved.
+func TestJobFormExponentialRetries(t *testing.T) {
+	a, base := signedInWithCollection(t)
+	csrf := a.csrf(base + "/jobs/new")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	coll, _ := a.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"})
+
+	bad := lastFridayForm(csrf)
+	bad.Set("retry_type", "exponential")
+	bad.Set("retry_interval", "PT10M")
+	bad.Set("max_retry_interval", "PT1M")
+	before := a.fingerprint()
+	r := a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(bad.Encode()))
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if !strings.Contains(r.doc.Find("#err-retry").Text(), "action.retryPolicy.maxRetryInterval") || a.fingerprint() != before {
+		t.Fatalf("refused cap: %q", r.doc.Find("#err-retry").Text())
+	}
+
+	form := lastFridayForm(csrf)
+	form.Set("retry_type", "exponential")
+	form.Set("retry_interval", "PT1M")
+	form.Set("retry_count", "5")
+	form.Set("max_retry_interval", "PT10M")
+	r = a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	j, err := a.store.JobByName(context.Background(), coll.ID, "month-end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(j.Definition), `"retryType":"exponential"`) || !strings.Contains(string(j.Definition), `"maxRetryInterval":"PT10M"`) ||
+		!strings.Contains(string(j.Definition), `"retryCount":5`) {
+		t.Errorf("stored %s", j.Definition)
+	}
+	r = a.get(base + "/jobs/month-end/edit")
+	wantStatus(t, r, http.StatusOK)
+	if v := r.doc.Find("#max_retry_interval").AttrOr("value", ""); v != "PT10M" {
+		t.Errorf("edit page max_retry_interval %q", v)
+	}
+	if v := r.doc.Find("#retry_count").AttrOr("value", ""); v != "5" {
+		t.Errorf("edit page retry_count %q", v)
+	}
+	if _, ok := r.doc.Find(`#retry_type option[value="exponential"]`).Attr("selected"); !ok {
+		t.Error("edit page: exponential not selected")
+	}
+}

@@ -71,7 +71,7 @@ func (c *jobCache) get(id int64, def json.RawMessage, secrets jobdef.Secrets, ba
 	if same {
 		fresh = *cj
 	} else {
-		job, err := jobdef.ParseWith(def, jobdef.Options{Keep: secrets})
+		job, err := jobdef.ParseWith(def, jobdef.Options{Keep: secrets, Stored: true})
 		if err != nil {
 			return nil, fmt.Errorf("engine: job %d: %w", id, err)
 		}

@@ -17,7 +17,7 @@ var (
 	authChoices        = []Choice{{"", "None"}, {"basic", "Basic (user name and password)"}, {"clientCertificate", "Client certificate (PKCS#12)"}, {"activeDirectoryOAuth", "Microsoft Entra ID (OAuth client credentials)"}}
 	frequencyChoices   = []Choice{{"", "Once (no recurrence)"}, {"minute", "Minutes"}, {"hour", "Hours"}, {"day", "Days"}, {"week", "Weeks"}, {"month", "Months"}, {"year", "Years"}}
 	endChoices         = []Choice{{"never", "Never"}, {"count", "After a number of runs"}, {"until", "On a date"}}
-	retryChoices       = []Choice{{"", "Default (4 retries every 30 s)"}, {"none", "No retries"}, {"fixed", "Fixed interval"}}
+	retryChoices       = []Choice{{"", "Default (4 retries every 30 s)"}, {"none", "No retries"}, {"fixed", "Fixed interval"}, {"exponential", "Exponential backoff (each wait doubles)"}}
 	stateChoices       = []Choice{{"enabled", "Enabled"}, {"disabled", "Disabled"}}
 	misfireChoices     = []Choice{{"skip", "Skip missed runs"}, {"runOnce", "Run once when missed"}}
 	concurrencyChoices = []Choice{{"allow", "Allow overlapping runs"}, {"forbid", "Never overlap"}}

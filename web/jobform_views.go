@@ -26,6 +26,8 @@ type JobForm struct {
 	// Occurrences are "n:weekday" ("-1:friday" is the last Friday).
 	Occurrences                          []string
 	RetryType, RetryInterval, RetryCount string
+	// MaxRetryInterval caps an exponential policy's waits (ISO 8601).
+	MaxRetryInterval string
 	ErrorAction                          bool
 	ErrorMethod, ErrorURI, ErrorBody     string
 	State, Misfire, Concurrency, Timeout string
