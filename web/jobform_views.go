@@ -27,7 +27,7 @@ type JobForm struct {
 	Occurrences                          []string
 	RetryType, RetryInterval, RetryCount string
 	// MaxRetryInterval caps an exponential policy's waits (ISO 8601).
-	MaxRetryInterval string
+	MaxRetryInterval                     string
 	ErrorAction                          bool
 	ErrorMethod, ErrorURI, ErrorBody     string
 	State, Misfire, Concurrency, Timeout string
