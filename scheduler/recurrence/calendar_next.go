@@ -14,9 +14,10 @@ import (
 // neighbour is dropped. Each step of the search passes at least one span of
 // excluded days, so the search ends after at most as many steps as the
 // calendars have spans, even when they exclude every day.
-func (r *Rule) first(t0 int64) (occurrence, bool) {
+func (r *Rule) first(t0 int64) (execution, bool) {
 	if len(r.cals) == 0 {
-		return r.regular(t0)
+		o, ok := r.regular(t0)
+		return execution{occurrence: o}, ok
 	}
 	switch r.onExcluded {
 	case jobdef.ExcludedNextDay:
@@ -54,32 +55,32 @@ func (r *Rule) excluded(u int64) (end int64, ok bool) {
 // calendar excludes, or what onExcluded makes of an excluded one o (with
 // end, the instant its excluded days end, and t0 the current lower bound):
 // a moved occurrence (ok), or else the instant to search on from.
-func (r *Rule) walk(t0 int64, onExcluded func(o occurrence, end, t0 int64) (m occurrence, ok bool, next int64)) (occurrence, bool) {
+func (r *Rule) walk(t0 int64, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
 	for range r.calendarSteps() {
 		o, ok := r.regular(t0)
 		if !ok {
-			return occurrence{}, false
+			return execution{}, false
 		}
 		end, ex := r.excluded(o.at)
 		if !ex {
-			return o, true
+			return execution{occurrence: o}, true
 		}
 		m, moved, next := onExcluded(o, end, t0)
 		if moved {
 			return m, true
 		}
 		if end == math.MaxInt64 {
-			return occurrence{}, false // excluded for ever
+			return execution{}, false // excluded for ever
 		}
 		t0 = next
 	}
-	return occurrence{}, false
+	return execution{}, false
 }
 
 // firstSkip drops the occurrences on excluded days.
-func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
-	return r.walk(t0, func(o occurrence, end, _ int64) (occurrence, bool, int64) {
-		return occurrence{}, false, max(end, o.at+1)
+func (r *Rule) firstSkip(t0 int64) (execution, bool) {
+	return r.walk(t0, func(o occurrence, end, _ int64) (execution, bool, int64) {
+		return execution{}, false, max(end, o.at+1)
 	})
 }
 
@@ -87,7 +88,7 @@ func (r *Rule) firstSkip(t0 int64) (occurrence, bool) {
 // day that is not excluded. Of the regular occurrences within one span of
 // excluded days only the last can move up to the next regular occurrence,
 // so each span costs one look back (prevRegular) and one move.
-func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
+func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 	// The regular occurrence before t0 may have moved to t0 or later. Then
 	// the move passed excluded days up to a day before it, so the look back
 	// is needed only when an excluded day lies within a day before t0.
@@ -100,7 +101,7 @@ func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
 			}
 		}
 	}
-	return r.walk(t0, func(o occurrence, end, _ int64) (occurrence, bool, int64) {
+	return r.walk(t0, func(o occurrence, end, _ int64) (execution, bool, int64) {
 		last := o
 		if q, ok := r.prevRegular(end); ok && q.at > o.at {
 			last = q
@@ -114,8 +115,8 @@ func (r *Rule) firstNextDay(t0 int64) (occurrence, bool) {
 // earlier day that is not excluded. Of the regular occurrences within one
 // span only the first can move back as far as the previous regular
 // occurrence.
-func (r *Rule) firstPreviousDay(t0 int64) (occurrence, bool) {
-	return r.walk(t0, func(o occurrence, end, t0 int64) (occurrence, bool, int64) {
+func (r *Rule) firstPreviousDay(t0 int64) (execution, bool) {
+	return r.walk(t0, func(o occurrence, end, t0 int64) (execution, bool, int64) {
 		m, ok := r.movedBackward(o)
 		return m, ok && m.at >= t0, max(end, o.at+1)
 	})
@@ -125,13 +126,13 @@ func (r *Rule) firstPreviousDay(t0 int64) (occurrence, bool) {
 // excludes, at the same wall-clock time of day, unless that passes the next
 // regular occurrence or endTime. A move onto the next regular occurrence
 // merges with it (one run).
-func (r *Rule) movedForward(o occurrence) (occurrence, bool) {
+func (r *Rule) movedForward(o occurrence) (execution, bool) {
 	m, ok := r.moveByDays(o, 1)
 	if !ok || (r.hasUntil && m.at > r.until) {
-		return occurrence{}, false
+		return execution{}, false
 	}
 	if n, ok := r.regular(o.at + 1); ok && m.at > n.at {
-		return occurrence{}, false
+		return execution{}, false
 	}
 	return m, true
 }
@@ -140,13 +141,13 @@ func (r *Rule) movedForward(o occurrence) (occurrence, bool) {
 // excludes, unless that passes back beyond the previous regular occurrence
 // or before the job's creation or start. A move onto the previous regular
 // occurrence merges with it (one run, already returned before).
-func (r *Rule) movedBackward(o occurrence) (occurrence, bool) {
+func (r *Rule) movedBackward(o occurrence) (execution, bool) {
 	m, ok := r.moveByDays(o, -1)
 	if !ok || m.at < max(r.created, r.anchor) {
-		return occurrence{}, false
+		return execution{}, false
 	}
 	if p, ok := r.prevRegular(o.at); ok && m.at < p.at {
-		return occurrence{}, false
+		return execution{}, false
 	}
 	return m, true
 }
@@ -154,21 +155,21 @@ func (r *Rule) movedBackward(o occurrence) (occurrence, bool) {
 // moveByDays moves o by whole days of the job's wall clock in direction dir
 // (+1 or -1) until it lands on a day no calendar excludes, jumping over each
 // span of excluded days at once.
-func (r *Rule) moveByDays(o occurrence, dir int64) (occurrence, bool) {
+func (r *Rule) moveByDays(o occurrence, dir int64) (execution, bool) {
 	k := dir
 	for range r.calendarSteps() {
 		w := o.wall + k*secondsPerDay
 		if w < minWall || w > maxWall {
-			return occurrence{}, false
+			return execution{}, false
 		}
 		u, res := r.zone.resolve(w)
 		if dir > 0 {
 			end, ex := r.excluded(u)
 			if !ex {
-				return occurrence{at: u, wall: w, res: res, movedFrom: o.at}, true
+				return execution{occurrence{at: u, wall: w, res: res}, o.at}, true
 			}
 			if end == math.MaxInt64 {
-				return occurrence{}, false // excluded for ever
+				return execution{}, false // excluded for ever
 			}
 			// Jump to the first day of the job's clock that can lie past the span.
 			k = max(k+1, floorDiv(r.zone.wall(end)-o.wall+secondsPerDay-1, secondsPerDay))
@@ -176,12 +177,12 @@ func (r *Rule) moveByDays(o occurrence, dir int64) (occurrence, bool) {
 		}
 		start, ex := r.exclusionStart(u)
 		if !ex {
-			return occurrence{at: u, wall: w, res: res, movedFrom: o.at}, true
+			return execution{occurrence{at: u, wall: w, res: res}, o.at}, true
 		}
 		// Jump to the last day of the job's clock that can lie before the span.
 		k = min(k-1, floorDiv(r.zone.wall(start)-1-o.wall, secondsPerDay))
 	}
-	return occurrence{}, false
+	return execution{}, false
 }
 
 // exclusionStart is excluded looking backwards: whether the day of u is

@@ -12,7 +12,7 @@ const maxCalendarNotes = 10
 
 // calendarWarnings names the regular occurrences, up to the last of occ,
 // that the rule's calendars moved or skipped, with the reason (SPEC §13.6).
-func (r *Rule) calendarWarnings(occ []occurrence) []string {
+func (r *Rule) calendarWarnings(occ []execution) []string {
 	if len(r.cals) == 0 || len(occ) == 0 {
 		return nil
 	}

@@ -9,9 +9,16 @@ import (
 
 // occurrence is one execution instant with how its wall time was resolved.
 type occurrence struct {
-	at        int64 // Unix seconds
-	wall      int64 // the rule's wall time (equal to the instant's wall time unless shifted)
-	res       resolution
+	at   int64 // Unix seconds
+	wall int64 // the rule's wall time (equal to the instant's wall time unless shifted)
+	res  resolution
+}
+
+// execution is an occurrence as the job runs it, after its calendars: it
+// may have been moved from a regular occurrence (kept apart from
+// occurrence, which the common path without calendars copies around).
+type execution struct {
+	occurrence
 	movedFrom int64 // when not 0: the regular occurrence a calendar moved here
 }
 
@@ -27,7 +34,15 @@ type occurrence struct {
 // past, and a schedule that never occurs is reported after at most one
 // 400-year calendar cycle of arithmetic.
 func (r *Rule) Next(after time.Time) (time.Time, bool) {
-	o, ok := r.first(after.Unix() + 1)
+	var o occurrence
+	var ok bool
+	if len(r.cals) == 0 {
+		o, ok = r.regular(after.Unix() + 1) // the common case, one call less
+	} else {
+		var e execution
+		e, ok = r.first(after.Unix() + 1)
+		o = e.occurrence
+	}
 	if !ok {
 		return time.Time{}, false
 	}
@@ -121,7 +136,7 @@ func (r *Rule) ruleFirst(t0 int64) (occurrence, bool) {
 			// that follow the gap: the first of those whose instant is ≥ t0
 			// comes first if its wall time is below c + shift (after the gap
 			// wall times and instants keep their order, so one look is enough).
-			if c2, ok := r.nextWall(max(res.gapEnd, t0+r.zone.offsetAt(u))); ok && c2 < c+res.shift {
+			if c2, ok := r.nextWall(max(r.zone.gapEnd(u), t0+r.zone.offsetAt(u))); ok && c2 < c+res.shift {
 				if u2, res2 := r.zone.resolve(c2); u2 >= t0 && u2 < u {
 					return occurrence{at: u2, wall: c2, res: res2}, true
 				}

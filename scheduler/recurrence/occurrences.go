@@ -31,14 +31,14 @@ func (r *Rule) Take(n int) []time.Time {
 }
 
 // take returns the first n executions with their resolution details.
-func (r *Rule) take(n int) []occurrence {
+func (r *Rule) take(n int) []execution {
 	if r.count > 0 && n > r.count {
 		n = r.count
 	}
 	if n <= 0 {
 		return nil
 	}
-	out := make([]occurrence, 0, min(n, 1024))
+	out := make([]execution, 0, min(n, 1024))
 	t0 := int64(-1 << 62)
 	for len(out) < n {
 		o, ok := r.first(t0)

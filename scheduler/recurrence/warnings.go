@@ -14,7 +14,7 @@ const maxMonthsScanned = 1200
 // occ of the rule when n were asked for (SPEC §3): months skipped for lack of
 // such a day, clamping to the month's last day, times moved or merged by
 // daylight saving, no future occurrence, and the cut-off by count or endTime.
-func (r *Rule) warnings(occ []occurrence, n int) []string {
+func (r *Rule) warnings(occ []execution, n int) []string {
 	w := []string{}
 	job := r.job
 	if job.State == jobdef.Disabled {
@@ -81,7 +81,7 @@ func (r *Rule) noOccurrenceWarning() string {
 // later, to the last occurrence)
 // that a month/year schedule skips because they have no such day, and the
 // clamping of a simple monthly/yearly recurrence to shorter months.
-func (r *Rule) monthWarnings(occ []occurrence) []string {
+func (r *Rule) monthWarnings(occ []execution) []string {
 	if r.freq != jobdef.Month && r.freq != jobdef.Year {
 		return nil
 	}
@@ -146,7 +146,7 @@ func (r *Rule) monthWarnings(occ []occurrence) []string {
 // dstWarnings reports occurrences moved or merged by a spring-forward gap,
 // wall times that happen twice in a fall-back overlap, and elapsed-time rules
 // that cross a change of offset.
-func (r *Rule) dstWarnings(occ []occurrence) []string {
+func (r *Rule) dstWarnings(occ []execution) []string {
 	if r.zone.fixed {
 		return nil
 	}
@@ -168,7 +168,7 @@ func (r *Rule) dstWarnings(occ []occurrence) []string {
 			msg := fmt.Sprintf("%s %s does not exist in %s (the clocks jump forward): it runs at %s instead",
 				r.wallDate(o.wall), r.wallClock(o.wall), name, at.Format("15:04 MST"))
 			// The wall time the gap moved it to may be one of the rule's own.
-			if twin := o.wall + o.res.shift; twin >= o.res.gapEnd {
+			if twin := o.wall + o.res.shift; twin >= r.zone.gapEnd(o.at) {
 				if c2, ok := r.nextWall(twin); ok && c2 == twin {
 					msg += ", merged with the " + r.wallClock(c2) + " occurrence (it runs once)"
 				}

@@ -103,7 +103,6 @@ const maxOffsetSpan = 15 * 3600
 // resolution says how a wall time became an instant.
 type resolution struct {
 	shift     int64 // > 0: the wall time fell in a gap and moved forward by shift seconds
-	gapEnd    int64 // with shift > 0: the first wall time after the gap
 	ambiguous bool  // the wall time happens twice; the first instant was taken
 }
 
@@ -152,7 +151,15 @@ func (z zone) resolve(w int64) (int64, resolution) {
 	tr := z.periodAt(w - before.off).start // the transition after which w - before.off falls
 	prevOff := z.offsetAt(tr - 1)
 	u = w - prevOff
-	return u, resolution{shift: z.offsetAt(u) - prevOff, gapEnd: tr + z.offsetAt(tr)}
+	return u, resolution{shift: z.offsetAt(u) - prevOff}
+}
+
+// gapEnd returns the first wall time after the spring-forward gap that a
+// wall time resolved to instant u (with a shift) fell in: the transition
+// that opened the gap is the start of u's period.
+func (z zone) gapEnd(u int64) int64 {
+	p := z.periodAt(u)
+	return p.start + p.off
 }
 
 // searchStart returns the smallest wall time whose instant can be ≥ t0: the
