@@ -103,10 +103,15 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 	}
 	return r.walk(t0, func(o occurrence, end, _ int64) (execution, bool, int64) {
 		last := o
-		if q, ok := r.prevRegular(end); ok && q.at > o.at {
-			last = q
+		n, more := r.regular(o.at + 1)
+		if more && n.at < end {
+			// More regular runs in the span: only the last can move.
+			if q, ok := r.prevRegular(end); ok && q.at > o.at {
+				last = q
+				n, more = r.regular(q.at + 1)
+			}
 		}
-		m, ok := r.movedForward(last)
+		m, ok := r.movedForwardBefore(last, n, more)
 		return m, ok, max(end, last.at+1)
 	})
 }
@@ -127,11 +132,15 @@ func (r *Rule) firstPreviousDay(t0 int64) (execution, bool) {
 // regular occurrence or endTime. A move onto the next regular occurrence
 // merges with it (one run).
 func (r *Rule) movedForward(o occurrence) (execution, bool) {
+	n, more := r.regular(o.at + 1)
+	return r.movedForwardBefore(o, n, more)
+}
+
+// movedForwardBefore is movedForward given the next regular occurrence n
+// (more is false when there is none).
+func (r *Rule) movedForwardBefore(o, n occurrence, more bool) (execution, bool) {
 	m, ok := r.moveByDays(o, 1)
-	if !ok || (r.hasUntil && m.at > r.until) {
-		return execution{}, false
-	}
-	if n, ok := r.regular(o.at + 1); ok && m.at > n.at {
+	if !ok || (r.hasUntil && m.at > r.until) || (more && m.at > n.at) {
 		return execution{}, false
 	}
 	return m, true
@@ -146,7 +155,9 @@ func (r *Rule) movedBackward(o occurrence) (execution, bool) {
 	if !ok || m.at < max(r.created, r.anchor) {
 		return execution{}, false
 	}
-	if p, ok := r.prevRegular(o.at); ok && m.at < p.at {
+	// A regular occurrence strictly between m and o means m passed the
+	// previous one (m on the previous one itself merges with it).
+	if q, ok := r.regular(m.at + 1); ok && q.at < o.at {
 		return execution{}, false
 	}
 	return m, true
