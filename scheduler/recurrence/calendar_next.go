@@ -93,9 +93,9 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 	// the move passed excluded days up to a day before it, so the look back
 	// is needed only when an excluded day lies within a day before t0.
 	if r.nearExclusion(t0) {
-		if p, ok := r.prevRegular(t0); ok {
+		if p, ok, n, more := r.around(t0); ok {
 			if _, ex := r.excluded(p.at); ex {
-				if m, ok := r.movedForward(p); ok && m.at >= t0 {
+				if m, ok := r.movedForward(p, n, more); ok && m.at >= t0 {
 					return m, true
 				}
 			}
@@ -111,7 +111,7 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 				n, more = r.regular(q.at + 1)
 			}
 		}
-		m, ok := r.movedForwardBefore(last, n, more)
+		m, ok := r.movedForward(last, n, more)
 		return m, ok, max(end, last.at+1)
 	})
 }
@@ -129,16 +129,9 @@ func (r *Rule) firstPreviousDay(t0 int64) (execution, bool) {
 
 // movedForward returns o moved to the nearest later day that no calendar
 // excludes, at the same wall-clock time of day, unless that passes the next
-// regular occurrence or endTime. A move onto the next regular occurrence
-// merges with it (one run).
-func (r *Rule) movedForward(o occurrence) (execution, bool) {
-	n, more := r.regular(o.at + 1)
-	return r.movedForwardBefore(o, n, more)
-}
-
-// movedForwardBefore is movedForward given the next regular occurrence n
-// (more is false when there is none).
-func (r *Rule) movedForwardBefore(o, n occurrence, more bool) (execution, bool) {
+// regular occurrence n (more is false when there is none) or endTime. A
+// move onto the next regular occurrence merges with it (one run).
+func (r *Rule) movedForward(o, n occurrence, more bool) (execution, bool) {
 	m, ok := r.moveByDays(o, 1)
 	if !ok || (r.hasUntil && m.at > r.until) || (more && m.at > n.at) {
 		return execution{}, false
@@ -220,25 +213,35 @@ func (r *Rule) nearExclusion(u int64) bool {
 	return false
 }
 
-// prevRegular returns the last regular occurrence before t (Unix seconds):
-// it looks back over windows growing fourfold from the rule's period, then
-// walks forward through the window where one was found.
+// prevRegular returns the last regular occurrence before t (Unix seconds).
 func (r *Rule) prevRegular(t int64) (occurrence, bool) {
+	p, ok, _, _ := r.around(t)
+	return p, ok
+}
+
+// around returns the last regular occurrence before t (p, when hasP) and
+// the first at or after t (n, when hasN): it looks back over windows
+// growing fourfold from the rule's period, then walks forward through the
+// window where one was found.
+func (r *Rule) around(t int64) (p occurrence, hasP bool, n occurrence, hasN bool) {
 	lowest := min(r.created, r.anchor) - 1
 	for d := r.periodSeconds(); ; d *= 4 {
 		s := max(t-d, lowest)
 		o, ok := r.regular(s)
-		if ok && o.at < t {
+		switch {
+		case ok && o.at < t:
 			for {
-				n, ok := r.regular(o.at + 1)
-				if !ok || n.at >= t {
-					return o, true
+				next, more := r.regular(o.at + 1)
+				if !more || next.at >= t {
+					return o, true, next, more
 				}
-				o = n
+				o = next
 			}
+		case ok:
+			n, hasN = o, true // the first at or after t; look further back for p
 		}
 		if s == lowest || d > 500*366*secondsPerDay {
-			return occurrence{}, false
+			return occurrence{}, false, n, hasN
 		}
 	}
 }
