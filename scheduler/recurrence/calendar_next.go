@@ -56,8 +56,17 @@ func (r *Rule) excluded(u int64) (end int64, ok bool) {
 // end, the instant its excluded days end, and t0 the current lower bound):
 // a moved occurrence (ok), or else the instant to search on from.
 func (r *Rule) walk(t0 int64, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
-	for range r.calendarSteps() {
-		o, ok := r.regular(t0)
+	o, ok := r.regular(t0)
+	return r.walkFrom(t0, o, ok, onExcluded)
+}
+
+// walkFrom is walk given the first regular occurrence at or after t0 (o,
+// when ok).
+func (r *Rule) walkFrom(t0 int64, o occurrence, ok bool, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
+	for i := range r.calendarSteps() {
+		if i > 0 {
+			o, ok = r.regular(t0)
+		}
 		if !ok {
 			return execution{}, false
 		}
@@ -92,16 +101,23 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 	// The regular occurrence before t0 may have moved to t0 or later. Then
 	// the move passed excluded days up to a day before it, so the look back
 	// is needed only when an excluded day lies within a day before t0.
+	var first occurrence
+	var hasFirst, known bool
 	if r.nearExclusion(t0) {
-		if p, ok, n, more := r.around(t0); ok {
+		p, ok, n, more := r.around(t0)
+		if ok {
 			if _, ex := r.excluded(p.at); ex {
 				if m, ok := r.movedForward(p, n, more); ok && m.at >= t0 {
 					return m, true
 				}
 			}
 		}
+		first, hasFirst, known = n, more, true
 	}
-	return r.walk(t0, func(o occurrence, end, _ int64) (execution, bool, int64) {
+	if !known {
+		first, hasFirst = r.regular(t0)
+	}
+	return r.walkFrom(t0, first, hasFirst, func(o occurrence, end, _ int64) (execution, bool, int64) {
 		last := o
 		n, more := r.regular(o.at + 1)
 		if more && n.at < end {
@@ -249,9 +265,20 @@ func (r *Rule) around(t int64) (p occurrence, hasP bool, n occurrence, hasN bool
 // periodSeconds returns about how long one period of the rule lasts (the
 // interval in its frequency's unit, a month as 28 days and a year as 365).
 func (r *Rule) periodSeconds() int64 {
-	unit := map[jobdef.Frequency]int64{
-		jobdef.Minute: 60, jobdef.Hour: 3600, jobdef.Day: secondsPerDay,
-		jobdef.Week: 7 * secondsPerDay, jobdef.Month: 28 * secondsPerDay, jobdef.Year: 365 * secondsPerDay,
-	}[r.freq]
+	var unit int64
+	switch r.freq {
+	case jobdef.Minute:
+		unit = 60
+	case jobdef.Hour:
+		unit = 3600
+	case jobdef.Day:
+		unit = secondsPerDay
+	case jobdef.Week:
+		unit = 7 * secondsPerDay
+	case jobdef.Month:
+		unit = 28 * secondsPerDay
+	case jobdef.Year:
+		unit = 365 * secondsPerDay
+	}
 	return max(unit*r.interval, 60)
 }
