@@ -56,15 +56,14 @@ func (r *Rule) excluded(u int64) (end int64, ok bool) {
 // end, the instant its excluded days end, and t0 the current lower bound):
 // a moved occurrence (ok), or else the instant to search on from.
 func (r *Rule) walk(t0 int64, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
-	o, ok := r.regular(t0)
-	return r.walkFrom(t0, o, ok, onExcluded)
+	return r.walkFrom(t0, occurrence{}, false, false, onExcluded)
 }
 
-// walkFrom is walk given the first regular occurrence at or after t0 (o,
-// when ok).
-func (r *Rule) walkFrom(t0 int64, o occurrence, ok bool, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
+// walkFrom is walk, given the first regular occurrence at or after t0 (o,
+// when ok) if known.
+func (r *Rule) walkFrom(t0 int64, o occurrence, ok, known bool, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
 	for i := range r.calendarSteps() {
-		if i > 0 {
+		if i > 0 || !known {
 			o, ok = r.regular(t0)
 		}
 		if !ok {
@@ -114,10 +113,7 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 		}
 		first, hasFirst, known = n, more, true
 	}
-	if !known {
-		first, hasFirst = r.regular(t0)
-	}
-	return r.walkFrom(t0, first, hasFirst, func(o occurrence, end, _ int64) (execution, bool, int64) {
+	return r.walkFrom(t0, first, hasFirst, known, func(o occurrence, end, _ int64) (execution, bool, int64) {
 		last := o
 		n, more := r.regular(o.at + 1)
 		if more && n.at < end {
