@@ -49,7 +49,7 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time)
 	calsOf := map[string]recurrence.Calendars{} // by workspace
 	for _, u := range upcoming {
 		pj := parseStored(u.Definition)
-		if pj.Job != nil && pj.Job.Recurrence != nil && pj.Job.Recurrence.Calendars != nil {
+		if pj.Job.ExcludesCalendars() {
 			cals, ok := calsOf[u.WorkspaceID]
 			if !ok {
 				if cals, err = s.catalog.WorkspaceCalendars(ctx, u.WorkspaceID); err != nil {

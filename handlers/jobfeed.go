@@ -98,8 +98,7 @@ func (s *Server) jobFeed(c echo.Context) error {
 // them), up to feedMaxEvents and feedHorizon.
 func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) (web.JobFeed, error) {
 	now := s.clock()
-	pj := parseStored(j.Definition)
-	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
+	pj, err := s.parseStoredIn(c.Request().Context(), row.WorkspaceID, j.Definition)
 	if err != nil {
 		// Without its calendars the feed would list excluded runs.
 		return web.JobFeed{}, fmt.Errorf("job feed: %w", err)
@@ -111,7 +110,7 @@ func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *model
 	if u, err := url.Parse(s.absoluteURL(c, "/")); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, cals) {
+	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, pj.cals) {
 		if t.Sub(now) > feedHorizon {
 			break
 		}

@@ -260,11 +260,6 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 	for _, slot := range formSlots {
 		pv.FieldErrors[slot] = ""
 	}
-	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
-	if err != nil {
-		pv.Problems = []string{"The workspace's calendars cannot be read: " + err.Error()}
-		return pv
-	}
 	now := s.clock()
 	job, err := jobdef.ParseWith(body, jobdef.Options{SecretsOptional: true})
 	if ve := jobdef.AsValidationError(err); ve != nil {
@@ -283,6 +278,11 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 		}
 	} else if err != nil {
 		pv.Problems = []string{err.Error()}
+		return pv
+	}
+	cals, err := s.catalog.CalendarsFor(c.Request().Context(), row.WorkspaceID, job)
+	if err != nil {
+		pv.Problems = []string{"The workspace's calendars cannot be read: " + err.Error()}
 		return pv
 	}
 	res, err := recurrence.PreviewWith(job, now, n, recurrence.Options{Calendars: cals})

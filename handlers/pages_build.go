@@ -274,11 +274,10 @@ func (p historyParams) query(withCursor bool) string {
 func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, p historyParams, historyOnly bool) (web.JobPageView, error) {
 	ctx := c.Request().Context()
 	now := s.clock()
-	cals, err := s.catalog.WorkspaceCalendars(ctx, row.WorkspaceID)
+	pj, err := s.parseStoredIn(ctx, row.WorkspaceID, j.Definition)
 	if err != nil {
 		return web.JobPageView{}, err
 	}
-	pj := parseStored(j.Definition).with(cals)
 	jb := jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
 	v := web.JobPageView{
 		HistoryOnly: historyOnly,
@@ -314,11 +313,10 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 // jobStatusView is the status fragment of a job.
 func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, msg, refused string) (web.JobStatus, error) {
 	now := s.clock()
-	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), row.WorkspaceID)
+	pj, err := s.parseStoredIn(c.Request().Context(), row.WorkspaceID, j.Definition)
 	if err != nil {
 		return web.JobStatus{}, err
 	}
-	pj := parseStored(j.Definition).with(cals)
 	zone := pj.zone()
 	st := web.JobStatus{
 		URL: jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name), CSRFToken: csrfToken(c), Name: j.Name,
@@ -341,7 +339,7 @@ func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *mod
 	} else {
 		st.LastRun = instantPtr(j.LastRunAt, zone, now)
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, nextOccurrenceN, cals) {
+	for _, t := range nextOccurrences(j, pj.Job, now, nextOccurrenceN, pj.cals) {
 		st.Next = append(st.Next, instantIn(t, zone, now))
 	}
 	if len(st.Next) == 0 {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -199,6 +200,18 @@ type parsedJob struct {
 	// cals are the calendars of the job's workspace (see with); nil when
 	// not loaded, which is enough for jobs that exclude none.
 	cals recurrence.Calendars
+}
+
+// parseStoredIn reads a stored definition of a job of workspace ws with
+// the workspace's calendars when the job excludes some (no query when it
+// excludes none).
+func (s *Server) parseStoredIn(ctx context.Context, ws string, def []byte) (parsedJob, error) {
+	pj := parseStored(def)
+	cals, err := s.catalog.CalendarsFor(ctx, ws, pj.Job)
+	if err != nil {
+		return pj, err
+	}
+	return pj.with(cals), nil
 }
 
 // with returns the parsed job with the calendars of its workspace, which

@@ -55,7 +55,7 @@ func (s *Server) now() time.Time { return s.clock() }
 // none, a 400 naming "workspace" when it is missing, a 403 for a workspace
 // the user is not a member of.
 func (s *Server) previewCalendars(c echo.Context, body []byte, job *jobdef.Job) (recurrence.Calendars, error) {
-	if job.Recurrence == nil || job.Recurrence.Calendars == nil {
+	if !job.ExcludesCalendars() {
 		return nil, nil
 	}
 	var extra struct {

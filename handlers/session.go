@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
@@ -120,15 +119,6 @@ func redirect(c echo.Context, target string) error {
 		return c.NoContent(http.StatusOK)
 	}
 	return c.Redirect(http.StatusSeeOther, target)
-}
-
-// safeNext returns next when it is a path on this site, and "/" otherwise,
-// so that a crafted sign-in link cannot send users elsewhere.
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
-		return "/"
-	}
-	return next
 }
 
 // page returns the view model every full page needs.

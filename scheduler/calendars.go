@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/scheduler/recurrence"
 )
 
@@ -28,7 +27,7 @@ func (e *Engine) jobCalendars(j *models.EngineJob) (jobCalendars, error) {
 	if err != nil {
 		return jobCalendars{}, err
 	}
-	if !usesCalendars(cj.job) {
+	if !cj.job.ExcludesCalendars() {
 		return jobCalendars{}, nil
 	}
 	if e.calendars == nil {
@@ -41,9 +40,4 @@ func (e *Engine) jobCalendars(j *models.EngineJob) (jobCalendars, error) {
 		return jobCalendars{}, fmt.Errorf("engine: calendars of job %d: %w", j.ID, err)
 	}
 	return jobCalendars{cals: cals, stamp: stamp}, nil
-}
-
-// usesCalendars reports whether a job excludes calendars.
-func usesCalendars(job *jobdef.Job) bool {
-	return job != nil && job.Recurrence != nil && job.Recurrence.Calendars != nil
 }

@@ -120,6 +120,12 @@ func (j *Job) Location() *time.Location {
 	return time.UTC
 }
 
+// ExcludesCalendars reports whether the job's recurrence names calendars
+// (recurrence.calendars), whose days its schedule then needs.
+func (j *Job) ExcludesCalendars() bool {
+	return j != nil && j.Recurrence != nil && j.Recurrence.Calendars != nil
+}
+
 // Recurrence is the parsed recurrence object.
 type Recurrence struct {
 	// Frequency is required and lowercase.

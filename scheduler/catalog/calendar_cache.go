@@ -51,10 +51,10 @@ func (c *Catalog) CollectionCalendars(ctx context.Context, collectionID int64) (
 	return c.compiledCalendars(ctx, vs)
 }
 
-// calendarsFor returns the workspace's calendars when job excludes some,
+// CalendarsFor returns the workspace's calendars when job excludes some,
 // and nil (no query) when it excludes none.
-func (c *Catalog) calendarsFor(ctx context.Context, workspaceID string, job *jobdef.Job) (recurrence.Calendars, error) {
-	if job == nil || job.Recurrence == nil || job.Recurrence.Calendars == nil {
+func (c *Catalog) CalendarsFor(ctx context.Context, workspaceID string, job *jobdef.Job) (recurrence.Calendars, error) {
+	if !job.ExcludesCalendars() {
 		return nil, nil
 	}
 	return c.WorkspaceCalendars(ctx, workspaceID)

@@ -62,7 +62,7 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	cals, err := c.calendarsFor(ctx, coll.WorkspaceID, job)
+	cals, err := c.CalendarsFor(ctx, coll.WorkspaceID, job)
 	if err != nil {
 		return nil, false, err
 	}

@@ -90,7 +90,7 @@ func CompileWith(job *jobdef.Job, created time.Time, opts Options) (*Rule, error
 	if err != nil {
 		return nil, err
 	}
-	if job.Recurrence == nil || job.Recurrence.Calendars == nil {
+	if !job.ExcludesCalendars() {
 		return r, nil
 	}
 	var ps []jobdef.Problem
