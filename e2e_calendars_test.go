@@ -204,8 +204,23 @@ func TestBrowserCalendars(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, "34-month-view")
+	// The moved run's day, in its own month's grid when the holiday is the
+	// last day of a month.
+	tue := first.AddDate(0, 0, 1)
+	if tue.Month() != first.Month() {
+		err = chromedp.Do(ctx,
+			chromedp.Navigate(base+"/w/default/month?m="+tue.Format("2006-01")+"&tz=Europe/Berlin"),
+			chromedp.WaitVisible(chromedp.ID("month-grid")),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs, excluded := cell(tue); runs != "1" || excluded != "" {
+			t.Errorf("%s: %s runs (excluded %q), want the moved run", tue.Format("2006-01-02"), runs, excluded)
+		}
+	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`#month-grid a[data-date="`+first.AddDate(0, 0, 1).Format("2006-01-02")+`"]`)),
+		chromedp.Click(chromedp.CSS(`#month-grid a[data-date="`+tue.Format("2006-01-02")+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#month-day #hour-heat`)),
 	)
 	if err != nil {
