@@ -25,19 +25,6 @@ type Calendar struct {
 // TableName tells GORM the table.
 func (Calendar) TableName() string { return "calendars" }
 
-// JobRef names a job of a workspace by its path.
-type JobRef struct {
-	ID            int64
-	CollectionID  int64
-	ResourceGroup string
-	Collection    string
-	Name          string
-	State         string
-}
-
-// String returns the job's path "group/collection/job".
-func (r JobRef) String() string { return r.ResourceGroup + "/" + r.Collection + "/" + r.Name }
-
 // PutCalendar creates the calendar name of workspaceID or replaces the
 // definition of the one that exists under that name (case-insensitive;
 // it keeps its spelling), bumping its version when the definition
@@ -107,27 +94,6 @@ func (s *Store) DeleteCalendar(ctx context.Context, workspaceID, name string) er
 	return nil
 }
 
-// JobsUsingCalendar returns the jobs of workspaceID whose
-// recurrence.calendars.exclude names the calendar name (compared without
-// regard to case), whatever their state, in path order.
-func (s *Store) JobsUsingCalendar(ctx context.Context, workspaceID, name string) ([]JobRef, error) {
-	var out []JobRef
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT j.id, j.job_collection_id AS collection_id, rg.name AS resource_group, c.name AS collection,
-		       j.name, j.state
-		FROM jobs j
-		JOIN job_collections c ON c.id = j.job_collection_id
-		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE lower((j.definition::jsonb #> '{recurrence,calendars,exclude}')::text)::jsonb @> jsonb_build_array(lower(?::text))
-		  AND rg.workspace_id = ?
-		ORDER BY lower(rg.name), lower(c.name), lower(j.name)`,
-		name, workspaceID).Scan(&out).Error
-	if err != nil {
-		return nil, translate("models: jobs using calendar", err)
-	}
-	return out, nil
-}
-
 // PutCalendarVersion is PutCalendar for a writer that read the calendar at
 // version (0: it did not exist): it writes only when the calendar is still
 // at that version, and otherwise returns ErrConflict, so that two writers
@@ -158,4 +124,53 @@ func (s *Store) PutCalendarVersion(ctx context.Context, workspaceID, name string
 		return false, translate("models: put calendar", ErrConflict)
 	}
 	return false, nil
+}
+
+// CalendarVersion names a stored calendar and its version, without its
+// definition: what a cache of compiled calendars checks on every use.
+type CalendarVersion struct {
+	ID      int64
+	Name    string
+	Version int64
+}
+
+// CalendarVersionsOf lists the calendars of workspaceID (id, name, version).
+func (s *Store) CalendarVersionsOf(ctx context.Context, workspaceID string) ([]CalendarVersion, error) {
+	var out []CalendarVersion
+	err := s.db.WithContext(ctx).Raw(`SELECT id, name, version FROM calendars WHERE workspace_id = ? ORDER BY id`, workspaceID).
+		Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: calendar versions", err)
+	}
+	return out, nil
+}
+
+// CalendarVersionsForCollection lists the calendars of the workspace that
+// holds the job collection collectionID.
+func (s *Store) CalendarVersionsForCollection(ctx context.Context, collectionID int64) ([]CalendarVersion, error) {
+	var out []CalendarVersion
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT cal.id, cal.name, cal.version
+		FROM job_collections c
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		JOIN calendars cal ON cal.workspace_id = rg.workspace_id
+		WHERE c.id = ?
+		ORDER BY cal.id`, collectionID).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: calendar versions of a collection", err)
+	}
+	return out, nil
+}
+
+// CalendarsByID returns the calendars with the given ids (those that still
+// exist), in id order.
+func (s *Store) CalendarsByID(ctx context.Context, ids []int64) ([]Calendar, error) {
+	var out []Calendar
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if err := s.db.WithContext(ctx).Where("id IN ?", ids).Order("id").Find(&out).Error; err != nil {
+		return nil, translate("models: calendars by id", err)
+	}
+	return out, nil
 }

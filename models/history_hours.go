@@ -127,3 +127,53 @@ func pgTextArray(values []string) string {
 	}
 	return out + "}"
 }
+
+// ExecutionBuckets counts, per hour and per status, the history entries
+// that started in [from, to) across every job of the workspaces userID
+// belongs to (the dashboard's picture of the last 24 hours); bucket i is
+// the hour from + i h, from being taken to its whole hour. Settled hours
+// are read from history_hours (counted there the first time), the rest is
+// counted live. now is the clock.
+func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to, now time.Time) ([]HistoryBucket, error) {
+	wss, err := s.WorkspacesOf(ctx, userID)
+	if err != nil {
+		return nil, translate("models: execution buckets", err)
+	}
+	if len(wss) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(wss))
+	for i, w := range wss {
+		ids[i] = w.ID
+	}
+	out, err := s.hourlyBuckets(ctx, ids, from.Truncate(time.Hour), to, now)
+	if err != nil {
+		return nil, translate("models: execution buckets", err)
+	}
+	return mergeBuckets(out), nil
+}
+
+// mergeBuckets adds up buckets of the same bucket and status (the cached
+// and the live part of one hour).
+func mergeBuckets(in []HistoryBucket) []HistoryBucket {
+	type key struct {
+		bucket int
+		status string
+	}
+	index := map[key]int{}
+	var out []HistoryBucket
+	for _, b := range in {
+		k := key{b.Bucket, b.Status}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, b)
+			continue
+		}
+		out[i].Count += b.Count
+		if b.MaxLatenessMs != nil && (out[i].MaxLatenessMs == nil || *b.MaxLatenessMs > *out[i].MaxLatenessMs) {
+			out[i].MaxLatenessMs = b.MaxLatenessMs
+		}
+	}
+	return out
+}

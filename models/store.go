@@ -2,11 +2,9 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -103,27 +101,4 @@ func (s *Store) Ping(ctx context.Context) error {
 		return fmt.Errorf("models: ping: %w", err)
 	}
 	return nil
-}
-
-// translate turns driver and GORM errors into the package's sentinel errors,
-// prefixed with op.
-func translate(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return fmt.Errorf("%s: %w", op, ErrNotFound)
-	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch pgErr.Code {
-		case "23505": // unique_violation
-			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
-		case "23503": // foreign_key_violation
-			return fmt.Errorf("%s: %w", op, ErrNotFound)
-		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
-			return fmt.Errorf("%s: %w", op, ErrInvalidText)
-		}
-	}
-	return fmt.Errorf("%s: %w", op, err)
 }
