@@ -25,13 +25,25 @@ type Calendar struct {
 // TableName tells GORM the table.
 func (Calendar) TableName() string { return "calendars" }
 
-// PutCalendar creates the calendar name of workspaceID or replaces the
+// PutCalendarParams is a calendar to write by PutCalendar or
+// PutCalendarVersion.
+type PutCalendarParams struct {
+	WorkspaceID string
+	Name        string
+	// Definition is the canonical calendar JSON of models/caldef.
+	Definition json.RawMessage
+	// UserID is recorded as creator or last editor; 0 means none.
+	UserID int64
+}
+
+// PutCalendar creates the calendar p.Name of p.WorkspaceID or replaces the
 // definition of the one that exists under that name (case-insensitive;
 // it keeps its spelling), bumping its version when the definition
-// changes. userID (0: none) is recorded as creator or last editor. It
+// changes. p.UserID (0: none) is recorded as creator or last editor. It
 // reports whether the calendar was created; an unknown workspace is
 // ErrNotFound.
-func (s *Store) PutCalendar(ctx context.Context, workspaceID, name string, def json.RawMessage, userID int64) (created bool, err error) {
+func (s *Store) PutCalendar(ctx context.Context, p PutCalendarParams) (created bool, err error) {
+	workspaceID, name, def, userID := p.WorkspaceID, p.Name, p.Definition, p.UserID
 	var by *int64
 	if userID != 0 {
 		by = &userID
@@ -98,7 +110,8 @@ func (s *Store) DeleteCalendar(ctx context.Context, workspaceID, name string) er
 // version (0: it did not exist): it writes only when the calendar is still
 // at that version, and otherwise returns ErrConflict, so that two writers
 // who both read it cannot lose each other's change.
-func (s *Store) PutCalendarVersion(ctx context.Context, workspaceID, name string, def json.RawMessage, userID, version int64) (created bool, err error) {
+func (s *Store) PutCalendarVersion(ctx context.Context, p PutCalendarParams, version int64) (created bool, err error) {
+	workspaceID, name, def, userID := p.WorkspaceID, p.Name, p.Definition, p.UserID
 	var by *int64
 	if userID != 0 {
 		by = &userID

@@ -173,19 +173,29 @@ func (s *Store) CollectionByRef(ctx context.Context, ref CollectionRef) (*Collec
 	return &out[0], nil
 }
 
-// ListCollections returns the collections of workspaceID, of one resource
-// group when group is not empty, ordered by group and name: limit of them
-// after skipping skip.
-func (s *Store) ListCollections(ctx context.Context, workspaceID, group string, skip, limit int) ([]CollectionRow, error) {
+// ListCollectionsParams selects a page of ListCollections.
+type ListCollectionsParams struct {
+	WorkspaceID string
+	// ResourceGroup, when not empty, keeps only the collections of this
+	// group (compared case-insensitively).
+	ResourceGroup string
+	// Skip collections are skipped, then at most Limit returned.
+	Skip, Limit int
+}
+
+// ListCollections returns the collections of p.WorkspaceID, of one resource
+// group when p.ResourceGroup is not empty, ordered by group and name:
+// p.Limit of them after skipping p.Skip.
+func (s *Store) ListCollections(ctx context.Context, p ListCollectionsParams) ([]CollectionRow, error) {
 	var out []CollectionRow
 	q := collectionRows + ` WHERE rg.workspace_id = ?`
-	args := []any{workspaceID}
-	if group != "" {
+	args := []any{p.WorkspaceID}
+	if p.ResourceGroup != "" {
 		q += ` AND lower(rg.name) = lower(?)`
-		args = append(args, group)
+		args = append(args, p.ResourceGroup)
 	}
 	q += ` ORDER BY lower(rg.name), lower(c.name), c.id OFFSET ? LIMIT ?`
-	args = append(args, skip, limit)
+	args = append(args, p.Skip, p.Limit)
 	if err := s.db.WithContext(ctx).Raw(q, args...).Scan(&out).Error; err != nil {
 		return nil, translate("models: list collections", err)
 	}

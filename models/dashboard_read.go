@@ -1,5 +1,9 @@
 package models
 
+// The dashboard's read model: queries that join jobs, job_history,
+// job_collections, resource_groups and memberships for one page. The
+// tables' own queries are in their files (jobs.go, history.go, …).
+
 import (
 	"context"
 	"encoding/json"
@@ -48,6 +52,7 @@ const dashboardWalk = 2000
 // does not find limit of the user's jobs, it takes the soonest of each of
 // the user's collections instead (jobs_collection_name_key), a cost that
 // follows what the user may see.
+// It is a read model for the dashboard.
 func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]UpcomingRun, error) {
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
@@ -119,6 +124,7 @@ type HistoryWithJob struct {
 // does not find limit failures of the user's jobs, it takes the newest
 // failures of each of the user's jobs instead
 // (job_history_job_status_start_idx).
+// It is a read model for the dashboard.
 func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]HistoryWithJob, error) {
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
@@ -190,6 +196,7 @@ type CollectionSummary struct {
 
 // CollectionSummaries returns every collection in the workspaces userID
 // belongs to, ordered by workspace, group and name, with job counts.
+// It is a read model for the dashboard.
 func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]CollectionSummary, error) {
 	var out []CollectionSummary
 	err := s.db.WithContext(ctx).Raw(`

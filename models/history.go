@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // HistoryEntry is one execution attempt of a job (or one postponed
@@ -35,16 +37,13 @@ func (s *Store) AddHistory(ctx context.Context, e *HistoryEntry) error {
 	return translate("models: add history", s.db.WithContext(ctx).Create(e).Error)
 }
 
-// History returns up to limit entries of jobID, newest first, starting after
-// the entry (beforeStart, beforeID) when beforeID is not zero: keyset paging,
-// so deep pages cost as little as the first.
-func (s *Store) History(ctx context.Context, jobID int64, beforeStart time.Time, beforeID int64, limit int) ([]HistoryEntry, error) {
-	q := s.db.WithContext(ctx).Where("job_id = ?", jobID)
-	if beforeID != 0 {
-		q = q.Where("(start_time, id) < (?, ?)", beforeStart, beforeID)
-	}
+// History returns up to q.Limit entries of q.JobID, newest first, starting
+// after the entry (q.BeforeStart, q.BeforeID) when q.BeforeID is not zero:
+// keyset paging, so deep pages cost as little as the first. q.Status and
+// q.Action narrow it as they narrow FilteredHistory.
+func (s *Store) History(ctx context.Context, q HistoryQuery) ([]HistoryEntry, error) {
 	var out []HistoryEntry
-	if err := q.Order("start_time DESC, id DESC").Limit(limit).Find(&out).Error; err != nil {
+	if err := s.historyQuery(ctx, q).Find(&out).Error; err != nil {
 		return nil, translate("models: history", err)
 	}
 	return out, nil
@@ -72,6 +71,15 @@ type HistoryQuery struct {
 // walks job_history_job_status_start_idx, otherwise
 // job_history_job_start_idx; the action is a filter on the rows walked.
 func (s *Store) FilteredHistory(ctx context.Context, q HistoryQuery) ([]HistoryEntry, error) {
+	var out []HistoryEntry
+	if err := s.historyQuery(ctx, q).Find(&out).Error; err != nil {
+		return nil, translate("models: filtered history", err)
+	}
+	return out, nil
+}
+
+// historyQuery is the query of History and FilteredHistory.
+func (s *Store) historyQuery(ctx context.Context, q HistoryQuery) *gorm.DB {
 	db := s.db.WithContext(ctx).Where("job_id = ?", q.JobID)
 	if q.Status != "" {
 		db = db.Where("status = ?", q.Status)
@@ -82,35 +90,48 @@ func (s *Store) FilteredHistory(ctx context.Context, q HistoryQuery) ([]HistoryE
 	if q.BeforeID != 0 {
 		db = db.Where("(start_time, id) < (?, ?)", q.BeforeStart, q.BeforeID)
 	}
-	var out []HistoryEntry
-	if err := db.Order("start_time DESC, id DESC").Limit(max(q.Limit, 1)).Find(&out).Error; err != nil {
-		return nil, translate("models: filtered history", err)
-	}
-	return out, nil
+	return db.Order("start_time DESC, id DESC").Limit(max(q.Limit, 1))
+}
+
+// HistoryPageParams selects a page of HistoryPage.
+type HistoryPageParams struct {
+	JobID int64
+	// Status, when not empty, keeps only the entries with this status.
+	Status string
+	// Skip entries are skipped, then at most Limit returned.
+	Skip, Limit int
 }
 
 // HistoryPage returns a job's history newest first, only entries with
-// status when status is not empty: limit of them after skipping skip (the
+// p.Status when it is not empty: p.Limit of them after skipping p.Skip (the
 // REST API pages with $skip).
-func (s *Store) HistoryPage(ctx context.Context, jobID int64, status string, skip, limit int) ([]HistoryEntry, error) {
-	q := s.db.WithContext(ctx).Where("job_id = ?", jobID)
-	if status != "" {
-		q = q.Where("status = ?", status)
+func (s *Store) HistoryPage(ctx context.Context, p HistoryPageParams) ([]HistoryEntry, error) {
+	q := s.db.WithContext(ctx).Where("job_id = ?", p.JobID)
+	if p.Status != "" {
+		q = q.Where("status = ?", p.Status)
 	}
 	var out []HistoryEntry
-	if err := q.Order("start_time DESC, id DESC").Offset(skip).Limit(limit).Find(&out).Error; err != nil {
+	if err := q.Order("start_time DESC, id DESC").Offset(p.Skip).Limit(p.Limit).Find(&out).Error; err != nil {
 		return nil, translate("models: history page", err)
 	}
 	return out, nil
 }
 
-// HistoryBetween returns up to limit entries of jobID that started in
-// [from, to), newest first (the marks of the history timeline).
-func (s *Store) HistoryBetween(ctx context.Context, jobID int64, from, to time.Time, limit int) ([]HistoryEntry, error) {
+// HistoryBetweenParams selects the entries of HistoryBetween: those of JobID
+// that started in [From, To), at most Limit (at least 1).
+type HistoryBetweenParams struct {
+	JobID    int64
+	From, To time.Time
+	Limit    int
+}
+
+// HistoryBetween returns up to p.Limit entries of p.JobID that started in
+// [p.From, p.To), newest first (the marks of the history timeline).
+func (s *Store) HistoryBetween(ctx context.Context, p HistoryBetweenParams) ([]HistoryEntry, error) {
 	var out []HistoryEntry
 	err := s.db.WithContext(ctx).
-		Where("job_id = ? AND start_time >= ? AND start_time < ?", jobID, from, to).
-		Order("start_time DESC, id DESC").Limit(max(limit, 1)).Find(&out).Error
+		Where("job_id = ? AND start_time >= ? AND start_time < ?", p.JobID, p.From, p.To).
+		Order("start_time DESC, id DESC").Limit(max(p.Limit, 1)).Find(&out).Error
 	if err != nil {
 		return nil, translate("models: history between", err)
 	}
@@ -127,10 +148,18 @@ type HistoryBucket struct {
 	MaxLatenessMs *int64
 }
 
-// HistoryBuckets counts, per bucket of width and per status, the entries
-// of jobID that started in [from, to) (the history timeline when it holds
-// too many entries to draw one by one).
-func (s *Store) HistoryBuckets(ctx context.Context, jobID int64, from, to time.Time, width time.Duration) ([]HistoryBucket, error) {
+// HistoryBucketsParams selects the entries of HistoryBuckets: those of
+// JobID that started in [From, To), counted per bucket of Width.
+type HistoryBucketsParams struct {
+	JobID    int64
+	From, To time.Time
+	Width    time.Duration
+}
+
+// HistoryBuckets counts, per bucket of p.Width and per status, the entries
+// of p.JobID that started in [p.From, p.To) (the history timeline when it
+// holds too many entries to draw one by one).
+func (s *Store) HistoryBuckets(ctx context.Context, p HistoryBucketsParams) ([]HistoryBucket, error) {
 	var out []HistoryBucket
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT floor(extract(epoch FROM (start_time - ?::timestamptz)) / ?)::int AS bucket, status,
@@ -138,7 +167,7 @@ func (s *Store) HistoryBuckets(ctx context.Context, jobID int64, from, to time.T
 		FROM job_history
 		WHERE job_id = ? AND start_time >= ? AND start_time < ?
 		GROUP BY 1, 2
-		ORDER BY 1, 2`, from, width.Seconds(), jobID, from, to).Scan(&out).Error
+		ORDER BY 1, 2`, p.From, p.Width.Seconds(), p.JobID, p.From, p.To).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: history buckets", err)
 	}

@@ -15,9 +15,11 @@ import (
 const hourSettled = 15 * time.Minute
 
 // hourlyBuckets is ExecutionBuckets for hour-wide buckets starting on a
-// whole hour: settled hours come from history_hours (counted now when
-// missing), the rest is counted live. workspaces are those the user sees.
-func (s *Store) hourlyBuckets(ctx context.Context, workspaces []string, from, to, now time.Time) ([]HistoryBucket, error) {
+// whole hour (p.From): settled hours come from history_hours (counted now
+// when missing), the rest is counted live. workspaces are those the user
+// sees (p.UserID is not read).
+func (s *Store) hourlyBuckets(ctx context.Context, workspaces []string, p ExecutionBucketsParams) ([]HistoryBucket, error) {
+	from, to, now := p.From, p.To, p.Now
 	settledEnd := now.Add(-hourSettled).Truncate(time.Hour)
 	if settledEnd.After(to) {
 		settledEnd = to
@@ -128,14 +130,23 @@ func pgTextArray(values []string) string {
 	return out + "}"
 }
 
+// ExecutionBucketsParams selects the history of ExecutionBuckets: the
+// entries that started in [From, To) in the workspaces UserID belongs to,
+// Now being the clock.
+type ExecutionBucketsParams struct {
+	UserID        int64
+	From, To, Now time.Time
+}
+
 // ExecutionBuckets counts, per hour and per status, the history entries
-// that started in [from, to) across every job of the workspaces userID
-// belongs to (the dashboard's picture of the last 24 hours); bucket i is
-// the hour from + i h, from being taken to its whole hour. Settled hours
-// are read from history_hours (counted there the first time), the rest is
-// counted live. now is the clock.
-func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to, now time.Time) ([]HistoryBucket, error) {
-	wss, err := s.WorkspacesOf(ctx, userID)
+// that started in [p.From, p.To) across every job of the workspaces
+// p.UserID belongs to (the dashboard's picture of the last 24 hours);
+// bucket i is the hour p.From + i h, p.From being taken to its whole hour.
+// Settled hours are read from history_hours (counted there the first
+// time), the rest is counted live. p.Now is the clock.
+// It is a read model for the dashboard.
+func (s *Store) ExecutionBuckets(ctx context.Context, p ExecutionBucketsParams) ([]HistoryBucket, error) {
+	wss, err := s.WorkspacesOf(ctx, p.UserID)
 	if err != nil {
 		return nil, translate("models: execution buckets", err)
 	}
@@ -146,7 +157,8 @@ func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to, no
 	for i, w := range wss {
 		ids[i] = w.ID
 	}
-	out, err := s.hourlyBuckets(ctx, ids, from.Truncate(time.Hour), to, now)
+	p.From = p.From.Truncate(time.Hour)
+	out, err := s.hourlyBuckets(ctx, ids, p)
 	if err != nil {
 		return nil, translate("models: execution buckets", err)
 	}

@@ -121,6 +121,7 @@ type CollectionJob struct {
 // (case-insensitive), those after the name after when it is not empty:
 // keyset paging on jobs_collection_name_key. Each carries its latest
 // history entry, found through job_history_job_start_idx.
+// It is a read model for the collection page.
 func (s *Store) CollectionJobs(ctx context.Context, collectionID int64, after string, limit int) ([]CollectionJob, error) {
 	var out []CollectionJob
 	err := s.db.WithContext(ctx).Raw(`
@@ -139,15 +140,25 @@ func (s *Store) CollectionJobs(ctx context.Context, collectionID int64, after st
 	return out, nil
 }
 
-// ListJobs returns the jobs of a collection in name order, only those in
-// state when state is not empty: limit of them after skipping skip.
-func (s *Store) ListJobs(ctx context.Context, collectionID int64, state string, skip, limit int) ([]Job, error) {
-	q := s.db.WithContext(ctx).Where("job_collection_id = ?", collectionID)
-	if state != "" {
-		q = q.Where("state = ?", state)
+// ListJobsParams selects a page of ListJobs.
+type ListJobsParams struct {
+	CollectionID int64
+	// State, when not empty, keeps only the jobs in this state.
+	State string
+	// Skip jobs are skipped, then at most Limit returned.
+	Skip, Limit int
+}
+
+// ListJobs returns the jobs of collection p.CollectionID in name order,
+// only those in p.State when it is not empty: p.Limit of them after
+// skipping p.Skip.
+func (s *Store) ListJobs(ctx context.Context, p ListJobsParams) ([]Job, error) {
+	q := s.db.WithContext(ctx).Where("job_collection_id = ?", p.CollectionID)
+	if p.State != "" {
+		q = q.Where("state = ?", p.State)
 	}
 	var out []Job
-	if err := q.Order("lower(name), id").Offset(skip).Limit(limit).Find(&out).Error; err != nil {
+	if err := q.Order("lower(name), id").Offset(p.Skip).Limit(p.Limit).Find(&out).Error; err != nil {
 		return nil, translate("models: list jobs", err)
 	}
 	return out, nil

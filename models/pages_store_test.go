@@ -235,7 +235,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if err != nil || len(all) != 3 || all[0].JobName != "b" || !all[2].StartTime.Equal(at(-5)) {
 		t.Fatalf("all failures of the user = %+v, %v", all, err)
 	}
-	buckets, err := f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), at(100))
+	buckets, err := f.store.ExecutionBuckets(f.ctx, models.ExecutionBucketsParams{UserID: f.user.ID, From: at(0), To: at(24 * 60), Now: at(100)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if err != nil || len(fails) != 4 || fails[0].JobName != "x" || fails[0].WorkspaceID != "other" || fails[3].JobName != "a" {
 		t.Fatalf("recent failures of a member of everything = %+v, %v", fails, err)
 	}
-	buckets, err = f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), at(25*60))
+	buckets, err = f.store.ExecutionBuckets(f.ctx, models.ExecutionBucketsParams{UserID: f.user.ID, From: at(0), To: at(24 * 60), Now: at(25 * 60)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,18 +336,18 @@ func TestJobDetailAndHistoryOfARange(t *testing.T) {
 		}
 		f.history(j, at(i*30), st, "MainAction", int64(i))
 	}
-	entries, err := f.store.HistoryBetween(f.ctx, j.ID, at(60), at(180), 100)
+	entries, err := f.store.HistoryBetween(f.ctx, models.HistoryBetweenParams{JobID: j.ID, From: at(60), To: at(180), Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(entries) != 4 || !entries[0].StartTime.Equal(at(150)) || !entries[3].StartTime.Equal(at(60)) {
 		t.Fatalf("entries of [60, 180) min = %d, first %v", len(entries), entries)
 	}
-	limited, err := f.store.HistoryBetween(f.ctx, j.ID, at(0), at(1000), 3)
+	limited, err := f.store.HistoryBetween(f.ctx, models.HistoryBetweenParams{JobID: j.ID, From: at(0), To: at(1000), Limit: 3})
 	if err != nil || len(limited) != 3 || !limited[0].StartTime.Equal(at(270)) {
 		t.Fatalf("limited = %v, %v", limited, err)
 	}
-	buckets, err := f.store.HistoryBuckets(f.ctx, j.ID, at(0), at(300), time.Hour)
+	buckets, err := f.store.HistoryBuckets(f.ctx, models.HistoryBucketsParams{JobID: j.ID, From: at(0), To: at(300), Width: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

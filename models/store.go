@@ -25,8 +25,12 @@ type Options struct {
 	SecretKeys [][]byte
 }
 
-// Store owns every query Sked makes. It is safe for concurrent use; Close
-// releases its connections.
+// Store owns every query Sked makes. Its methods are grouped in one file
+// per table or aggregate (users.go, sessions.go, jobs.go, history.go,
+// collections.go, calendars.go, …; the engine's in engine_store.go), and
+// the read models that join several tables for one page in *_read.go.
+// Every method returns the sentinel errors of errors.go, never GORM's. It
+// is safe for concurrent use; Close releases its connections.
 type Store struct {
 	db           *gorm.DB
 	passwordCost int
