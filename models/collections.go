@@ -57,7 +57,7 @@ func (s *Store) CreateCollection(ctx context.Context, workspaceID, group string,
 	if c.State == "" {
 		c.State = "Enabled"
 	}
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, "models: create collection", func(tx *gorm.DB) error {
 		rg, err := ensureResourceGroup(tx, workspaceID, group)
 		if err != nil {
 			return err

@@ -90,7 +90,7 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 		return nil, err
 	}
 	var added *Member
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inTx(ctx, "models: add member", func(tx *gorm.DB) error {
 		var ws Workspace
 		if err := tx.Where("id = ?", workspaceID).Take(&ws).Error; err != nil {
 			return translate("models: add member", err)
@@ -125,7 +125,7 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 // the same moment cannot both succeed); a user who is not a member gives
 // ErrNotFound.
 func (s *Store) RemoveMember(ctx context.Context, workspaceID string, userID int64) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, "models: remove member", func(tx *gorm.DB) error {
 		// Lock the owners' rows so that concurrent removals are serialised.
 		var owners []int64
 		err := tx.Model(&Membership{}).Clauses(clause.Locking{Strength: "UPDATE"}).

@@ -25,7 +25,7 @@ func (s *Store) CompleteSetup(ctx context.Context, u NewUser) (*User, error) {
 		return nil, err
 	}
 	var created *User
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inTx(ctx, "models: setup", func(tx *gorm.DB) error {
 		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
 			return translate("models: setup", err)
 		}
@@ -105,7 +105,7 @@ func (s *Store) NewSetupCode(ctx context.Context, now time.Time) (code string, o
 		b.WriteByte(setupCodeAlphabet[int(c)%len(setupCodeAlphabet)])
 	}
 	code = b.String()
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.inTx(ctx, "models: new setup code", func(tx *gorm.DB) error {
 		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
 			return translate("models: new setup code", err)
 		}
@@ -135,7 +135,7 @@ func (s *Store) NewSetupCode(ctx context.Context, now time.Time) (code string, o
 func (s *Store) CompleteSetupWithCode(ctx context.Context, code string, u NewUser) (*User, error) {
 	u.Admin = true
 	var created *User
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inTx(ctx, "models: setup", func(tx *gorm.DB) error {
 		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
 			return translate("models: setup", err)
 		}

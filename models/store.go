@@ -78,6 +78,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	box, err := newSecretBox(opts.SecretKeys)
 	if err != nil {
+		sqlDB.Close()
 		return nil, err
 	}
 	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box}, nil
@@ -105,4 +106,20 @@ func (s *Store) Ping(ctx context.Context) error {
 		return fmt.Errorf("models: ping: %w", err)
 	}
 	return nil
+}
+
+// inTx runs fn in a transaction. An error of fn is returned as fn returned
+// it (fn translates its own, or returns a ValidationError as is); an error
+// of the transaction itself (begin, commit) is translated with op, so that
+// no driver or GORM error leaves the store unwrapped.
+func (s *Store) inTx(ctx context.Context, op string, fn func(tx *gorm.DB) error) error {
+	var fnErr error
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		fnErr = fn(tx)
+		return fnErr
+	})
+	if err != nil && fnErr == nil {
+		return translate(op, err)
+	}
+	return err
 }

@@ -73,7 +73,7 @@ func (s *Store) CreateUser(ctx context.Context, u NewUser) (*User, error) {
 		return nil, err
 	}
 	var created *User
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inTx(ctx, "models: create user", func(tx *gorm.DB) error {
 		var err error
 		created, err = s.createUserTx(tx, u)
 		return err
@@ -159,7 +159,7 @@ func (s *Store) UserByName(ctx context.Context, username string) (*User, error) 
 // cannot sign in: disabling also ends all of the user's sessions, in the
 // same transaction.
 func (s *Store) SetUserDisabled(ctx context.Context, id int64, disabled bool) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, "models: set user disabled", func(tx *gorm.DB) error {
 		res := tx.Model(&User{}).Where("id = ?", id).
 			Updates(map[string]any{"disabled": disabled, "updated_at": time.Now().UTC()})
 		if res.Error != nil {
@@ -247,7 +247,7 @@ func (s *Store) setPassword(ctx context.Context, op string, userID int64, passwo
 	if err != nil {
 		return fmt.Errorf("%s: hash password: %w", op, err)
 	}
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, op, func(tx *gorm.DB) error {
 		res := tx.Model(&User{}).Where("id = ?", userID).
 			Updates(map[string]any{"password_hash": string(hash), "updated_at": time.Now().UTC()})
 		if res.Error != nil {
