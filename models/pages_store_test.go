@@ -10,7 +10,6 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
-	"golang.org/x/crypto/bcrypt"
 
 	"sked/models"
 	"sked/models/testdb"
@@ -29,12 +28,7 @@ type pagesFixture struct {
 func newPagesFixture(t *testing.T) *pagesFixture {
 	t.Helper()
 	dsn := testdb.DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
-		SecretKeys: [][]byte{testdb.SecretKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testdb.Open(t, dsn, testdb.Options())
 	ctx := context.Background()
 	user, err := store.CompleteSetup(ctx, models.NewUser{Username: "ada", Password: "password123"})
 	if err != nil {

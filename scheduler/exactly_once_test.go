@@ -139,11 +139,7 @@ func TestPostgresRestartDuringARun(t *testing.T) {
 		t.Fatal(err)
 	}
 	admin.Close()
-	store, err := models.Open(ctx, cluster.DSN("sked"), models.Options{PasswordCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testdb.Open(t, cluster.DSN("sked"), models.Options{PasswordCost: bcrypt.MinCost})
 	if _, err := store.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -19,12 +19,7 @@ import (
 // openStore opens another Store on dsn (another instance's connections).
 func openStore(t testing.TB, dsn string) *models.Store {
 	t.Helper()
-	s, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return testdb.Open(t, dsn, models.Options{PasswordCost: bcrypt.MinCost})
 }
 
 // live is a started engine with a channel of its written results.
