@@ -49,9 +49,10 @@ func (s *Store) History(ctx context.Context, q HistoryQuery) ([]HistoryEntry, er
 	return out, nil
 }
 
-// HistoryQuery selects one page of a job's history for the web UI: newest
-// first, optionally only one status and one action, and paged by keyset
-// (the entries strictly older than the cursor), never by OFFSET.
+// HistoryQuery selects one page of a job's history for FilteredHistory
+// (the web UI) and History: newest first, optionally only one status and
+// one action, and paged by keyset (the entries strictly older than the
+// cursor), never by OFFSET.
 type HistoryQuery struct {
 	JobID int64
 	// Status is Completed, Failed or Postponed; empty means any.
