@@ -17,7 +17,8 @@ func (s *Server) listCollections(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.store.ListCollections(c.Request().Context(), c.Param("sub"), c.Param("rg"), p.skip, p.top+1)
+	rows, err := s.store.ListCollections(c.Request().Context(), models.ListCollectionsParams{WorkspaceID: c.Param("sub"),
+		ResourceGroup: c.Param("rg"), Skip: p.skip, Limit: p.top + 1})
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (s *Server) listJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := s.store.ListJobs(c.Request().Context(), coll.ID, state, p.skip, p.top+1)
+	jobs, err := s.store.ListJobs(c.Request().Context(), models.ListJobsParams{CollectionID: coll.ID, State: state, Skip: p.skip, Limit: p.top + 1})
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (s *Server) listHistory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	entries, err := s.store.HistoryPage(c.Request().Context(), j.ID, status, p.skip, p.top+1)
+	entries, err := s.store.HistoryPage(c.Request().Context(), models.HistoryPageParams{JobID: j.ID, Status: status, Skip: p.skip, Limit: p.top + 1})
 	if err != nil {
 		return err
 	}

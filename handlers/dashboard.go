@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"sked/models"
 	"sked/scheduler/recurrence"
 	"sked/web"
 )
@@ -81,7 +82,8 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time)
 	}
 	// The 24 hours that end with the current hour, hour by hour (UTC).
 	from := now.UTC().Truncate(time.Hour).Add(-(actHours - 1) * time.Hour)
-	buckets, err := s.store.ExecutionBuckets(ctx, userID, from, from.Add(actHours*time.Hour), now)
+	buckets, err := s.store.ExecutionBuckets(ctx, models.ExecutionBucketsParams{UserID: userID, From: from,
+		To: from.Add(actHours * time.Hour), Now: now})
 	if err != nil {
 		return d, err
 	}

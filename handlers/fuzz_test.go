@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"sked/handlers"
 	"sked/models"
 	"sked/models/testdb"
@@ -25,13 +23,7 @@ import (
 // may answer 5xx. A body starting with '{' or '[' is sent as JSON, any
 // other as a form.
 func FuzzRouter(f *testing.F) {
-	dsn := testdb.DSN(f)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
-		SecretKeys: [][]byte{testdb.SecretKey}})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { store.Close() })
+	store := testdb.Store(f)
 	now := newFakeClock().Now
 	user, err := store.CompleteSetup(context.Background(), models.NewUser{Username: "fuzz", Password: "password123"})
 	if err != nil {

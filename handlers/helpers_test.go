@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/crypto/bcrypt"
 
 	"sked/handlers"
 	"sked/models"
@@ -59,12 +58,7 @@ func (b *lockedBuffer) String() string {
 func newApp(t *testing.T, secure bool, opts ...func(*handlers.Deps)) *app {
 	t.Helper()
 	dsn := testdb.DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
-		SecretKeys: [][]byte{testdb.SecretKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testdb.Open(t, dsn, testdb.Options())
 	clock := newFakeClock()
 	engine := &fakeEngine{store: store, now: clock.Now}
 	logs := &lockedBuffer{}

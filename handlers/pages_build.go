@@ -326,7 +326,8 @@ func (s *Server) timelineView(ctx context.Context, row *models.CollectionRow, j 
 	in.URL = in.FragmentURL + r.Value
 	// The end is inclusive of now: an execution that started this very
 	// instant is on the picture.
-	entries, err := s.store.HistoryBetween(ctx, j.ID, in.From, now.Add(time.Millisecond), timelineMarkLimit+1)
+	entries, err := s.store.HistoryBetween(ctx, models.HistoryBetweenParams{JobID: j.ID, From: in.From,
+		To: now.Add(time.Millisecond), Limit: timelineMarkLimit + 1})
 	if err != nil {
 		return web.TimelineView{}, err
 	}
@@ -334,7 +335,8 @@ func (s *Server) timelineView(ctx context.Context, row *models.CollectionRow, j 
 		in.Entries = entries
 	} else {
 		in.Bucketed = true
-		if in.Buckets, err = s.store.HistoryBuckets(ctx, j.ID, in.From, now.Add(time.Millisecond), r.Bucket); err != nil {
+		if in.Buckets, err = s.store.HistoryBuckets(ctx, models.HistoryBucketsParams{JobID: j.ID, From: in.From,
+			To: now.Add(time.Millisecond), Width: r.Bucket}); err != nil {
 			return web.TimelineView{}, err
 		}
 	}

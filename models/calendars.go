@@ -25,26 +25,25 @@ type Calendar struct {
 // TableName tells GORM the table.
 func (Calendar) TableName() string { return "calendars" }
 
-// JobRef names a job of a workspace by its path.
-type JobRef struct {
-	ID            int64
-	CollectionID  int64
-	ResourceGroup string
-	Collection    string
-	Name          string
-	State         string
+// PutCalendarParams is a calendar to write by PutCalendar or
+// PutCalendarVersion.
+type PutCalendarParams struct {
+	WorkspaceID string
+	Name        string
+	// Definition is the canonical calendar JSON of models/caldef.
+	Definition json.RawMessage
+	// UserID is recorded as creator or last editor; 0 means none.
+	UserID int64
 }
 
-// String returns the job's path "group/collection/job".
-func (r JobRef) String() string { return r.ResourceGroup + "/" + r.Collection + "/" + r.Name }
-
-// PutCalendar creates the calendar name of workspaceID or replaces the
+// PutCalendar creates the calendar p.Name of p.WorkspaceID or replaces the
 // definition of the one that exists under that name (case-insensitive;
 // it keeps its spelling), bumping its version when the definition
-// changes. userID (0: none) is recorded as creator or last editor. It
+// changes. p.UserID (0: none) is recorded as creator or last editor. It
 // reports whether the calendar was created; an unknown workspace is
 // ErrNotFound.
-func (s *Store) PutCalendar(ctx context.Context, workspaceID, name string, def json.RawMessage, userID int64) (created bool, err error) {
+func (s *Store) PutCalendar(ctx context.Context, p PutCalendarParams) (created bool, err error) {
+	workspaceID, name, def, userID := p.WorkspaceID, p.Name, p.Definition, p.UserID
 	var by *int64
 	if userID != 0 {
 		by = &userID
@@ -107,32 +106,12 @@ func (s *Store) DeleteCalendar(ctx context.Context, workspaceID, name string) er
 	return nil
 }
 
-// JobsUsingCalendar returns the jobs of workspaceID whose
-// recurrence.calendars.exclude names the calendar name (compared without
-// regard to case), whatever their state, in path order.
-func (s *Store) JobsUsingCalendar(ctx context.Context, workspaceID, name string) ([]JobRef, error) {
-	var out []JobRef
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT j.id, j.job_collection_id AS collection_id, rg.name AS resource_group, c.name AS collection,
-		       j.name, j.state
-		FROM jobs j
-		JOIN job_collections c ON c.id = j.job_collection_id
-		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE lower((j.definition::jsonb #> '{recurrence,calendars,exclude}')::text)::jsonb @> jsonb_build_array(lower(?::text))
-		  AND rg.workspace_id = ?
-		ORDER BY lower(rg.name), lower(c.name), lower(j.name)`,
-		name, workspaceID).Scan(&out).Error
-	if err != nil {
-		return nil, translate("models: jobs using calendar", err)
-	}
-	return out, nil
-}
-
 // PutCalendarVersion is PutCalendar for a writer that read the calendar at
 // version (0: it did not exist): it writes only when the calendar is still
 // at that version, and otherwise returns ErrConflict, so that two writers
 // who both read it cannot lose each other's change.
-func (s *Store) PutCalendarVersion(ctx context.Context, workspaceID, name string, def json.RawMessage, userID, version int64) (created bool, err error) {
+func (s *Store) PutCalendarVersion(ctx context.Context, p PutCalendarParams, version int64) (created bool, err error) {
+	workspaceID, name, def, userID := p.WorkspaceID, p.Name, p.Definition, p.UserID
 	var by *int64
 	if userID != 0 {
 		by = &userID
@@ -158,4 +137,53 @@ func (s *Store) PutCalendarVersion(ctx context.Context, workspaceID, name string
 		return false, translate("models: put calendar", ErrConflict)
 	}
 	return false, nil
+}
+
+// CalendarVersion names a stored calendar and its version, without its
+// definition: what a cache of compiled calendars checks on every use.
+type CalendarVersion struct {
+	ID      int64
+	Name    string
+	Version int64
+}
+
+// CalendarVersionsOf lists the calendars of workspaceID (id, name, version).
+func (s *Store) CalendarVersionsOf(ctx context.Context, workspaceID string) ([]CalendarVersion, error) {
+	var out []CalendarVersion
+	err := s.db.WithContext(ctx).Raw(`SELECT id, name, version FROM calendars WHERE workspace_id = ? ORDER BY id`, workspaceID).
+		Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: calendar versions", err)
+	}
+	return out, nil
+}
+
+// CalendarVersionsForCollection lists the calendars of the workspace that
+// holds the job collection collectionID.
+func (s *Store) CalendarVersionsForCollection(ctx context.Context, collectionID int64) ([]CalendarVersion, error) {
+	var out []CalendarVersion
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT cal.id, cal.name, cal.version
+		FROM job_collections c
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		JOIN calendars cal ON cal.workspace_id = rg.workspace_id
+		WHERE c.id = ?
+		ORDER BY cal.id`, collectionID).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: calendar versions of a collection", err)
+	}
+	return out, nil
+}
+
+// CalendarsByID returns the calendars with the given ids (those that still
+// exist), in id order.
+func (s *Store) CalendarsByID(ctx context.Context, ids []int64) ([]Calendar, error) {
+	var out []Calendar
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if err := s.db.WithContext(ctx).Where("id IN ?", ids).Order("id").Find(&out).Error; err != nil {
+		return nil, translate("models: calendars by id", err)
+	}
+	return out, nil
 }

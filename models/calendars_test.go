@@ -20,7 +20,7 @@ func TestCalendarPutGetListDelete(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
 	newCollection(t, store, "rg", "jc") // creates a user
-	created, err := store.PutCalendar(ctx, models.DefaultWorkspaceID, "Holidays-DE", []byte(calDef), 0)
+	created, err := store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "Holidays-DE", Definition: []byte(calDef)})
 	if err != nil || !created {
 		t.Fatalf("create: %v (created %v)", err, created)
 	}
@@ -33,27 +33,27 @@ func TestCalendarPutGetListDelete(t *testing.T) {
 	}
 	// The same definition again keeps the version; a change bumps it and
 	// keeps the name's spelling.
-	if created, err := store.PutCalendar(ctx, models.DefaultWorkspaceID, "HOLIDAYS-de", []byte(calDef), 0); err != nil || created {
+	if created, err := store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "HOLIDAYS-de", Definition: []byte(calDef)}); err != nil || created {
 		t.Fatalf("replace unchanged: %v (created %v)", err, created)
 	}
 	if c, _ := store.CalendarByName(ctx, models.DefaultWorkspaceID, "holidays-de"); c.Version != 1 {
 		t.Errorf("unchanged put bumped the version to %d", c.Version)
 	}
-	if _, err := store.PutCalendar(ctx, models.DefaultWorkspaceID, "holidays-de", []byte(`{"entries":[]}`), 0); err != nil {
+	if _, err := store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "holidays-de", Definition: []byte(`{"entries":[]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	c, _ = store.CalendarByName(ctx, models.DefaultWorkspaceID, "holidays-de")
 	if c.Version != 2 || c.Name != "Holidays-DE" || string(c.Definition) != `{"entries": []}` {
 		t.Errorf("after replace: version %d, name %q, def %s", c.Version, c.Name, c.Definition)
 	}
-	if _, err := store.PutCalendar(ctx, models.DefaultWorkspaceID, "a-first", []byte(`{"entries":[]}`), 0); err != nil {
+	if _, err := store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "a-first", Definition: []byte(`{"entries":[]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := store.CalendarsOf(ctx, models.DefaultWorkspaceID)
 	if err != nil || len(list) != 2 || list[0].Name != "a-first" || list[1].Name != "Holidays-DE" {
 		t.Errorf("list: %v %+v", err, list)
 	}
-	if _, err := store.PutCalendar(ctx, "nope", "x", []byte(`{"entries":[]}`), 0); !errors.Is(err, models.ErrNotFound) {
+	if _, err := store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: "nope", Name: "x", Definition: []byte(`{"entries":[]}`)}); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("unknown workspace: %v, want ErrNotFound", err)
 	}
 	if _, err := store.CalendarByName(ctx, models.DefaultWorkspaceID, "missing"); !errors.Is(err, models.ErrNotFound) {
@@ -69,7 +69,7 @@ func TestCalendarPutGetListDelete(t *testing.T) {
 
 func TestCalendarNameCheckedByTheDatabase(t *testing.T) {
 	store := testdb.Store(t)
-	if _, err := store.PutCalendar(context.Background(), models.DefaultWorkspaceID, "bad name", []byte(`{"entries":[]}`), 0); err == nil {
+	if _, err := store.PutCalendar(context.Background(), models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "bad name", Definition: []byte(`{"entries":[]}`)}); err == nil {
 		t.Error("a name with a space was stored")
 	}
 }
@@ -184,16 +184,16 @@ func TestPutCalendarVersionRefusesAStaleWriter(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
 	newCollection(t, store, "rg", "jc") // the default workspace
-	if created, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "h", []byte(`{"entries":[]}`), 0, 0); err != nil || !created {
+	if created, err := store.PutCalendarVersion(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "h", Definition: []byte(`{"entries":[]}`)}, 0); err != nil || !created {
 		t.Fatalf("create: %v %v", created, err)
 	}
-	if _, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "H", []byte(`{"entries":[]}`), 0, 0); !errors.Is(err, models.ErrConflict) {
+	if _, err := store.PutCalendarVersion(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "H", Definition: []byte(`{"entries":[]}`)}, 0); !errors.Is(err, models.ErrConflict) {
 		t.Errorf("a second creation: %v, want ErrConflict", err)
 	}
-	if _, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "h", []byte(calDef), 0, 1); err != nil {
+	if _, err := store.PutCalendarVersion(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "h", Definition: []byte(calDef)}, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.PutCalendarVersion(ctx, models.DefaultWorkspaceID, "h", []byte(`{"entries":[]}`), 0, 1); !errors.Is(err, models.ErrConflict) {
+	if _, err := store.PutCalendarVersion(ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "h", Definition: []byte(`{"entries":[]}`)}, 1); !errors.Is(err, models.ErrConflict) {
 		t.Errorf("a writer at version 1 after version 2: %v, want ErrConflict", err)
 	}
 	if c, _ := store.CalendarByName(ctx, models.DefaultWorkspaceID, "h"); c.Version != 2 || !strings.Contains(string(c.Definition), "Christmas Eve") {

@@ -83,11 +83,7 @@ func TestSaveJobSealsSecretsAndFinishesState(t *testing.T) {
 func TestResealSecretsAfterRotation(t *testing.T) {
 	dsn := testdb.DSN(t)
 	oldKey, newKey := []byte(strings.Repeat("o", 32)), []byte(strings.Repeat("n", 32))
-	old, err := models.Open(context.Background(), dsn, models.Options{SecretKeys: [][]byte{oldKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
+	old := testdb.Open(t, dsn, models.Options{SecretKeys: [][]byte{oldKey}})
 	coll := newCollection(t, old, "rg", "jc")
 	ctx := context.Background()
 	j, _, err := old.SaveJob(ctx, models.JobWrite{CollectionID: coll.ID, Name: "a", Definition: []byte(storedDef),
@@ -95,22 +91,14 @@ func TestResealSecretsAfterRotation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rotated, err := models.Open(ctx, dsn, models.Options{SecretKeys: [][]byte{newKey, oldKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rotated.Close()
+	rotated := testdb.Open(t, dsn, models.Options{SecretKeys: [][]byte{newKey, oldKey}})
 	if n, err := rotated.ResealSecrets(ctx); err != nil || n != 1 {
 		t.Fatalf("reseal: %d %v", n, err)
 	}
 	if n, _ := rotated.ResealSecrets(ctx); n != 0 {
 		t.Errorf("second reseal re-encrypted %d", n)
 	}
-	onlyNew, err := models.Open(ctx, dsn, models.Options{SecretKeys: [][]byte{newKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer onlyNew.Close()
+	onlyNew := testdb.Open(t, dsn, models.Options{SecretKeys: [][]byte{newKey}})
 	if sec, err := onlyNew.JobSecrets(ctx, j.ID); err != nil || sec["k#basic"] != "v" {
 		t.Errorf("after dropping the old key: %v %v", sec, err)
 	}

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -56,7 +57,7 @@ func (s *Store) CreateCollection(ctx context.Context, workspaceID, group string,
 	if c.State == "" {
 		c.State = "Enabled"
 	}
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, "models: create collection", func(tx *gorm.DB) error {
 		rg, err := ensureResourceGroup(tx, workspaceID, group)
 		if err != nil {
 			return err
@@ -92,38 +93,124 @@ func (s *Store) Collection(ctx context.Context, workspaceID, group, name string)
 	return &c, nil
 }
 
-// CollectionSummary is one row of the dashboard: a collection the user may
-// see with its jobs counted by state.
-type CollectionSummary struct {
-	WorkspaceID   string
-	ResourceGroup string
-	Name          string
-	State         string
-	SKU           string `gorm:"column:sku"`
-	Enabled       int64
-	Disabled      int64
-	Completed     int64
-	Faulted       int64
+// CollectionRef locates a collection by its ARM path.
+type CollectionRef struct {
+	WorkspaceID, ResourceGroup, Name string
 }
 
-// CollectionSummaries returns every collection in the workspaces userID
-// belongs to, ordered by workspace, group and name, with job counts.
-func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]CollectionSummary, error) {
-	var out []CollectionSummary
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT rg.workspace_id, rg.name AS resource_group, c.name, c.state, c.sku,
-		       count(j.id) FILTER (WHERE j.state = 'enabled')   AS enabled,
-		       count(j.id) FILTER (WHERE j.state = 'disabled')  AS disabled,
-		       count(j.id) FILTER (WHERE j.state = 'completed') AS completed,
-		       count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
-		FROM job_collections c
-		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		JOIN memberships m ON m.workspace_id = rg.workspace_id AND m.user_id = ?
-		LEFT JOIN jobs j ON j.job_collection_id = c.id
-		GROUP BY c.id, rg.workspace_id, rg.name
-		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, userID).Scan(&out).Error
+// CollectionRow is a collection with the names of its group and workspace.
+type CollectionRow struct {
+	JobCollection
+	WorkspaceID   string
+	ResourceGroup string
+}
+
+// PutCollection creates the collection ref (and its resource group) or
+// replaces the location, tags, SKU, state and quota of the one that exists,
+// keeping its jobs. It reports whether it was created. Lowering the job
+// quota below the jobs the collection holds is refused with a QuotaError.
+func (s *Store) PutCollection(ctx context.Context, ref CollectionRef, c *JobCollection) (created bool, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		created, err = putCollectionTx(tx, ref, c)
+		return err
+	})
+	return created, translate("models: put collection", err)
+}
+
+// putCollectionTx is PutCollection inside tx.
+func putCollectionTx(tx *gorm.DB, ref CollectionRef, c *JobCollection) (bool, error) {
+	if len(c.Tags) == 0 {
+		c.Tags = json.RawMessage(`{}`)
+	}
+	rg, err := ensureResourceGroup(tx, ref.WorkspaceID, ref.ResourceGroup)
 	if err != nil {
-		return nil, translate("models: collection summaries", err)
+		return false, err
+	}
+	var existing JobCollection
+	err = tx.Raw(`SELECT * FROM job_collections WHERE resource_group_id = ? AND lower(name) = lower(?) FOR UPDATE`,
+		rg.ID, ref.Name).Scan(&existing).Error
+	if err != nil {
+		return false, err
+	}
+	c.ResourceGroupID = rg.ID
+	if existing.ID == 0 {
+		c.Name = ref.Name
+		return true, tx.Omit("ID", "CreatedAt", "UpdatedAt").Create(c).Error
+	}
+	if c.MaxJobCount != nil {
+		var n int64
+		if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, existing.ID).Scan(&n).Error; err != nil {
+			return false, err
+		}
+		if n > int64(*c.MaxJobCount) {
+			return false, &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+				"The collection holds %d jobs, more than the new quota maxJobCount of %d: delete jobs first.", n, *c.MaxJobCount)}
+		}
+	}
+	c.ID, c.Name, c.CreatedAt = existing.ID, existing.Name, existing.CreatedAt
+	c.UpdatedAt = time.Now().UTC()
+	return false, tx.Model(&JobCollection{ID: existing.ID}).Select("Location", "Tags", "SKU", "State", "MaxJobCount",
+		"MaxJobOccurrence", "MaxRecurrenceFrequency", "MaxRecurrenceInterval", "UpdatedAt").Updates(c).Error
+}
+
+// collectionRows is the head of the queries that list collections.
+const collectionRows = `SELECT c.*, rg.workspace_id, rg.name AS resource_group
+	FROM job_collections c JOIN resource_groups rg ON rg.id = c.resource_group_id`
+
+// CollectionByRef returns the collection at ref (names compared
+// case-insensitively), or ErrNotFound.
+func (s *Store) CollectionByRef(ctx context.Context, ref CollectionRef) (*CollectionRow, error) {
+	var out []CollectionRow
+	err := s.db.WithContext(ctx).Raw(collectionRows+`
+		WHERE rg.workspace_id = ? AND lower(rg.name) = lower(?) AND lower(c.name) = lower(?)`,
+		ref.WorkspaceID, ref.ResourceGroup, ref.Name).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: collection", err)
+	}
+	if len(out) == 0 {
+		return nil, translate("models: collection", ErrNotFound)
+	}
+	return &out[0], nil
+}
+
+// ListCollectionsParams selects a page of ListCollections.
+type ListCollectionsParams struct {
+	WorkspaceID string
+	// ResourceGroup, when not empty, keeps only the collections of this
+	// group (compared case-insensitively).
+	ResourceGroup string
+	// Skip collections are skipped, then at most Limit returned.
+	Skip, Limit int
+}
+
+// ListCollections returns the collections of p.WorkspaceID, of one resource
+// group when p.ResourceGroup is not empty, ordered by group and name:
+// p.Limit of them after skipping p.Skip.
+func (s *Store) ListCollections(ctx context.Context, p ListCollectionsParams) ([]CollectionRow, error) {
+	var out []CollectionRow
+	q := collectionRows + ` WHERE rg.workspace_id = ?`
+	args := []any{p.WorkspaceID}
+	if p.ResourceGroup != "" {
+		q += ` AND lower(rg.name) = lower(?)`
+		args = append(args, p.ResourceGroup)
+	}
+	q += ` ORDER BY lower(rg.name), lower(c.name), c.id OFFSET ? LIMIT ?`
+	args = append(args, p.Skip, p.Limit)
+	if err := s.db.WithContext(ctx).Raw(q, args...).Scan(&out).Error; err != nil {
+		return nil, translate("models: list collections", err)
 	}
 	return out, nil
+}
+
+// DeleteCollection deletes a collection with its jobs and their history,
+// or returns ErrNotFound.
+func (s *Store) DeleteCollection(ctx context.Context, id int64) error {
+	res := s.db.WithContext(ctx).Delete(&JobCollection{}, id)
+	if res.Error != nil {
+		return translate("models: delete collection", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return translate("models: delete collection", ErrNotFound)
+	}
+	return nil
 }

@@ -3,7 +3,13 @@
 // matches on. Nothing outside this package imports GORM.
 package models
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/gorm"
+)
 
 // Sentinel errors returned (wrapped) by the Store. Callers match them with
 // errors.Is; the HTTP error handler maps them to status codes.
@@ -29,7 +35,15 @@ var (
 	// layer refuses such input before it gets here; this is the defense
 	// behind it.
 	ErrInvalidText = errors.New("the input holds a NUL byte or text that is not valid UTF-8")
+	// ErrLastOwner means the change would leave a workspace without an owner.
+	ErrLastOwner = errors.New("the last owner of a workspace cannot be removed")
+	// ErrNoSecretKey means a job with secrets was written while the store has
+	// no secret key.
+	ErrNoSecretKey = errors.New("no secret key is configured")
 )
+
+// The engine's own sentinels, ErrJobNotEnabled and ErrJobFinished, are
+// declared with its queries in engine_store.go.
 
 // ConflictError is an ErrConflict with a message the user can act on,
 // such as the jobs that still use a calendar to be deleted.
@@ -42,6 +56,20 @@ func (e *ConflictError) Error() string { return e.Message }
 
 // Is makes a ConflictError match ErrConflict.
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// QuotaError reports a write refused by a collection's quota (SPEC §6);
+// Quota names it ("maxJobCount", "maxRecurrence", "maxJobOccurrence",
+// "sku") and Message says what was exceeded. It answers 409 Conflict.
+type QuotaError struct {
+	Quota   string
+	Message string
+}
+
+// Error returns the message.
+func (e *QuotaError) Error() string { return e.Message }
+
+// Is makes a QuotaError match ErrConflict.
+func (e *QuotaError) Is(target error) bool { return target == ErrConflict }
 
 // FieldError is a validation problem with one input field. Field names the
 // field as the user knows it (a form field or a JSON path).
@@ -93,4 +121,27 @@ func (e *ValidationError) OrNil() error {
 		return nil
 	}
 	return e
+}
+
+// translate turns driver and GORM errors into the package's sentinel errors,
+// prefixed with op.
+func translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505": // unique_violation
+			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
+		case "23503": // foreign_key_violation
+			return fmt.Errorf("%s: %w", op, ErrNotFound)
+		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
+			return fmt.Errorf("%s: %w", op, ErrInvalidText)
+		}
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }

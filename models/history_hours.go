@@ -15,9 +15,11 @@ import (
 const hourSettled = 15 * time.Minute
 
 // hourlyBuckets is ExecutionBuckets for hour-wide buckets starting on a
-// whole hour: settled hours come from history_hours (counted now when
-// missing), the rest is counted live. workspaces are those the user sees.
-func (s *Store) hourlyBuckets(ctx context.Context, workspaces []string, from, to, now time.Time) ([]HistoryBucket, error) {
+// whole hour (p.From): settled hours come from history_hours (counted now
+// when missing), the rest is counted live. workspaces are those the user
+// sees (p.UserID is not read).
+func (s *Store) hourlyBuckets(ctx context.Context, workspaces []string, p ExecutionBucketsParams) ([]HistoryBucket, error) {
+	from, to, now := p.From, p.To, p.Now
 	settledEnd := now.Add(-hourSettled).Truncate(time.Hour)
 	if settledEnd.After(to) {
 		settledEnd = to
@@ -126,4 +128,64 @@ func pgTextArray(values []string) string {
 		out += `"`
 	}
 	return out + "}"
+}
+
+// ExecutionBucketsParams selects the history of ExecutionBuckets: the
+// entries that started in [From, To) in the workspaces UserID belongs to,
+// Now being the clock.
+type ExecutionBucketsParams struct {
+	UserID        int64
+	From, To, Now time.Time
+}
+
+// ExecutionBuckets counts, per hour and per status, the history entries
+// that started in [p.From, p.To) across every job of the workspaces
+// p.UserID belongs to (the dashboard's picture of the last 24 hours);
+// bucket i is the hour p.From + i h, p.From being taken to its whole hour.
+// Settled hours are read from history_hours (counted there the first
+// time), the rest is counted live. p.Now is the clock.
+// It is a read model for the dashboard.
+func (s *Store) ExecutionBuckets(ctx context.Context, p ExecutionBucketsParams) ([]HistoryBucket, error) {
+	wss, err := s.WorkspacesOf(ctx, p.UserID)
+	if err != nil {
+		return nil, translate("models: execution buckets", err)
+	}
+	if len(wss) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(wss))
+	for i, w := range wss {
+		ids[i] = w.ID
+	}
+	p.From = p.From.Truncate(time.Hour)
+	out, err := s.hourlyBuckets(ctx, ids, p)
+	if err != nil {
+		return nil, translate("models: execution buckets", err)
+	}
+	return mergeBuckets(out), nil
+}
+
+// mergeBuckets adds up buckets of the same bucket and status (the cached
+// and the live part of one hour).
+func mergeBuckets(in []HistoryBucket) []HistoryBucket {
+	type key struct {
+		bucket int
+		status string
+	}
+	index := map[key]int{}
+	var out []HistoryBucket
+	for _, b := range in {
+		k := key{b.Bucket, b.Status}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, b)
+			continue
+		}
+		out[i].Count += b.Count
+		if b.MaxLatenessMs != nil && (out[i].MaxLatenessMs == nil || *b.MaxLatenessMs > *out[i].MaxLatenessMs) {
+			out[i].MaxLatenessMs = b.MaxLatenessMs
+		}
+	}
+	return out
 }

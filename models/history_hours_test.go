@@ -34,7 +34,7 @@ func TestExecutionBucketsKeepSettledHours(t *testing.T) {
 	}
 	count := func(now time.Time) map[int]int64 {
 		t.Helper()
-		bs, err := store.ExecutionBuckets(ctx, owner.ID, from, from.Add(4*time.Hour), now)
+		bs, err := store.ExecutionBuckets(ctx, models.ExecutionBucketsParams{UserID: owner.ID, From: from, To: from.Add(4 * time.Hour), Now: now})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -108,7 +108,7 @@ func TestApplyImportCreatesCollectionsInTheSameTransaction(t *testing.T) {
 	if _, err := store.CollectionByRef(ctx, newRef); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("the refused import left its collection behind: %v", err)
 	}
-	groups, _ := store.ListCollections(ctx, models.DefaultWorkspaceID, "imported", 0, 10)
+	groups, _ := store.ListCollections(ctx, models.ListCollectionsParams{WorkspaceID: models.DefaultWorkspaceID, ResourceGroup: "imported", Limit: 10})
 	if len(groups) != 0 {
 		t.Errorf("collections in the refused import's group: %v", groups)
 	}

@@ -20,11 +20,7 @@ import (
 // RemoveInstance keeps the row of an instance that still holds attempts.
 func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	dsn := testdb.DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := testdb.Open(t, dsn, models.Options{})
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -86,3 +86,103 @@ func (s *Store) DeleteJob(ctx context.Context, id int64) error {
 	}
 	return nil
 }
+
+// JobDetail is a job with the engine's count of the occurrences it has
+// planned so far (what recurrence.count is counted against).
+type JobDetail struct {
+	Job
+	ScheduledCount int64
+}
+
+// JobDetail returns the job named name in collectionID (case-insensitive)
+// with its scheduled count, or ErrNotFound.
+func (s *Store) JobDetail(ctx context.Context, collectionID int64, name string) (*JobDetail, error) {
+	var out []JobDetail
+	err := s.db.WithContext(ctx).Raw(`SELECT * FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`,
+		collectionID, name).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: job detail", err)
+	}
+	if len(out) == 0 {
+		return nil, translate("models: job detail", ErrNotFound)
+	}
+	return &out[0], nil
+}
+
+// CollectionJob is a job of a collection listing with its latest history
+// entry's status and start (nil when it has none).
+type CollectionJob struct {
+	Job
+	LastStatus    *string
+	LastStartTime *time.Time
+}
+
+// CollectionJobs returns up to limit jobs of a collection in name order
+// (case-insensitive), those after the name after when it is not empty:
+// keyset paging on jobs_collection_name_key. Each carries its latest
+// history entry, found through job_history_job_start_idx.
+// It is a read model for the collection page.
+func (s *Store) CollectionJobs(ctx context.Context, collectionID int64, after string, limit int) ([]CollectionJob, error) {
+	var out []CollectionJob
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT j.*, lh.status AS last_status, lh.start_time AS last_start_time
+		FROM jobs j
+		LEFT JOIN LATERAL (
+			SELECT h.status, h.start_time FROM job_history h
+			WHERE h.job_id = j.id ORDER BY h.start_time DESC, h.id DESC LIMIT 1
+		) lh ON true
+		WHERE j.job_collection_id = ? AND lower(j.name) > lower(?)
+		ORDER BY lower(j.name)
+		LIMIT ?`, collectionID, after, max(limit, 1)).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: collection jobs", err)
+	}
+	return out, nil
+}
+
+// ListJobsParams selects a page of ListJobs.
+type ListJobsParams struct {
+	CollectionID int64
+	// State, when not empty, keeps only the jobs in this state.
+	State string
+	// Skip jobs are skipped, then at most Limit returned.
+	Skip, Limit int
+}
+
+// ListJobs returns the jobs of collection p.CollectionID in name order,
+// only those in p.State when it is not empty: p.Limit of them after
+// skipping p.Skip.
+func (s *Store) ListJobs(ctx context.Context, p ListJobsParams) ([]Job, error) {
+	q := s.db.WithContext(ctx).Where("job_collection_id = ?", p.CollectionID)
+	if p.State != "" {
+		q = q.Where("state = ?", p.State)
+	}
+	var out []Job
+	if err := q.Order("lower(name), id").Offset(p.Skip).Limit(p.Limit).Find(&out).Error; err != nil {
+		return nil, translate("models: list jobs", err)
+	}
+	return out, nil
+}
+
+// CountJobs returns how many jobs a collection holds.
+func (s *Store) CountJobs(ctx context.Context, collectionID int64) (int64, error) {
+	var n int64
+	if err := s.db.WithContext(ctx).Model(&Job{}).Where("job_collection_id = ?", collectionID).Count(&n).Error; err != nil {
+		return 0, translate("models: count jobs", err)
+	}
+	return n, nil
+}
+
+// CountJobsUpTo returns how many jobs a collection holds, counting no
+// further than limit: a collection never holds more jobs than its quota
+// (at most 1,000), so a page can show its quota use without counting a
+// large collection whole.
+func (s *Store) CountJobsUpTo(ctx context.Context, collectionID int64, limit int) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs WHERE job_collection_id = ? LIMIT ?) j`,
+		collectionID, max(limit, 0)).Scan(&n).Error
+	if err != nil {
+		return 0, translate("models: count jobs", err)
+	}
+	return n, nil
+}

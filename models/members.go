@@ -17,8 +17,17 @@ const (
 	RoleMember = "member"
 )
 
-// ErrLastOwner means the change would leave a workspace without an owner.
-var ErrLastOwner = errors.New("the last owner of a workspace cannot be removed")
+// Membership gives a user access to a workspace. Role is "owner" or
+// "member".
+type Membership struct {
+	WorkspaceID string
+	UserID      int64
+	Role        string
+	CreatedAt   time.Time
+}
+
+// TableName tells GORM the table.
+func (Membership) TableName() string { return "memberships" }
 
 // Member is a user's membership of a workspace, with what lists show of the
 // user.
@@ -29,55 +38,6 @@ type Member struct {
 	IsAdmin   bool
 	Disabled  bool
 	CreatedAt time.Time // when the user joined the workspace
-}
-
-// Users lists every user by name (case-insensitively).
-func (s *Store) Users(ctx context.Context) ([]User, error) {
-	var out []User
-	if err := s.db.WithContext(ctx).Order("lower(username), id").Find(&out).Error; err != nil {
-		return nil, translate("models: list users", err)
-	}
-	return out, nil
-}
-
-// ValidatePassword reports a problem with password, on field "password",
-// under the rules of NewUser.Validate.
-func ValidatePassword(password string) error {
-	v := &ValidationError{}
-	for _, p := range asValidation(NewUser{Username: "x", Password: password}.Validate()) {
-		if p.Field == "password" {
-			v.Add(p.Field, p.Message)
-		}
-	}
-	return v.OrNil()
-}
-
-func asValidation(err error) []FieldError {
-	var v *ValidationError
-	if errors.As(err, &v) {
-		return v.Problems
-	}
-	return nil
-}
-
-// ResetPassword gives the user id a new password (validated as for
-// NewUser; a problem is a ValidationError on "password") and ends all of
-// the user's sessions, in one transaction. An unknown id gives
-// ErrNotFound.
-func (s *Store) ResetPassword(ctx context.Context, id int64, password string) error {
-	if err := ValidatePassword(password); err != nil {
-		return err
-	}
-	return s.setPassword(ctx, "models: reset password", id, password)
-}
-
-// Workspace returns the workspace id, or ErrNotFound.
-func (s *Store) Workspace(ctx context.Context, id string) (*Workspace, error) {
-	var ws Workspace
-	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&ws).Error; err != nil {
-		return nil, translate("models: workspace", err)
-	}
-	return &ws, nil
 }
 
 // MemberRole returns the role of userID in workspaceID; ok is false when
@@ -130,7 +90,7 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 		return nil, err
 	}
 	var added *Member
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inTx(ctx, "models: add member", func(tx *gorm.DB) error {
 		var ws Workspace
 		if err := tx.Where("id = ?", workspaceID).Take(&ws).Error; err != nil {
 			return translate("models: add member", err)
@@ -165,7 +125,7 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 // the same moment cannot both succeed); a user who is not a member gives
 // ErrNotFound.
 func (s *Store) RemoveMember(ctx context.Context, workspaceID string, userID int64) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, "models: remove member", func(tx *gorm.DB) error {
 		// Lock the owners' rows so that concurrent removals are serialised.
 		var owners []int64
 		err := tx.Model(&Membership{}).Clauses(clause.Locking{Strength: "UPDATE"}).
@@ -192,4 +152,33 @@ func (s *Store) RemoveMember(ctx context.Context, workspaceID string, userID int
 		}
 		return nil
 	})
+}
+
+// IsMember reports whether userID belongs to workspaceID.
+func (s *Store) IsMember(ctx context.Context, workspaceID string, userID int64) (bool, error) {
+	var exists bool
+	err := s.db.WithContext(ctx).
+		Raw("SELECT EXISTS (SELECT 1 FROM memberships WHERE workspace_id = ? AND user_id = ?)", workspaceID, userID).
+		Scan(&exists).Error
+	if err != nil {
+		return false, translate("models: is member", err)
+	}
+	return exists, nil
+}
+
+// MemberWorkspace returns the id, in its stored spelling, of the workspace
+// matching workspaceID case-insensitively (as ARM subscription ids do)
+// that userID is a member of; ok is false when there is none.
+func (s *Store) MemberWorkspace(ctx context.Context, workspaceID string, userID int64) (id string, ok bool, err error) {
+	var ids []string
+	err = s.db.WithContext(ctx).
+		Raw("SELECT workspace_id FROM memberships WHERE lower(workspace_id) = lower(?) AND user_id = ? ORDER BY workspace_id LIMIT 1",
+			workspaceID, userID).Scan(&ids).Error
+	if err != nil {
+		return "", false, translate("models: member workspace", err)
+	}
+	if len(ids) == 0 {
+		return "", false, nil
+	}
+	return ids[0], true, nil
 }

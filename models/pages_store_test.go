@@ -10,7 +10,6 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
-	"golang.org/x/crypto/bcrypt"
 
 	"sked/models"
 	"sked/models/testdb"
@@ -29,12 +28,7 @@ type pagesFixture struct {
 func newPagesFixture(t *testing.T) *pagesFixture {
 	t.Helper()
 	dsn := testdb.DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
-		SecretKeys: [][]byte{testdb.SecretKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testdb.Open(t, dsn, testdb.Options())
 	ctx := context.Background()
 	user, err := store.CompleteSetup(ctx, models.NewUser{Username: "ada", Password: "password123"})
 	if err != nil {
@@ -235,7 +229,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if err != nil || len(all) != 3 || all[0].JobName != "b" || !all[2].StartTime.Equal(at(-5)) {
 		t.Fatalf("all failures of the user = %+v, %v", all, err)
 	}
-	buckets, err := f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), at(100))
+	buckets, err := f.store.ExecutionBuckets(f.ctx, models.ExecutionBucketsParams{UserID: f.user.ID, From: at(0), To: at(24 * 60), Now: at(100)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +261,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	if err != nil || len(fails) != 4 || fails[0].JobName != "x" || fails[0].WorkspaceID != "other" || fails[3].JobName != "a" {
 		t.Fatalf("recent failures of a member of everything = %+v, %v", fails, err)
 	}
-	buckets, err = f.store.ExecutionBuckets(f.ctx, f.user.ID, at(0), at(24*60), at(25*60))
+	buckets, err = f.store.ExecutionBuckets(f.ctx, models.ExecutionBucketsParams{UserID: f.user.ID, From: at(0), To: at(24 * 60), Now: at(25 * 60)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,18 +330,18 @@ func TestJobDetailAndHistoryOfARange(t *testing.T) {
 		}
 		f.history(j, at(i*30), st, "MainAction", int64(i))
 	}
-	entries, err := f.store.HistoryBetween(f.ctx, j.ID, at(60), at(180), 100)
+	entries, err := f.store.HistoryBetween(f.ctx, models.HistoryBetweenParams{JobID: j.ID, From: at(60), To: at(180), Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(entries) != 4 || !entries[0].StartTime.Equal(at(150)) || !entries[3].StartTime.Equal(at(60)) {
 		t.Fatalf("entries of [60, 180) min = %d, first %v", len(entries), entries)
 	}
-	limited, err := f.store.HistoryBetween(f.ctx, j.ID, at(0), at(1000), 3)
+	limited, err := f.store.HistoryBetween(f.ctx, models.HistoryBetweenParams{JobID: j.ID, From: at(0), To: at(1000), Limit: 3})
 	if err != nil || len(limited) != 3 || !limited[0].StartTime.Equal(at(270)) {
 		t.Fatalf("limited = %v, %v", limited, err)
 	}
-	buckets, err := f.store.HistoryBuckets(f.ctx, j.ID, at(0), at(300), time.Hour)
+	buckets, err := f.store.HistoryBuckets(f.ctx, models.HistoryBucketsParams{JobID: j.ID, From: at(0), To: at(300), Width: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

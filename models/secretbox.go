@@ -15,10 +15,6 @@ import (
 // SecretKeySize is the length of a secret key: AES-256.
 const SecretKeySize = 32
 
-// ErrNoSecretKey means a job with secrets was written while the store has
-// no secret key.
-var ErrNoSecretKey = errors.New("no secret key is configured")
-
 // secretBox seals job secrets with AES-256-GCM. The first key seals; every
 // key opens (so a key can be rotated: put the new key first and keep the
 // old one until `sked secrets rotate` has re-sealed everything). A sealed

@@ -2,11 +2,9 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -27,8 +25,12 @@ type Options struct {
 	SecretKeys [][]byte
 }
 
-// Store owns every query Sked makes. It is safe for concurrent use; Close
-// releases its connections.
+// Store owns every query Sked makes. Its methods are grouped in one file
+// per table or aggregate (users.go, sessions.go, jobs.go, history.go,
+// collections.go, calendars.go, …; the engine's in engine_store.go), and
+// the read models that join several tables for one page in *_read.go.
+// Every method returns the sentinel errors of errors.go, never GORM's. It
+// is safe for concurrent use; Close releases its connections.
 type Store struct {
 	db           *gorm.DB
 	passwordCost int
@@ -76,6 +78,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	box, err := newSecretBox(opts.SecretKeys)
 	if err != nil {
+		sqlDB.Close()
 		return nil, err
 	}
 	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box}, nil
@@ -105,25 +108,18 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// translate turns driver and GORM errors into the package's sentinel errors,
-// prefixed with op.
-func translate(op string, err error) error {
-	if err == nil {
-		return nil
+// inTx runs fn in a transaction. An error of fn is returned as fn returned
+// it (fn translates its own, or returns a ValidationError as is); an error
+// of the transaction itself (begin, commit) is translated with op, so that
+// no driver or GORM error leaves the store unwrapped.
+func (s *Store) inTx(ctx context.Context, op string, fn func(tx *gorm.DB) error) error {
+	var fnErr error
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		fnErr = fn(tx)
+		return fnErr
+	})
+	if err != nil && fnErr == nil {
+		return translate(op, err)
 	}
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return fmt.Errorf("%s: %w", op, ErrNotFound)
-	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch pgErr.Code {
-		case "23505": // unique_violation
-			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
-		case "23503": // foreign_key_violation
-			return fmt.Errorf("%s: %w", op, ErrNotFound)
-		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
-			return fmt.Errorf("%s: %w", op, ErrInvalidText)
-		}
-	}
-	return fmt.Errorf("%s: %w", op, err)
+	return err
 }

@@ -304,7 +304,7 @@ func TestHistoryIsPagedNewestFirstByKeyset(t *testing.T) {
 	var lastStart time.Time
 	var lastID int64
 	for {
-		page, err := store.History(ctx, j.ID, lastStart, lastID, 3)
+		page, err := store.History(ctx, models.HistoryQuery{JobID: j.ID, BeforeStart: lastStart, BeforeID: lastID, Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

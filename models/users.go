@@ -73,7 +73,7 @@ func (s *Store) CreateUser(ctx context.Context, u NewUser) (*User, error) {
 		return nil, err
 	}
 	var created *User
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inTx(ctx, "models: create user", func(tx *gorm.DB) error {
 		var err error
 		created, err = s.createUserTx(tx, u)
 		return err
@@ -111,51 +111,6 @@ func (s *Store) createUserTx(tx *gorm.DB, u NewUser) (*User, error) {
 		return nil, translate("models: create user: membership", err)
 	}
 	return user, nil
-}
-
-// setupLockID is the advisory lock that makes the first-run setup happen
-// once even when two browsers submit it at the same moment.
-const setupLockID = 0x736b6564_0001
-
-// CompleteSetup creates the first administrator and the `default`
-// workspace. Once any administrator exists it returns ErrSetupDone and
-// changes nothing.
-func (s *Store) CompleteSetup(ctx context.Context, u NewUser) (*User, error) {
-	u.Admin = true
-	if err := u.Validate(); err != nil {
-		return nil, err
-	}
-	var created *User
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
-			return translate("models: setup", err)
-		}
-		var admins int64
-		if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
-			return translate("models: setup", err)
-		}
-		if admins > 0 {
-			return fmt.Errorf("models: setup: %w", ErrSetupDone)
-		}
-		var err error
-		created, err = s.createUserTx(tx, u)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return created, nil
-}
-
-// NeedsSetup reports whether no administrator exists yet, which is when the
-// first-run setup page is open.
-func (s *Store) NeedsSetup(ctx context.Context) (bool, error) {
-	var exists bool
-	err := s.db.WithContext(ctx).Raw("SELECT EXISTS (SELECT 1 FROM users WHERE is_admin)").Scan(&exists).Error
-	if err != nil {
-		return false, translate("models: needs setup", err)
-	}
-	return !exists, nil
 }
 
 // Authenticate returns the user with this name (case-insensitive) when the
@@ -204,7 +159,7 @@ func (s *Store) UserByName(ctx context.Context, username string) (*User, error) 
 // cannot sign in: disabling also ends all of the user's sessions, in the
 // same transaction.
 func (s *Store) SetUserDisabled(ctx context.Context, id int64, disabled bool) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inTx(ctx, "models: set user disabled", func(tx *gorm.DB) error {
 		res := tx.Model(&User{}).Where("id = ?", id).
 			Updates(map[string]any{"disabled": disabled, "updated_at": time.Now().UTC()})
 		if res.Error != nil {
@@ -217,6 +172,92 @@ func (s *Store) SetUserDisabled(ctx context.Context, id int64, disabled bool) er
 			if err := endSessionsTx(tx, id, 0).Error; err != nil {
 				return translate("models: set user disabled: end sessions", err)
 			}
+		}
+		return nil
+	})
+}
+
+// Users lists every user by name (case-insensitively).
+func (s *Store) Users(ctx context.Context) ([]User, error) {
+	var out []User
+	if err := s.db.WithContext(ctx).Order("lower(username), id").Find(&out).Error; err != nil {
+		return nil, translate("models: list users", err)
+	}
+	return out, nil
+}
+
+// ValidatePassword reports a problem with password, on field "password",
+// under the rules of NewUser.Validate.
+func ValidatePassword(password string) error {
+	v := &ValidationError{}
+	for _, p := range asValidation(NewUser{Username: "x", Password: password}.Validate()) {
+		if p.Field == "password" {
+			v.Add(p.Field, p.Message)
+		}
+	}
+	return v.OrNil()
+}
+
+func asValidation(err error) []FieldError {
+	var v *ValidationError
+	if errors.As(err, &v) {
+		return v.Problems
+	}
+	return nil
+}
+
+// ResetPassword gives the user id a new password (validated as for
+// NewUser; a problem is a ValidationError on "password") and ends all of
+// the user's sessions, in one transaction. An unknown id gives
+// ErrNotFound.
+func (s *Store) ResetPassword(ctx context.Context, id int64, password string) error {
+	if err := ValidatePassword(password); err != nil {
+		return err
+	}
+	return s.setPassword(ctx, "models: reset password", id, password)
+}
+
+// ChangePassword gives userID a new password when current is their
+// password, and ends all of their sessions, in one transaction. A wrong
+// current password is a ValidationError on "current"; a new password the
+// rules refuse (see ValidatePassword) one on "password". An unknown user
+// gives ErrNotFound.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, current, password string) error {
+	var user User
+	if err := s.db.WithContext(ctx).Take(&user, userID).Error; err != nil {
+		return translate("models: change password", err)
+	}
+	v := &ValidationError{}
+	if current == "" {
+		v.Add("current", "is required")
+	} else if bcrypt.CompareHashAndPassword([]byte(user.PasswordHash), []byte(current)) != nil {
+		v.Add("current", "is wrong")
+	}
+	v.Problems = append(v.Problems, asValidation(ValidatePassword(password))...)
+	if err := v.OrNil(); err != nil {
+		return err
+	}
+	return s.setPassword(ctx, "models: change password", userID, password)
+}
+
+// setPassword stores password's hash for userID and ends all of the
+// user's sessions, in one transaction.
+func (s *Store) setPassword(ctx context.Context, op string, userID int64, password string) error {
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.passwordCost)
+	if err != nil {
+		return fmt.Errorf("%s: hash password: %w", op, err)
+	}
+	return s.inTx(ctx, op, func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ?", userID).
+			Updates(map[string]any{"password_hash": string(hash), "updated_at": time.Now().UTC()})
+		if res.Error != nil {
+			return translate(op, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("%s: %w", op, ErrNotFound)
+		}
+		if err := endSessionsTx(tx, userID, 0).Error; err != nil {
+			return translate(op+": end sessions", err)
 		}
 		return nil
 	})

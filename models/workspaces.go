@@ -23,18 +23,6 @@ type Workspace struct {
 // TableName tells GORM the table.
 func (Workspace) TableName() string { return "workspaces" }
 
-// Membership gives a user access to a workspace. Role is "owner" or
-// "member".
-type Membership struct {
-	WorkspaceID string
-	UserID      int64
-	Role        string
-	CreatedAt   time.Time
-}
-
-// TableName tells GORM the table.
-func (Membership) TableName() string { return "memberships" }
-
 func ensureDefaultWorkspace(tx *gorm.DB) error {
 	ws := Workspace{ID: DefaultWorkspaceID, DisplayName: "Default"}
 	if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&ws).Error; err != nil {
@@ -57,31 +45,22 @@ func (s *Store) WorkspacesOf(ctx context.Context, userID int64) ([]Workspace, er
 	return out, nil
 }
 
-// IsMember reports whether userID belongs to workspaceID.
-func (s *Store) IsMember(ctx context.Context, workspaceID string, userID int64) (bool, error) {
-	var exists bool
-	err := s.db.WithContext(ctx).
-		Raw("SELECT EXISTS (SELECT 1 FROM memberships WHERE workspace_id = ? AND user_id = ?)", workspaceID, userID).
-		Scan(&exists).Error
-	if err != nil {
-		return false, translate("models: is member", err)
+// Workspace returns the workspace id, or ErrNotFound.
+func (s *Store) Workspace(ctx context.Context, id string) (*Workspace, error) {
+	var ws Workspace
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&ws).Error; err != nil {
+		return nil, translate("models: workspace", err)
 	}
-	return exists, nil
+	return &ws, nil
 }
 
-// MemberWorkspace returns the id, in its stored spelling, of the workspace
-// matching workspaceID case-insensitively (as ARM subscription ids do)
-// that userID is a member of; ok is false when there is none.
-func (s *Store) MemberWorkspace(ctx context.Context, workspaceID string, userID int64) (id string, ok bool, err error) {
-	var ids []string
-	err = s.db.WithContext(ctx).
-		Raw("SELECT workspace_id FROM memberships WHERE lower(workspace_id) = lower(?) AND user_id = ? ORDER BY workspace_id LIMIT 1",
-			workspaceID, userID).Scan(&ids).Error
-	if err != nil {
-		return "", false, translate("models: member workspace", err)
+// WorkspaceIDs returns the ids of every workspace, in order (an import
+// checks the subscriptions its file names against them; an export by an
+// administrator without a user covers them all).
+func (s *Store) WorkspaceIDs(ctx context.Context) ([]string, error) {
+	var out []string
+	if err := s.db.WithContext(ctx).Raw(`SELECT id FROM workspaces ORDER BY id`).Scan(&out).Error; err != nil {
+		return nil, translate("models: workspace ids", err)
 	}
-	if len(ids) == 0 {
-		return "", false, nil
-	}
-	return ids[0], true, nil
+	return out, nil
 }

@@ -25,7 +25,7 @@ func TestEngineSkipsAndMovesCalendarDays(t *testing.T) {
 	start := e.clock.Now().Add(time.Hour).UTC().Truncate(time.Minute)
 	day := func(t time.Time) string { return t.Format("2006-01-02") }
 	put := func(body string) {
-		if _, err := e.store.PutCalendar(e.ctx, models.DefaultWorkspaceID, "holidays", []byte(body), 0); err != nil {
+		if _, err := e.store.PutCalendar(e.ctx, models.PutCalendarParams{WorkspaceID: models.DefaultWorkspaceID, Name: "holidays", Definition: []byte(body)}); err != nil {
 			t.Fatal(err)
 		}
 	}

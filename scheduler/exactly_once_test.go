@@ -139,11 +139,7 @@ func TestPostgresRestartDuringARun(t *testing.T) {
 		t.Fatal(err)
 	}
 	admin.Close()
-	store, err := models.Open(ctx, cluster.DSN("sked"), models.Options{PasswordCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testdb.Open(t, cluster.DSN("sked"), models.Options{PasswordCost: bcrypt.MinCost})
 	if _, err := store.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +184,7 @@ func TestPostgresRestartDuringARun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, _ := store.History(ctx, id, time.Time{}, 0, 10)
+		h, _ := store.History(ctx, models.HistoryQuery{JobID: id, Limit: 10})
 		if j.State != "completed" || len(h) == 0 || h[0].Status != "Completed" || int64(len(h)) != j.ExecutionCount {
 			t.Errorf("job %d: state %s, %d history entries, %d executions", id, j.State, len(h), j.ExecutionCount)
 		}

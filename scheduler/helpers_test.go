@@ -215,7 +215,7 @@ func (e *env) job(id int64) *models.Job {
 // history returns the job's history, oldest first.
 func (e *env) history(id int64) []models.HistoryEntry {
 	e.t.Helper()
-	h, err := e.store.History(e.ctx, id, time.Time{}, 0, 10000)
+	h, err := e.store.History(e.ctx, models.HistoryQuery{JobID: id, Limit: 10000})
 	if err != nil {
 		e.t.Fatal(err)
 	}

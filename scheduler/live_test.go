@@ -19,12 +19,7 @@ import (
 // openStore opens another Store on dsn (another instance's connections).
 func openStore(t testing.TB, dsn string) *models.Store {
 	t.Helper()
-	s, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return testdb.Open(t, dsn, models.Options{PasswordCost: bcrypt.MinCost})
 }
 
 // live is a started engine with a channel of its written results.
@@ -107,7 +102,7 @@ func TestLiveEngineWakesOnNotifyTimerAndRunNowWithoutLeaks(t *testing.T) {
 	if d := e.next(t); d.JobID != later {
 		t.Fatalf("second result %+v", d)
 	}
-	h, _ := store.History(ctx, later, time.Time{}, 0, 10)
+	h, _ := store.History(ctx, models.HistoryQuery{JobID: later, Limit: 10})
 	if len(h) != 1 || !h[0].ExpectedExecutionTime.Equal(start) {
 		t.Fatalf("history %+v", h)
 	}
@@ -156,7 +151,7 @@ func TestJobDisabledOrDeletedWhileItsAttemptRuns(t *testing.T) {
 	if d := e.next(t); d.JobID != dis || !d.Recorded || d.NextStored {
 		t.Fatalf("result after disabling %+v", d)
 	}
-	h, _ := store.History(ctx, dis, time.Time{}, 0, 10)
+	h, _ := store.History(ctx, models.HistoryQuery{JobID: dis, Limit: 10})
 	if len(h) != 1 || h[0].Status != "Failed" {
 		t.Errorf("history %+v", h)
 	}
@@ -216,7 +211,7 @@ func TestCrashedEngineAttemptIsInterruptedAndRetriedByAnother(t *testing.T) {
 	if d := b.next(t); d.JobID != id || d.Attempt != 2 {
 		t.Fatalf("B's second result %+v", d)
 	}
-	h, _ := storeB.History(ctx, id, time.Time{}, 0, 10)
+	h, _ := storeB.History(ctx, models.HistoryQuery{JobID: id, Limit: 10})
 	if len(h) != 2 || h[1].Status != "Failed" || !strings.Contains(h[1].Message, "interrupted") || h[0].Status != "Completed" {
 		t.Fatalf("history %+v", h)
 	}
@@ -251,14 +246,14 @@ func TestGracefulStopReleasesInterruptedAttemptsToAnotherEngine(t *testing.T) {
 	if len(att) != 1 || att[0].Status != "pending" || att[0].Attempt != 1 || att[0].LeaseOwner != nil {
 		t.Fatalf("after a graceful stop: %+v; want the attempt released", att)
 	}
-	if h, _ := storeB.History(ctx, id, time.Time{}, 0, 10); len(h) != 0 {
+	if h, _ := storeB.History(ctx, models.HistoryQuery{JobID: id, Limit: 10}); len(h) != 0 {
 		t.Fatalf("history after the release: %+v", h)
 	}
 	b := startLive(t, storeB, Config{InstanceID: "B"})
 	if d := b.next(t); d.JobID != id || d.Attempt != 1 || !d.Recorded {
 		t.Fatalf("B's result %+v", d)
 	}
-	h, _ := storeB.History(ctx, id, time.Time{}, 0, 10)
+	h, _ := storeB.History(ctx, models.HistoryQuery{JobID: id, Limit: 10})
 	if len(h) != 1 || h[0].Status != "Completed" || h[0].RetryCount != 0 {
 		t.Fatalf("history %+v", h)
 	}

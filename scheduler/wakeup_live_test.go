@@ -41,7 +41,7 @@ func waitHistory(t *testing.T, store *models.Store, id int64, n int, within time
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		h, err := store.History(context.Background(), id, time.Time{}, 0, 100)
+		h, err := store.History(context.Background(), models.HistoryQuery{JobID: id, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

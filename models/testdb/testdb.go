@@ -153,14 +153,28 @@ func DSN(t testing.TB) string {
 // SecretKey is the job secrets key of the stores Store returns.
 var SecretKey = []byte("sked-test-secret-key-32-bytes!!!")
 
-// Store returns a Store on a new database of t's own (see DSN), closed when
-// t ends. Passwords are hashed at bcrypt's minimum cost to keep tests fast;
-// job secrets are sealed with SecretKey.
+// Options returns the options of the stores Store opens: passwords
+// hashed at bcrypt's minimum cost to keep tests fast, at most 5
+// connections, job secrets sealed with SecretKey.
+func Options() models.Options {
+	return models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5, SecretKeys: [][]byte{SecretKey}}
+}
+
+// Store returns a Store on a new database of t's own (see DSN) with
+// Options, closed when t ends.
 func Store(t testing.TB) *models.Store {
 	t.Helper()
-	dsn := DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
-		SecretKeys: [][]byte{SecretKey}})
+	return Open(t, DSN(t), Options())
+}
+
+// Open returns a Store with opts on the database dsn (one from DSN, or one
+// of a server the test started itself), closed when t ends; it fails t
+// when the store cannot be opened. It is how tests open every store but
+// the one of Store: a second store on the same database (another
+// instance), or one with other options.
+func Open(t testing.TB, dsn string, opts models.Options) *models.Store {
+	t.Helper()
+	store, err := models.Open(context.Background(), dsn, opts)
 	if err != nil {
 		t.Fatalf("testdb: open store: %v", err)
 	}

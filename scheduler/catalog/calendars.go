@@ -79,9 +79,9 @@ func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, bod
 	}
 	var created bool
 	if version == nil {
-		created, err = c.store.PutCalendar(ctx, workspaceID, name, cal.Marshal(), userID)
+		created, err = c.store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: workspaceID, Name: name, Definition: cal.Marshal(), UserID: userID})
 	} else {
-		created, err = c.store.PutCalendarVersion(ctx, workspaceID, name, cal.Marshal(), userID, *version)
+		created, err = c.store.PutCalendarVersion(ctx, models.PutCalendarParams{WorkspaceID: workspaceID, Name: name, Definition: cal.Marshal(), UserID: userID}, *version)
 		if errors.Is(err, models.ErrConflict) {
 			return nil, false, &models.ConflictError{Message: fmt.Sprintf(
 				"The calendar %s was changed by someone else in the meantime: nothing was saved. Reload it and apply your change again.", name)}

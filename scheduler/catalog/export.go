@@ -114,7 +114,7 @@ func (c *Catalog) ExportWorkspaces(ctx context.Context, workspaceIDs []string, g
 	colls := []bundledCollection{}
 	for _, ws := range workspaceIDs {
 		for skip := 0; ; skip += exportPage {
-			rows, err := c.store.ListCollections(ctx, ws, group, skip, exportPage)
+			rows, err := c.store.ListCollections(ctx, models.ListCollectionsParams{WorkspaceID: ws, ResourceGroup: group, Skip: skip, Limit: exportPage})
 			if err != nil {
 				return nil, fmt.Errorf("export: %w", err)
 			}
@@ -153,7 +153,7 @@ func (c *Catalog) exportCollection(ctx context.Context, coll *models.CollectionR
 	out := bundledCollection{Jobs: []exportedJob{}, exportedCollection: exportedCollection{ID: collectionID(coll),
 		Type: collectionType, Name: coll.Name, Location: in.Location, Tags: in.Tags, Properties: in.Properties}}
 	for skip := 0; ; skip += exportPage {
-		jobs, err := c.store.ListJobs(ctx, coll.ID, "", skip, exportPage)
+		jobs, err := c.store.ListJobs(ctx, models.ListJobsParams{CollectionID: coll.ID, Skip: skip, Limit: exportPage})
 		if err != nil {
 			return bundledCollection{}, fmt.Errorf("export collection %s: %w", coll.Name, err)
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
-	"golang.org/x/crypto/bcrypt"
 
 	"sked/models"
 	"sked/models/testdb"
@@ -33,12 +32,7 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	dsn := testdb.DSN(t)
-	store, err := models.Open(context.Background(), dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 5,
-		SecretKeys: [][]byte{testdb.SecretKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testdb.Open(t, dsn, testdb.Options())
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)

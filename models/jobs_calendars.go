@@ -8,51 +8,36 @@ import (
 	"gorm.io/gorm"
 )
 
-// CalendarVersion names a stored calendar and its version, without its
-// definition: what a cache of compiled calendars checks on every use.
-type CalendarVersion struct {
-	ID      int64
-	Name    string
-	Version int64
+// JobRef names a job of a workspace by its path.
+type JobRef struct {
+	ID            int64
+	CollectionID  int64
+	ResourceGroup string
+	Collection    string
+	Name          string
+	State         string
 }
 
-// CalendarVersionsOf lists the calendars of workspaceID (id, name, version).
-func (s *Store) CalendarVersionsOf(ctx context.Context, workspaceID string) ([]CalendarVersion, error) {
-	var out []CalendarVersion
-	err := s.db.WithContext(ctx).Raw(`SELECT id, name, version FROM calendars WHERE workspace_id = ? ORDER BY id`, workspaceID).
-		Scan(&out).Error
-	if err != nil {
-		return nil, translate("models: calendar versions", err)
-	}
-	return out, nil
-}
+// String returns the job's path "group/collection/job".
+func (r JobRef) String() string { return r.ResourceGroup + "/" + r.Collection + "/" + r.Name }
 
-// CalendarVersionsForCollection lists the calendars of the workspace that
-// holds the job collection collectionID.
-func (s *Store) CalendarVersionsForCollection(ctx context.Context, collectionID int64) ([]CalendarVersion, error) {
-	var out []CalendarVersion
+// JobsUsingCalendar returns the jobs of workspaceID whose
+// recurrence.calendars.exclude names the calendar name (compared without
+// regard to case), whatever their state, in path order.
+func (s *Store) JobsUsingCalendar(ctx context.Context, workspaceID, name string) ([]JobRef, error) {
+	var out []JobRef
 	err := s.db.WithContext(ctx).Raw(`
-		SELECT cal.id, cal.name, cal.version
-		FROM job_collections c
+		SELECT j.id, j.job_collection_id AS collection_id, rg.name AS resource_group, c.name AS collection,
+		       j.name, j.state
+		FROM jobs j
+		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		JOIN calendars cal ON cal.workspace_id = rg.workspace_id
-		WHERE c.id = ?
-		ORDER BY cal.id`, collectionID).Scan(&out).Error
+		WHERE lower((j.definition::jsonb #> '{recurrence,calendars,exclude}')::text)::jsonb @> jsonb_build_array(lower(?::text))
+		  AND rg.workspace_id = ?
+		ORDER BY lower(rg.name), lower(c.name), lower(j.name)`,
+		name, workspaceID).Scan(&out).Error
 	if err != nil {
-		return nil, translate("models: calendar versions of a collection", err)
-	}
-	return out, nil
-}
-
-// CalendarsByID returns the calendars with the given ids (those that still
-// exist), in id order.
-func (s *Store) CalendarsByID(ctx context.Context, ids []int64) ([]Calendar, error) {
-	var out []Calendar
-	if len(ids) == 0 {
-		return out, nil
-	}
-	if err := s.db.WithContext(ctx).Where("id IN ?", ids).Order("id").Find(&out).Error; err != nil {
-		return nil, translate("models: calendars by id", err)
+		return nil, translate("models: jobs using calendar", err)
 	}
 	return out, nil
 }

@@ -1,5 +1,9 @@
 package models
 
+// The dashboard's read model: queries that join jobs, job_history,
+// job_collections, resource_groups and memberships for one page. The
+// tables' own queries are in their files (jobs.go, history.go, …).
+
 import (
 	"context"
 	"encoding/json"
@@ -48,6 +52,7 @@ const dashboardWalk = 2000
 // does not find limit of the user's jobs, it takes the soonest of each of
 // the user's collections instead (jobs_collection_name_key), a cost that
 // follows what the user may see.
+// It is a read model for the dashboard.
 func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]UpcomingRun, error) {
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
@@ -119,6 +124,7 @@ type HistoryWithJob struct {
 // does not find limit failures of the user's jobs, it takes the newest
 // failures of each of the user's jobs instead
 // (job_history_job_status_start_idx).
+// It is a read model for the dashboard.
 func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]HistoryWithJob, error) {
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
@@ -174,62 +180,39 @@ func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]
 	return out, nil
 }
 
-// HistoryBucket counts the history entries of one status that started in
-// one bucket of a time range: bucket i covers [from + i·width,
-// from + (i+1)·width).
-type HistoryBucket struct {
-	Bucket        int
-	Status        string
-	Count         int64
-	MaxLatenessMs *int64
+// CollectionSummary is one row of the dashboard: a collection the user may
+// see with its jobs counted by state.
+type CollectionSummary struct {
+	WorkspaceID   string
+	ResourceGroup string
+	Name          string
+	State         string
+	SKU           string `gorm:"column:sku"`
+	Enabled       int64
+	Disabled      int64
+	Completed     int64
+	Faulted       int64
 }
 
-// ExecutionBuckets counts, per hour and per status, the history entries
-// that started in [from, to) across every job of the workspaces userID
-// belongs to (the dashboard's picture of the last 24 hours); bucket i is
-// the hour from + i h, from being taken to its whole hour. Settled hours
-// are read from history_hours (counted there the first time), the rest is
-// counted live. now is the clock.
-func (s *Store) ExecutionBuckets(ctx context.Context, userID int64, from, to, now time.Time) ([]HistoryBucket, error) {
-	wss, err := s.WorkspacesOf(ctx, userID)
+// CollectionSummaries returns every collection in the workspaces userID
+// belongs to, ordered by workspace, group and name, with job counts.
+// It is a read model for the dashboard.
+func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]CollectionSummary, error) {
+	var out []CollectionSummary
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT rg.workspace_id, rg.name AS resource_group, c.name, c.state, c.sku,
+		       count(j.id) FILTER (WHERE j.state = 'enabled')   AS enabled,
+		       count(j.id) FILTER (WHERE j.state = 'disabled')  AS disabled,
+		       count(j.id) FILTER (WHERE j.state = 'completed') AS completed,
+		       count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
+		FROM job_collections c
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		JOIN memberships m ON m.workspace_id = rg.workspace_id AND m.user_id = ?
+		LEFT JOIN jobs j ON j.job_collection_id = c.id
+		GROUP BY c.id, rg.workspace_id, rg.name
+		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, userID).Scan(&out).Error
 	if err != nil {
-		return nil, translate("models: execution buckets", err)
+		return nil, translate("models: collection summaries", err)
 	}
-	if len(wss) == 0 {
-		return nil, nil
-	}
-	ids := make([]string, len(wss))
-	for i, w := range wss {
-		ids[i] = w.ID
-	}
-	out, err := s.hourlyBuckets(ctx, ids, from.Truncate(time.Hour), to, now)
-	if err != nil {
-		return nil, translate("models: execution buckets", err)
-	}
-	return mergeBuckets(out), nil
-}
-
-// mergeBuckets adds up buckets of the same bucket and status (the cached
-// and the live part of one hour).
-func mergeBuckets(in []HistoryBucket) []HistoryBucket {
-	type key struct {
-		bucket int
-		status string
-	}
-	index := map[key]int{}
-	var out []HistoryBucket
-	for _, b := range in {
-		k := key{b.Bucket, b.Status}
-		i, ok := index[k]
-		if !ok {
-			index[k] = len(out)
-			out = append(out, b)
-			continue
-		}
-		out[i].Count += b.Count
-		if b.MaxLatenessMs != nil && (out[i].MaxLatenessMs == nil || *b.MaxLatenessMs > *out[i].MaxLatenessMs) {
-			out[i].MaxLatenessMs = b.MaxLatenessMs
-		}
-	}
-	return out
+	return out, nil
 }

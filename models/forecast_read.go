@@ -1,5 +1,8 @@
 package models
 
+// The forecast's read model: the enabled jobs of a workspace with the
+// names of their collections and groups, joined for scheduler/forecast.
+
 import (
 	"context"
 	"encoding/json"
@@ -26,6 +29,7 @@ func (j ForecastJob) Path() string { return j.ResourceGroup + "/" + j.Collection
 
 // ForecastJobs returns up to limit enabled jobs of the enabled collections
 // of workspaceID, in path order.
+// It is a read model for the forecast.
 func (s *Store) ForecastJobs(ctx context.Context, workspaceID string, limit int) ([]ForecastJob, error) {
 	var out []ForecastJob
 	err := s.db.WithContext(ctx).Raw(`

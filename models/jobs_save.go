@@ -1,0 +1,245 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"sked/models/jobdef"
+)
+
+// JobWrite is a job to create or replace by SaveJob.
+type JobWrite struct {
+	CollectionID int64
+	Name         string
+	// Definition is the canonical definition without secrets.
+	Definition json.RawMessage
+	// Secrets are sealed into the job's row (nil or empty: none).
+	Secrets jobdef.Secrets
+	// State is enabled, disabled, completed or faulted; EndedAt is set
+	// with the last two (now when nil).
+	State   string
+	EndedAt *time.Time
+	// MaxJobs refuses the creation of a job beyond this many in the
+	// collection with a QuotaError (checked under the collection's row
+	// lock, so concurrent writers cannot overshoot). Zero means no limit.
+	MaxJobs int
+	// MustExist refuses to create the job (ErrNotFound instead): PATCH.
+	MustExist bool
+}
+
+// SaveJob creates or replaces a job in one transaction, sealing its
+// secrets, and returns the stored job and whether it was created. A
+// replaced job keeps its id, counters and history.
+func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
+	var out *Job
+	var created bool
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		out, created, err = s.saveJobTx(tx, w)
+		return err
+	})
+	if err != nil {
+		return nil, false, translate("models: save job", err)
+	}
+	return out, created, nil
+}
+
+// saveJobTx is SaveJob inside tx.
+func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
+	sealed, err := s.box.seal(w.Secrets)
+	if err != nil {
+		return nil, false, err
+	}
+	var lock []int64
+	if err := tx.Raw(`SELECT id FROM job_collections WHERE id = ? FOR UPDATE`, w.CollectionID).Scan(&lock).Error; err != nil {
+		return nil, false, err
+	}
+	if len(lock) == 0 {
+		return nil, false, ErrNotFound
+	}
+	var existing []int64
+	if err := tx.Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`,
+		w.CollectionID, w.Name).Scan(&existing).Error; err != nil {
+		return nil, false, err
+	}
+	if len(existing) == 0 {
+		if w.MustExist {
+			return nil, false, ErrNotFound
+		}
+		if w.MaxJobs > 0 {
+			var n int64
+			if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
+				return nil, false, err
+			}
+			if n >= int64(w.MaxJobs) {
+				return nil, false, &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+					"The collection already holds %d jobs, its quota maxJobCount: delete a job or raise the quota.", n)}
+			}
+		}
+	}
+	state, ended := w.stateAndEnd(time.Now().UTC())
+	var j Job
+	err = tx.Raw(`
+		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
+		SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
+		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
+		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
+		    updated_at = now()
+		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended).Scan(&j).Error
+	if err != nil {
+		return nil, false, err
+	}
+	return &j, len(existing) == 0, nil
+}
+
+// stateAndEnd returns the state to store (enabled when empty) and, for
+// completed and faulted, when the job ended (EndedAt, else now).
+func (w JobWrite) stateAndEnd(now time.Time) (string, *time.Time) {
+	state := w.State
+	if state == "" {
+		state = "enabled"
+	}
+	if state != "completed" && state != "faulted" {
+		return state, nil
+	}
+	if w.EndedAt != nil {
+		return state, w.EndedAt
+	}
+	return state, &now
+}
+
+// SaveJobs creates or replaces the jobs of writes, in order, in one
+// transaction: either every write is applied or none is. It returns, per
+// write, whether it created its job. Each write is checked as SaveJob
+// checks it (a job beyond its MaxJobs is a *QuotaError, MustExist on a
+// missing job ErrNotFound); the first refusal rolls back every write.
+func (s *Store) SaveJobs(ctx context.Context, writes []JobWrite) ([]bool, error) {
+	var created []bool
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		created, err = s.saveJobsTx(tx, writes, nil)
+		return err
+	})
+	if err != nil {
+		return nil, translate("models: save jobs", err)
+	}
+	return created, nil
+}
+
+// saveJobsTx is SaveJobs inside tx; progress, when not nil, is told how
+// many writes are done after each chunk. It makes the checks of saveJobTx
+// for all writes at once (the collections locked in id order, their jobs
+// read once) and then inserts the jobs in chunks of multi-row upserts, so
+// that thousands of jobs take a few statements instead of four each.
+func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]bool, error) {
+	created := make([]bool, len(writes))
+	if len(writes) == 0 {
+		return created, nil
+	}
+	type jobKey struct {
+		coll int64
+		name string
+	}
+	var collIDs []int64
+	seen := map[int64]bool{}
+	for _, w := range writes {
+		if !seen[w.CollectionID] {
+			seen[w.CollectionID] = true
+			collIDs = append(collIDs, w.CollectionID)
+		}
+	}
+	var locked []int64
+	if err := tx.Raw(`SELECT id FROM job_collections WHERE id IN ? ORDER BY id FOR UPDATE`, collIDs).Scan(&locked).Error; err != nil {
+		return nil, err
+	}
+	if len(locked) != len(collIDs) {
+		return nil, ErrNotFound
+	}
+	var rows []struct {
+		JobCollectionID int64
+		Key             string
+	}
+	if err := tx.Raw(`SELECT job_collection_id, lower(name) AS key FROM jobs WHERE job_collection_id IN ?`, collIDs).
+		Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	exists := make(map[jobKey]bool, len(rows)+len(writes))
+	count := map[int64]int64{}
+	for _, r := range rows {
+		exists[jobKey{r.JobCollectionID, r.Key}] = true
+		count[r.JobCollectionID]++
+	}
+	now := time.Now().UTC()
+	const chunk = 1000 // rows per statement: 6 parameters each, far below PostgreSQL's 65,535
+	var (
+		sql   strings.Builder
+		args  []any
+		inRow = map[jobKey]bool{}
+		done  int
+	)
+	flush := func(upTo int) error {
+		if len(args) == 0 {
+			return nil
+		}
+		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at) VALUES `+
+			sql.String()+`
+			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
+			SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
+			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
+			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
+			    updated_at = now()`, args...).Error; err != nil {
+			return err
+		}
+		sql.Reset()
+		args = args[:0]
+		clear(inRow)
+		done = upTo
+		if progress != nil {
+			progress(done)
+		}
+		return nil
+	}
+	for i, w := range writes {
+		key := jobKey{w.CollectionID, strings.ToLower(w.Name)}
+		if !exists[key] {
+			if w.MustExist {
+				return nil, fmt.Errorf("job %q: %w", w.Name, ErrNotFound)
+			}
+			if n := count[w.CollectionID]; w.MaxJobs > 0 && n >= int64(w.MaxJobs) {
+				return nil, &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+					"The collection already holds %d jobs, its quota maxJobCount: delete a job or raise the quota.", n)}
+			}
+			exists[key] = true
+			count[w.CollectionID]++
+			created[i] = true
+		}
+		sealed, err := s.box.seal(w.Secrets)
+		if err != nil {
+			return nil, err
+		}
+		state, ended := w.stateAndEnd(now)
+		// One statement may not upsert the same row twice.
+		if inRow[key] || len(args) >= chunk*6 {
+			if err := flush(i); err != nil {
+				return nil, err
+			}
+		}
+		if len(args) > 0 {
+			sql.WriteString(", ")
+		}
+		sql.WriteString("(?, ?, ?, ?, ?, ?)")
+		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended)
+		inRow[key] = true
+	}
+	if err := flush(len(writes)); err != nil {
+		return nil, err
+	}
+	return created, nil
+}

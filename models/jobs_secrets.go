@@ -1,0 +1,111 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"gorm.io/gorm"
+
+	"sked/models/jobdef"
+)
+
+// JobSecrets returns the opened secrets of job id (nil when it has none).
+func (s *Store) JobSecrets(ctx context.Context, id int64) (jobdef.Secrets, error) {
+	var rows []struct{ Secrets []byte }
+	if err := s.db.WithContext(ctx).Raw(`SELECT secrets FROM jobs WHERE id = ?`, id).Scan(&rows).Error; err != nil {
+		return nil, translate("models: job secrets", err)
+	}
+	if len(rows) == 0 {
+		return nil, translate("models: job secrets", ErrNotFound)
+	}
+	sec, err := s.box.open(rows[0].Secrets)
+	if err != nil {
+		return nil, fmt.Errorf("models: job secrets of job %d: %w", id, err)
+	}
+	return sec, nil
+}
+
+// StoredJob is a job an import may replace: its id, its name as stored
+// and its opened secrets (which a replacing definition that leaves them
+// out keeps).
+type StoredJob struct {
+	ID      int64
+	Name    string
+	Secrets jobdef.Secrets
+}
+
+// JobsWithSecrets returns the jobs of collectionID keyed by their
+// lowercase name, with their secrets opened.
+func (s *Store) JobsWithSecrets(ctx context.Context, collectionID int64) (map[string]StoredJob, error) {
+	var rows []struct {
+		ID      int64
+		Name    string
+		Secrets []byte
+	}
+	err := s.db.WithContext(ctx).Raw(`SELECT id, name, secrets FROM jobs WHERE job_collection_id = ?`, collectionID).
+		Scan(&rows).Error
+	if err != nil {
+		return nil, translate("models: jobs with secrets", err)
+	}
+	out := make(map[string]StoredJob, len(rows))
+	for _, r := range rows {
+		sec, err := s.box.open(r.Secrets)
+		if err != nil {
+			return nil, fmt.Errorf("models: jobs with secrets: job %d: %w", r.ID, err)
+		}
+		out[strings.ToLower(r.Name)] = StoredJob{ID: r.ID, Name: r.Name, Secrets: sec}
+	}
+	return out, nil
+}
+
+// ResealSecrets re-encrypts the secrets of every job that is not sealed
+// with the first secret key yet, in batches of 500 per transaction, and
+// returns how many it re-encrypted. After it, the older keys can be
+// removed from the configuration. Safe to run while Sked serves.
+func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
+	if s.box == nil || len(s.box.keys) == 0 {
+		return 0, fmt.Errorf("models: reseal secrets: %w", ErrNoSecretKey)
+	}
+	first := s.box.keys[0].id
+	total := 0
+	var after int64
+	for {
+		var rows []struct {
+			ID      int64
+			Secrets []byte
+		}
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if err := tx.Raw(`SELECT id, secrets FROM jobs WHERE secrets IS NOT NULL AND id > ? ORDER BY id LIMIT 500 FOR UPDATE`,
+				after).Scan(&rows).Error; err != nil {
+				return err
+			}
+			for _, r := range rows {
+				after = r.ID
+				if len(r.Secrets) > 5 && bytes.Equal(r.Secrets[1:5], first[:]) {
+					continue
+				}
+				sec, err := s.box.open(r.Secrets)
+				if err != nil {
+					return fmt.Errorf("job %d: %w", r.ID, err)
+				}
+				sealed, err := s.box.seal(sec)
+				if err != nil {
+					return err
+				}
+				if err := tx.Exec(`UPDATE jobs SET secrets = ? WHERE id = ?`, sealed, r.ID).Error; err != nil {
+					return err
+				}
+				total++
+			}
+			return nil
+		})
+		if err != nil {
+			return total, translate("models: reseal secrets", err)
+		}
+		if len(rows) < 500 {
+			return total, nil
+		}
+	}
+}
