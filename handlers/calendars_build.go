@@ -47,14 +47,14 @@ func zoneName(cal *caldef.Calendar) string {
 // calendarsView builds the calendars list of ws.
 func (s *Server) calendarsView(c echo.Context, ws string) (web.CalendarsPageView, error) {
 	ctx := c.Request().Context()
-	v := web.CalendarsPageView{Workspace: ws, NewURL: calendarsPath(ws) + "/new", ImportURL: calendarsPath(ws) + "/import",
-		MonthURL: monthPath(ws)}
+	v := web.CalendarsPageView{Workspace: ws, NewURL: web.CalendarsPath(ws) + "/new", ImportURL: web.CalendarsPath(ws) + "/import",
+		MonthURL: web.MonthPath(ws)}
 	flash, err := takeFlash(c)
 	if err != nil {
 		return v, err
 	}
 	v.Flash = flash
-	if v.Others, err = s.otherWorkspaces(c, ws, calendarsPath); err != nil {
+	if v.Others, err = s.otherWorkspaces(c, ws, web.CalendarsPath); err != nil {
 		return v, err
 	}
 	rows, err := s.store.CalendarsOf(ctx, ws)
@@ -68,7 +68,7 @@ func (s *Server) calendarsView(c echo.Context, ws string) (web.CalendarsPageView
 		if err != nil {
 			return v, err
 		}
-		r := web.CalendarRow{Name: row.Name, URL: calendarPath(ws, row.Name), Zone: zoneName(cal), Entries: len(cal.Entries)}
+		r := web.CalendarRow{Name: row.Name, URL: web.CalendarPath(ws, row.Name), Zone: zoneName(cal), Entries: len(cal.Entries)}
 		today := caldef.DateOf(now.In(cal.Location))
 		for _, d := range rc.ExcludedDays(today, addDate(today, 0, 0, 400)) {
 			if len(r.Next) == nextExcludedShown {
@@ -106,16 +106,16 @@ func (s *Server) calendarJobs(ctx context.Context, ws, name string) ([]web.JobLi
 	}
 	out := make([]web.JobLink, len(refs))
 	for i, r := range refs {
-		out[i] = web.JobLink{Name: r.String(), URL: jobPath(ws, r.ResourceGroup, r.Collection, r.Name)}
+		out[i] = web.JobLink{Name: r.String(), URL: web.JobPath(ws, r.ResourceGroup, r.Collection, r.Name)}
 	}
 	return out, nil
 }
 
 // calendarView builds a calendar's page for year.
 func (s *Server) calendarView(c echo.Context, ws string, row *models.Calendar, year int) (web.CalendarPageView, error) {
-	base := calendarPath(ws, row.Name)
+	base := web.CalendarPath(ws, row.Name)
 	v := web.CalendarPageView{Workspace: ws, Name: row.Name, Version: row.Version, Year: year,
-		ListURL: calendarsPath(ws), EditURL: base + "/edit", ImportURL: calendarsPath(ws) + "/import?name=" + url.QueryEscape(row.Name),
+		ListURL: web.CalendarsPath(ws), EditURL: base + "/edit", ImportURL: web.CalendarsPath(ws) + "/import?name=" + url.QueryEscape(row.Name),
 		ExportURL: base + "/export.ics", DeleteURL: base + "/delete",
 		PrevURL: fmt.Sprintf("%s?year=%d", base, year-1), NextURL: fmt.Sprintf("%s?year=%d", base, year+1)}
 	flash, err := takeFlash(c)
@@ -187,12 +187,12 @@ func weeksOf(year int, month time.Month) [][7]int {
 
 // calendarForm is the form of the calendar row (nil: a new one).
 func (s *Server) calendarForm(c echo.Context, ws string, row *models.Calendar) web.CalendarForm {
-	f := web.CalendarForm{Workspace: ws, IsNew: row == nil, Action: calendarsPath(ws) + "/new", CancelURL: calendarsPath(ws),
+	f := web.CalendarForm{Workspace: ws, IsNew: row == nil, Action: web.CalendarsPath(ws) + "/new", CancelURL: web.CalendarsPath(ws),
 		CSRFToken: csrfToken(c), Entries: "[\n]"}
 	if row == nil {
 		return f
 	}
-	f.Name, f.Action, f.CancelURL, f.Version = row.Name, calendarPath(ws, row.Name)+"/edit", calendarPath(ws, row.Name), row.Version
+	f.Name, f.Action, f.CancelURL, f.Version = row.Name, web.CalendarPath(ws, row.Name)+"/edit", web.CalendarPath(ws, row.Name), row.Version
 	if cal, err := caldef.Parse(row.Definition); err == nil {
 		f.TimeZone, f.Description = cal.TimeZone, cal.Description
 		f.Entries = entriesText(cal)
@@ -266,8 +266,8 @@ func calendarFormErrors(ve *jobdef.ValidationError) (web.FieldErrors, []string) 
 // calendarDeleteView is the deletion's confirmation; reason (a refusal)
 // names the jobs that use the calendar.
 func (s *Server) calendarDeleteView(c echo.Context, ws string, row *models.Calendar, reason error) (web.CalendarDeleteView, error) {
-	v := web.CalendarDeleteView{Workspace: ws, Name: row.Name, Action: calendarPath(ws, row.Name) + "/delete",
-		CancelURL: calendarPath(ws, row.Name), CSRFToken: csrfToken(c)}
+	v := web.CalendarDeleteView{Workspace: ws, Name: row.Name, Action: web.CalendarPath(ws, row.Name) + "/delete",
+		CancelURL: web.CalendarPath(ws, row.Name), CSRFToken: csrfToken(c)}
 	jobs, err := s.calendarJobs(c.Request().Context(), ws, row.Name)
 	if err != nil {
 		return v, err

@@ -42,7 +42,7 @@ func (s *Server) feedToken(jobID int64) string {
 
 // feedPath is the path of a job's feed with its token.
 func (s *Server) feedPath(row *models.CollectionRow, j *models.JobDetail) string {
-	return jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "/calendar.ics?token=" + url.QueryEscape(s.feedToken(j.ID))
+	return web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "/calendar.ics?token=" + url.QueryEscape(s.feedToken(j.ID))
 }
 
 // absoluteURL prefixes a path with --base-url, or with the request's own
@@ -103,14 +103,14 @@ func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *model
 		// Without its calendars the feed would list excluded runs.
 		return web.JobFeed{}, fmt.Errorf("job feed: %w", err)
 	}
-	page := s.absoluteURL(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
+	page := s.absoluteURL(c, web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
 	f := web.JobFeed{Name: j.Name + " (" + row.Name + ")", Stamp: now}
 	what, timeout := feedAction(pj.Job)
 	host := "sked"
 	if u, err := url.Parse(s.absoluteURL(c, "/")); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, pj.cals) {
+	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, pj.Cals) {
 		if t.Sub(now) > feedHorizon {
 			break
 		}
@@ -157,14 +157,4 @@ func feedFileName(name string) string {
 		return "job"
 	}
 	return out
-}
-
-// cron is the crontab line equivalent to the job's schedule (SPEC §13.7),
-// "" when there is none.
-func (p parsedJob) cron() string {
-	if p.Job == nil {
-		return ""
-	}
-	line, _ := jobdef.CronOf(p.Job.Recurrence)
-	return line
 }

@@ -52,6 +52,6 @@ func (s *Server) calendarOptions(c echo.Context, ws string) []string {
 // from, and their page.
 func (s *Server) withCalendars(c echo.Context, f web.JobForm) web.JobForm {
 	f.CalendarOptions = s.calendarOptions(c, f.Collection.Workspace)
-	f.CalendarsURL = calendarsPath(f.Collection.Workspace)
+	f.CalendarsURL = web.CalendarsPath(f.Collection.Workspace)
 	return f
 }

@@ -66,7 +66,7 @@ func collectionBase(row *models.CollectionRow) string {
 
 // baseJobForm is the form's frame for coll.
 func (s *Server) baseJobForm(c echo.Context, row *models.CollectionRow) web.JobForm {
-	base := collectionBase(row)
+	base := web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name)
 	return web.JobForm{
 		Collection: web.CollectionRef{Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name},
 		Action:     base + "/jobs/new",
@@ -108,7 +108,7 @@ func (s *Server) editJobPage(c echo.Context) error {
 	f, unsupported := formFromJob(job)
 	base := s.baseJobForm(c, row)
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones
-	f.Action = collectionBase(row) + "/jobs/" + url.PathEscape(j.Name) + "/edit"
+	f.Action = web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name) + "/jobs/" + url.PathEscape(j.Name) + "/edit"
 	f.Edit, f.Name, f.PreviewCount = true, j.Name, "10"
 	f.JSON = string(prettyJSON(job.MarshalProperties(jobdef.MarshalOptions{})))
 	if unsupported != "" {
@@ -136,7 +136,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones, f.Action = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones, base.Action
 	if name := c.Param("job"); name != "" {
 		f.Edit, f.Name = true, name
-		f.Action = collectionBase(row) + "/jobs/" + url.PathEscape(name) + "/edit"
+		f.Action = web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name) + "/jobs/" + url.PathEscape(name) + "/edit"
 	}
 	n := previewCount(f.PreviewCount)
 	switch form.Get("switch") {
@@ -200,7 +200,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return redirect(c, localRedirectTarget(collectionBase(row)+"/jobs/"+url.PathEscape(j.Name)))
+	return redirect(c, localRedirectTarget(web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name)+"/jobs/"+url.PathEscape(j.Name)))
 }
 
 // renderJobForm renders the form fragment (htmx) or the whole page.

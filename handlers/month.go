@@ -16,9 +16,6 @@ import (
 	"sked/web"
 )
 
-// monthPath is the month view of a workspace.
-func monthPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/month" }
-
 // monthParams are the month view's query: the month (m=2026-12, default
 // the current one), the zone of its days (tz, default UTC) and a chosen
 // day (d=2026-12-24).
@@ -83,7 +80,7 @@ func (s *Server) monthPage(c echo.Context) error {
 		return err
 	}
 	v := monthView(ws, p, m, now)
-	if v.Others, err = s.otherWorkspaces(c, ws, monthPath); err != nil {
+	if v.Others, err = s.otherWorkspaces(c, ws, web.MonthPath); err != nil {
 		return err
 	}
 	if p.day != nil {
@@ -105,7 +102,7 @@ func (s *Server) monthDay(c echo.Context) error {
 		return err
 	}
 	if !isHTMX(c) {
-		return redirect(c, localRedirectTarget(monthPath(ws)+"?"+c.QueryParams().Encode()))
+		return redirect(c, localRedirectTarget(web.MonthPath(ws)+"?"+c.QueryParams().Encode()))
 	}
 	now := s.clock()
 	p, err := parseMonthParams(c, now)
@@ -140,9 +137,9 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 	first := time.Date(p.year, p.month, 1, 0, 0, 0, 0, time.UTC)
 	ym := first.Format("2006-01")
 	v := web.MonthPageView{Workspace: ws, Title: first.Format("January 2006"), Month: ym, Zone: p.zone,
-		Action: monthPath(ws), ListURL: calendarsPath(ws), Jobs: m.Jobs, JobsText: plural(m.Jobs, "enabled job") + " counted",
-		PrevURL: monthPath(ws) + "?" + monthQuery(p, first.AddDate(0, -1, 0).Format("2006-01"), ""),
-		NextURL: monthPath(ws) + "?" + monthQuery(p, first.AddDate(0, 1, 0).Format("2006-01"), "")}
+		Action: web.MonthPath(ws), ListURL: web.CalendarsPath(ws), Jobs: m.Jobs, JobsText: plural(m.Jobs, "enabled job") + " counted",
+		PrevURL: web.MonthPath(ws) + "?" + monthQuery(p, first.AddDate(0, -1, 0).Format("2006-01"), ""),
+		NextURL: web.MonthPath(ws) + "?" + monthQuery(p, first.AddDate(0, 1, 0).Format("2006-01"), "")}
 	today := caldef.DateOf(now.In(p.loc))
 	busiest := 0
 	for _, d := range m.Days {
@@ -158,7 +155,7 @@ func monthView(ws string, p monthParams, m *forecast.Month, now time.Time) web.M
 			count := runsText(d.Runs, d.Capped)
 			row[i] = web.MonthDayCell{Day: day, Date: d.Date.String(), Count: count, Runs: d.Runs, Past: d.Date.Before(today),
 				Excluded: strings.Join(d.Excluded, "; "), Level: heatLevel(d.Runs, busiest),
-				URL: monthPath(ws) + "/day?" + monthQuery(p, ym, d.Date.String())}
+				URL: web.MonthPath(ws) + "/day?" + monthQuery(p, ym, d.Date.String())}
 		}
 		v.Weeks = append(v.Weeks, row)
 	}
@@ -207,7 +204,7 @@ func dayRunsView(ws string, p monthParams, d *forecast.Day, more bool, now time.
 	}
 	for _, r := range d.List {
 		v.Runs = append(v.Runs, web.RunRow{Time: r.At.In(p.loc).Format("15:04:05"), UTC: r.At.UTC().Format("15:04 UTC"),
-			Job: r.Job.Path(), URL: jobPath(ws, r.Job.ResourceGroup, r.Job.Collection, r.Job.Name)})
+			Job: r.Job.Path(), URL: web.JobPath(ws, r.Job.ResourceGroup, r.Job.Collection, r.Job.Name)})
 	}
 	return v
 }

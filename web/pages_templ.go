@@ -2834,7 +2834,7 @@ func TimelineFragment(t TimelineView) templ.Component {
 			}
 			switch m.Shape {
 			case "circle":
-				var templ_7745c5c3_Var180 = []any{m.Class, markStroke}
+				var templ_7745c5c3_Var180 = []any{statusFill(m.Status), markStroke}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var180...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -2896,7 +2896,7 @@ func TimelineFragment(t TimelineView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			case "diamond":
-				var templ_7745c5c3_Var185 = []any{m.Class, markStroke}
+				var templ_7745c5c3_Var185 = []any{statusFill(m.Status), markStroke}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var185...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -2932,7 +2932,7 @@ func TimelineFragment(t TimelineView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			default:
-				var templ_7745c5c3_Var188 = []any{m.Class, markStroke}
+				var templ_7745c5c3_Var188 = []any{statusFill(m.Status), markStroke}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var188...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

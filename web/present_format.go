@@ -1,35 +1,30 @@
-package handlers
+package web
 
 import (
-	"context"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"sked/models"
-	"sked/models/jobdef"
-	"sked/scheduler/recurrence"
-	"sked/web"
 )
 
 // The formatting of the dashboard, collection and job pages: every time
-// and number the templates show is made here (web does no time
+// and number the templates show is made here (the templates do no time
 // arithmetic).
 
-// instantIn is t as the pages show it: in loc, with UTC alongside (unless
+// InstantIn is t as the pages show it: in loc, with UTC alongside (unless
 // loc is UTC) and how far it is from now.
-func instantIn(t time.Time, loc *time.Location, now time.Time) web.Instant {
+func InstantIn(t time.Time, loc *time.Location, now time.Time) Instant {
 	if loc == nil {
 		loc = time.UTC
 	}
 	lt := t.In(loc)
-	i := web.Instant{
+	i := Instant{
 		ISO:      lt.Format(time.RFC3339),
 		Local:    lt.Format("Mon 2 Jan 2006 15:04:05 MST"),
-		Relative: relativeTime(t.Sub(now)),
+		Relative: RelativeTime(t.Sub(now)),
 	}
 	if loc.String() != "UTC" {
 		i.UTC = t.UTC().Format("2 Jan 15:04:05") + " UTC"
@@ -37,16 +32,16 @@ func instantIn(t time.Time, loc *time.Location, now time.Time) web.Instant {
 	return i
 }
 
-// instantPtr is instantIn for an optional time: the zero Instant for nil.
-func instantPtr(t *time.Time, loc *time.Location, now time.Time) web.Instant {
+// InstantPtr is InstantIn for an optional time: the zero Instant for nil.
+func InstantPtr(t *time.Time, loc *time.Location, now time.Time) Instant {
 	if t == nil {
-		return web.Instant{}
+		return Instant{}
 	}
-	return instantIn(*t, loc, now)
+	return InstantIn(*t, loc, now)
 }
 
-// relativeTime says how far a moment is: "in 4 min", "2 h ago", "now".
-func relativeTime(d time.Duration) string {
+// RelativeTime says how far a moment is: "in 4 min", "2 h ago", "now".
+func RelativeTime(d time.Duration) string {
 	future := d > 0
 	if d < 0 {
 		d = -d
@@ -70,9 +65,9 @@ func relativeTime(d time.Duration) string {
 	return s + " ago"
 }
 
-// spanText writes a duration for people: "0 ms", "120 ms", "1.2 s",
+// SpanText writes a duration for people: "0 ms", "120 ms", "1.2 s",
 // "2 min 5 s", "3 h 4 min", "2 days 3 h".
-func spanText(d time.Duration) string {
+func SpanText(d time.Duration) string {
 	if d < 0 {
 		d = 0
 	}
@@ -103,17 +98,17 @@ func spanText(d time.Duration) string {
 	return fmt.Sprintf("%d days", days)
 }
 
-// latenessText is the lateness of an entry, or "—" when it has none.
-func latenessText(ms *int64) string {
+// LatenessText is the lateness of an entry, or "—" when it has none.
+func LatenessText(ms *int64) string {
 	if ms == nil {
 		return "—"
 	}
-	return spanText(time.Duration(*ms) * time.Millisecond)
+	return SpanText(time.Duration(*ms) * time.Millisecond)
 }
 
-// fmtCount formats a counter with thousands separators: "12,345".
-func fmtCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
+// FormatCount formats a counter with thousands separators: "12,345".
+func FormatCount[N ~int | ~int64](n N) string {
+	s := strconv.FormatInt(int64(n), 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder
@@ -129,57 +124,57 @@ func fmtCount(n int64) string {
 	return b.String()
 }
 
-// fmtPlural is "1 job", "2 jobs".
-func fmtPlural(n int64, one, many string) string {
+// Plural is "1 job", "2 jobs".
+func Plural(n int64, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmtCount(n) + " " + many
+	return FormatCount(n) + " " + many
 }
 
 // jobStateBadge is the badge of a job's state.
-func jobStateBadge(state string) web.BadgeView {
+func jobStateBadge(state string) BadgeView {
 	switch state {
 	case "enabled":
-		return web.BadgeView{Text: "Enabled", Class: web.BadgeGreen}
+		return BadgeView{Text: "Enabled", Tone: ToneGood}
 	case "disabled":
-		return web.BadgeView{Text: "Disabled", Class: web.BadgeSlate}
+		return BadgeView{Text: "Disabled", Tone: ToneNeutral}
 	case "completed":
-		return web.BadgeView{Text: "Completed", Class: web.BadgeBlue}
+		return BadgeView{Text: "Completed", Tone: ToneDone}
 	case "faulted":
-		return web.BadgeView{Text: "Faulted", Class: web.BadgeRed}
+		return BadgeView{Text: "Faulted", Tone: ToneBad}
 	}
-	return web.BadgeView{Text: state, Class: web.BadgeSlate}
+	return BadgeView{Text: state, Tone: ToneNeutral}
 }
 
 // collectionStateBadge is the badge of a collection's state.
-func collectionStateBadge(state string) web.BadgeView {
+func collectionStateBadge(state string) BadgeView {
 	switch state {
 	case "Enabled":
-		return web.BadgeView{Text: "Enabled", Class: web.BadgeGreen}
+		return BadgeView{Text: "Enabled", Tone: ToneGood}
 	case "Disabled":
-		return web.BadgeView{Text: "Disabled", Class: web.BadgeSlate}
+		return BadgeView{Text: "Disabled", Tone: ToneNeutral}
 	case "Suspended":
-		return web.BadgeView{Text: "Suspended", Class: web.BadgeAmber}
+		return BadgeView{Text: "Suspended", Tone: ToneWarning}
 	}
-	return web.BadgeView{Text: state, Class: web.BadgeSlate}
+	return BadgeView{Text: state, Tone: ToneNeutral}
 }
 
 // historyBadge is the badge of a history entry's status.
-func historyBadge(status string) web.BadgeView {
+func historyBadge(status string) BadgeView {
 	switch status {
 	case models.StatusCompleted:
-		return web.BadgeView{Text: "Completed", Class: web.BadgeGreen}
+		return BadgeView{Text: "Completed", Tone: ToneGood}
 	case models.StatusFailed:
-		return web.BadgeView{Text: "Failed", Class: web.BadgeRed}
+		return BadgeView{Text: "Failed", Tone: ToneBad}
 	case models.StatusPostponed:
-		return web.BadgeView{Text: "Postponed", Class: web.BadgeAmber}
+		return BadgeView{Text: "Postponed", Tone: ToneWarning}
 	}
-	return web.BadgeView{Text: status, Class: web.BadgeSlate}
+	return BadgeView{Text: status, Tone: ToneNeutral}
 }
 
-// messageSummary is the first line of a message, at most 80 characters.
-func messageSummary(msg string) string {
+// MessageSummary is the first line of a message, at most 80 characters.
+func MessageSummary(msg string) string {
 	line, _, more := strings.Cut(strings.TrimSpace(msg), "\n")
 	line = strings.TrimSpace(line)
 	if utf8.RuneCountInString(line) > 80 {
@@ -190,102 +185,4 @@ func messageSummary(msg string) string {
 		return line + " …"
 	}
 	return line
-}
-
-// parsedJob is a stored job's definition read back for display: nil Job
-// and a Problem when it does not parse.
-type parsedJob struct {
-	Job     *jobdef.Job
-	Problem string
-	// cals are the calendars of the job's workspace (see with); nil when
-	// not loaded, which is enough for jobs that exclude none.
-	cals recurrence.Calendars
-}
-
-// parseStoredIn reads a stored definition of a job of workspace ws with
-// the workspace's calendars when the job excludes some (no query when it
-// excludes none).
-func (s *Server) parseStoredIn(ctx context.Context, ws string, def []byte) (parsedJob, error) {
-	pj := parseStored(def)
-	cals, err := s.catalog.CalendarsFor(ctx, ws, pj.Job)
-	if err != nil {
-		return pj, err
-	}
-	return pj.with(cals), nil
-}
-
-// with returns the parsed job with the calendars of its workspace, which
-// its description and next runs need when it excludes some.
-func (p parsedJob) with(cals recurrence.Calendars) parsedJob {
-	p.cals = cals
-	return p
-}
-
-// parseStored reads a stored definition (secrets are never in it).
-func parseStored(def []byte) parsedJob {
-	job, err := jobdef.ParseWith(def, jobdef.Options{SecretsOptional: true, Stored: true})
-	if err != nil {
-		return parsedJob{Problem: "The stored definition of this job cannot be read: " + err.Error()}
-	}
-	return parsedJob{Job: job}
-}
-
-// zone is the job's time zone, UTC for an unreadable one.
-func (p parsedJob) zone() *time.Location {
-	if p.Job == nil {
-		return time.UTC
-	}
-	return p.Job.Location()
-}
-
-// describe is the plain-English schedule of the job as if scheduled from
-// base (its schedule base, or its creation).
-func (p parsedJob) describe(base time.Time) string {
-	if p.Job == nil {
-		return "Unreadable definition"
-	}
-	rule, err := recurrence.CompileWith(p.Job, base, recurrence.Options{Calendars: p.cals})
-	if err != nil {
-		return "Unreadable schedule"
-	}
-	return rule.Description()
-}
-
-// target says what the job calls: "POST https://…", "Storage queue
-// account/queue", "Service Bus topic ns/path".
-func (p parsedJob) target() string {
-	if p.Job == nil || p.Job.Action == nil {
-		return ""
-	}
-	a := p.Job.Action
-	switch {
-	case a.Request != nil:
-		return a.Request.Method + " " + a.Request.URI
-	case a.QueueMessage != nil:
-		return "Storage queue " + a.QueueMessage.StorageAccount + "/" + a.QueueMessage.QueueName
-	case a.ServiceBusMessage != nil && a.ServiceBusMessage.TopicPath != "":
-		return "Service Bus topic " + a.ServiceBusMessage.Namespace + "/" + a.ServiceBusMessage.TopicPath
-	case a.ServiceBusMessage != nil:
-		return "Service Bus queue " + a.ServiceBusMessage.Namespace + "/" + a.ServiceBusMessage.QueueName
-	}
-	return a.Type
-}
-
-// scheduleBase is where a job's schedule counts from: its schedule base,
-// or its creation.
-func scheduleBase(base *time.Time, created time.Time) time.Time {
-	if base != nil {
-		return *base
-	}
-	return created
-}
-
-// collectionPath is the page path of a collection from its names.
-func collectionPath(ws, rg, name string) string {
-	return "/c/" + url.PathEscape(ws) + "/" + url.PathEscape(rg) + "/" + url.PathEscape(name)
-}
-
-// jobPath is the page path of a job from its names.
-func jobPath(ws, rg, coll, job string) string {
-	return collectionPath(ws, rg, coll) + "/jobs/" + url.PathEscape(job)
 }
