@@ -48,7 +48,6 @@ func (s *Server) parseStoredIn(ctx context.Context, ws string, def []byte) (web.
 	return pj.With(cals), nil
 }
 
-
 // ------------------------------------------------------------ collection page
 
 // collectionView is the whole collection page.
