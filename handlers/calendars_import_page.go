@@ -91,7 +91,7 @@ func uploadedICS(c echo.Context) ([]byte, error) {
 
 // calendarImportView is the import page's frame.
 func (s *Server) calendarImportView(c echo.Context, ws string) web.CalendarImportView {
-	return web.CalendarImportView{Workspace: ws, Action: web.CalendarsPath(ws) + "/import",
+	return web.CalendarImportView{Workspace: ws, Action: web.CalendarImportPath(ws, ""),
 		CancelURL: web.CalendarsPath(ws), CSRFToken: csrfToken(c)}
 }
 

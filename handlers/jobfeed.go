@@ -42,7 +42,7 @@ func (s *Server) feedToken(jobID int64) string {
 
 // feedPath is the path of a job's feed with its token.
 func (s *Server) feedPath(row *models.CollectionRow, j *models.JobDetail) string {
-	return web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "/calendar.ics?token=" + url.QueryEscape(s.feedToken(j.ID))
+	return web.JobFeedPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name, s.feedToken(j.ID))
 }
 
 // absoluteURL prefixes a path with --base-url, or with the request's own

@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"slices"
-
 	"github.com/labstack/echo/v4"
 
 	"sked/models/jobdef"
@@ -23,14 +21,6 @@ func calendarsJSON(exclude []string, onExcluded string) map[string]any {
 	}
 	out["onExcluded"] = onExcluded
 	return out
-}
-
-// calendarsOfJob is the form's calendars of a job's recurrence.
-func calendarsOfJob(r *jobdef.Recurrence) ([]string, string) {
-	if r == nil || r.Calendars == nil {
-		return nil, string(jobdef.ExcludedSkip)
-	}
-	return slices.Clone(r.Calendars.Exclude), string(r.Calendars.OnExcluded)
 }
 
 // calendarOptions are the names of the calendars of workspace ws, for the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -59,18 +58,12 @@ func (s *Server) pageCollection(c echo.Context) (*models.CollectionRow, error) {
 	return row, err
 }
 
-// collectionBase is the page path of a collection.
-func collectionBase(row *models.CollectionRow) string {
-	return "/c/" + url.PathEscape(row.WorkspaceID) + "/" + url.PathEscape(row.ResourceGroup) + "/" + url.PathEscape(row.Name)
-}
-
 // baseJobForm is the form's frame for coll.
 func (s *Server) baseJobForm(c echo.Context, row *models.CollectionRow) web.JobForm {
-	base := web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name)
 	return web.JobForm{
 		Collection: web.CollectionRef{Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name},
-		Action:     base + "/jobs/new",
-		PreviewURL: base + "/jobs/preview",
+		Action:     web.NewJobPath(row.WorkspaceID, row.ResourceGroup, row.Name),
+		PreviewURL: web.JobPreviewPath(row.WorkspaceID, row.ResourceGroup, row.Name),
 		CSRFToken:  csrfToken(c),
 		Zones:      zoneNames(),
 	}
@@ -105,10 +98,10 @@ func (s *Server) editJobPage(c echo.Context) error {
 		return err
 	}
 	job.State = jobdef.State(j.State)
-	f, unsupported := formFromJob(job)
+	f, unsupported := web.JobFormFrom(job)
 	base := s.baseJobForm(c, row)
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones
-	f.Action = web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name) + "/jobs/" + url.PathEscape(j.Name) + "/edit"
+	f.Action = web.JobEditPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
 	f.Edit, f.Name, f.PreviewCount = true, j.Name, "10"
 	f.JSON = string(prettyJSON(job.MarshalProperties(jobdef.MarshalOptions{})))
 	if unsupported != "" {
@@ -136,7 +129,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones, f.Action = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones, base.Action
 	if name := c.Param("job"); name != "" {
 		f.Edit, f.Name = true, name
-		f.Action = web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name) + "/jobs/" + url.PathEscape(name) + "/edit"
+		f.Action = web.JobEditPath(row.WorkspaceID, row.ResourceGroup, row.Name, name)
 	}
 	n := previewCount(f.PreviewCount)
 	switch form.Get("switch") {
@@ -157,7 +150,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		} else if err != nil {
 			return err
 		}
-		nf, unsupported := formFromJob(job)
+		nf, unsupported := web.JobFormFrom(job)
 		if unsupported != "" {
 			f.Mode, f.Notice = "json", "This job uses "+unsupported+", which only the JSON tab can edit."
 			return s.renderJobForm(c, statusUnprocessable, f)
@@ -200,7 +193,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return redirect(c, localRedirectTarget(web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name)+"/jobs/"+url.PathEscape(j.Name)))
+	return redirect(c, localRedirectTarget(web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)))
 }
 
 // renderJobForm renders the form fragment (htmx) or the whole page.

@@ -126,7 +126,7 @@ func (s *Server) jobHistoryPage(c echo.Context) error {
 // the history page at that range.
 func (s *Server) jobTimeline(c echo.Context) error {
 	if !isHTMX(c) {
-		return redirect(c, localRedirectTarget(web.JobPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))+"/history?range="+url.QueryEscape(c.QueryParam("range"))))
+		return redirect(c, localRedirectTarget(web.JobHistoryPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))+"?range="+url.QueryEscape(c.QueryParam("range"))))
 	}
 	row, j, err := s.pageJob(c)
 	if err != nil {
