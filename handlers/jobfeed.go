@@ -10,20 +10,16 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/web"
 )
 
-// The iCalendar feed of a job (SPEC §13.6): its next feedMaxEvents
-// occurrences, or those of the next feedHorizon, whichever ends first.
+// The iCalendar feed of a job (SPEC §13.6): its next web.FeedMaxEvents
+// occurrences, or those of the next web.FeedHorizon, whichever ends first.
 const (
-	feedMaxEvents = 200
-	feedHorizon   = 400 * 24 * time.Hour
 	// feedTokenVersion is part of every feed token: raising it makes every
 	// feed URL handed out so far answer 404 (so does changing the session
 	// secret, which keys the tokens).
@@ -95,7 +91,7 @@ func (s *Server) jobFeed(c echo.Context) error {
 
 // jobFeedView lists the job's coming occurrences as the job page does
 // (nextOccurrences with the workspace's calendars: as the engine will run
-// them), up to feedMaxEvents and feedHorizon.
+// them), up to web.FeedMaxEvents and web.FeedHorizon.
 func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) (web.JobFeed, error) {
 	now := s.clock()
 	pj, err := s.parseStoredIn(c.Request().Context(), row.WorkspaceID, j.Definition)
@@ -104,44 +100,12 @@ func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *model
 		return web.JobFeed{}, fmt.Errorf("job feed: %w", err)
 	}
 	page := s.absoluteURL(c, web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
-	f := web.JobFeed{Name: j.Name + " (" + row.Name + ")", Stamp: now}
-	what, timeout := feedAction(pj.Job)
 	host := "sked"
 	if u, err := url.Parse(s.absoluteURL(c, "/")); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, pj.Cals) {
-		if t.Sub(now) > feedHorizon {
-			break
-		}
-		f.Events = append(f.Events, web.FeedEvent{
-			UID:   fmt.Sprintf("job-%d-%s@%s", j.ID, t.UTC().Format("20060102T150405Z"), host),
-			Start: t, Duration: timeout, Summary: j.Name,
-			Description: what + "\nJob page: " + page, URL: page,
-		})
-	}
-	return f, nil
-}
-
-// feedAction says what the job's action does (method and URL, or the
-// queue) and its per-attempt timeout.
-func feedAction(job *jobdef.Job) (string, time.Duration) {
-	if job == nil || job.Action == nil {
-		return "(unreadable definition)", time.Minute
-	}
-	a := job.Action
-	switch {
-	case a.Request != nil:
-		return a.Request.Method + " " + a.Request.URI, a.Timeout
-	case a.QueueMessage != nil:
-		return "Storage queue " + a.QueueMessage.QueueName, a.Timeout
-	case a.ServiceBusMessage != nil:
-		if a.ServiceBusMessage.TopicPath != "" {
-			return "Service Bus topic " + a.ServiceBusMessage.TopicPath, a.Timeout
-		}
-		return "Service Bus queue " + a.ServiceBusMessage.QueueName, a.Timeout
-	}
-	return a.Type, a.Timeout
+	next := nextOccurrences(j, pj.Job, now, web.FeedMaxEvents, pj.Cals)
+	return web.NewJobFeed(row, j, pj.Job, next, now, page, host), nil
 }
 
 // feedFileName keeps letters, digits, '-' and '_' of a job name for the

@@ -298,13 +298,7 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 	} else {
 		pv.Warnings = res.Warnings
 	}
-	for _, o := range res.Occurrences {
-		pv.Occurrences = append(pv.Occurrences, web.PreviewOccurrence{
-			RFC3339: o.Format(time.RFC3339),
-			Local:   o.In(loc).Format("Mon 2 Jan 2006 15:04 MST"),
-			UTC:     o.UTC().Format("2 Jan 15:04 UTC"),
-		})
-	}
+	pv.Occurrences = web.PreviewOccurrences(res.Occurrences, loc)
 	pv.Calendar = calendarDays(job, now, cals)
 	return pv
 }

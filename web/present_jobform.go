@@ -162,3 +162,17 @@ func FillFormFromCron(f *JobForm, cron *jobdef.Cron, now time.Time) error {
 	}
 	return nil
 }
+
+// PreviewOccurrences are the occurrences of the form's preview, shown in
+// loc with UTC alongside.
+func PreviewOccurrences(occ []time.Time, loc *time.Location) []PreviewOccurrence {
+	var out []PreviewOccurrence
+	for _, o := range occ {
+		out = append(out, PreviewOccurrence{
+			RFC3339: o.Format(time.RFC3339),
+			Local:   o.In(loc).Format("Mon 2 Jan 2006 15:04 MST"),
+			UTC:     o.UTC().Format("2 Jan 15:04 UTC"),
+		})
+	}
+	return out
+}
