@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
 )
 
 // The presenters of the job form: a parsed job, or a pasted cron line,
@@ -175,4 +176,44 @@ func PreviewOccurrences(occ []time.Time, loc *time.Location) []PreviewOccurrence
 		})
 	}
 	return out
+}
+
+// NewCalendarDays counts the job's runs on each of the six weeks from the
+// Monday of the current week, in the job's zone.
+func NewCalendarDays(job *jobdef.Job, now time.Time, cals recurrence.Calendars) []CalendarDay {
+	loc := job.Location()
+	rule, err := recurrence.CompileWith(job, now, recurrence.Options{Calendars: cals})
+	if err != nil {
+		return nil
+	}
+	local := now.In(loc)
+	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
+	start := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+	limit := -1
+	if job.Recurrence != nil && job.Recurrence.Count > 0 {
+		limit = job.Recurrence.Count
+	}
+	days := make([]CalendarDay, 42)
+	t := now.Add(-time.Nanosecond)
+	for i := range days {
+		day := start.AddDate(0, 0, i)
+		next := start.AddDate(0, 0, i+1)
+		d := CalendarDay{Date: day.Format("2006-01-02"), Label: strconv.Itoa(day.Day()), Month: day.Format("Mon 2 January"),
+			Today: day.Equal(today)}
+		if !day.Before(today) {
+			for steps := 0; steps < 1500 && limit != 0; steps++ {
+				o, ok := rule.Next(t)
+				if !ok || !o.Before(next) {
+					break
+				}
+				t = o
+				d.Count++
+				if limit > 0 {
+					limit--
+				}
+			}
+		}
+		days[i] = d
+	}
+	return days
 }
