@@ -138,6 +138,8 @@ type CollectionPageView struct {
 // enable/disable control and the quota use.
 type CollectionStatus struct {
 	URL, CSRFToken string
+	// EnableURL and DisableURL change the state (POST).
+	EnableURL, DisableURL string
 	Badge          BadgeView
 	// CanEnable and CanDisable say which button shows.
 	CanEnable, CanDisable bool
@@ -200,6 +202,9 @@ type JobPageView struct {
 // occurrences and the buttons that change them.
 type JobStatus struct {
 	URL, CSRFToken string
+	// RunURL, EnableURL, DisableURL and DeleteURL are the buttons'
+	// targets.
+	RunURL, EnableURL, DisableURL, DeleteURL string
 	Name           string
 	Badge          BadgeView
 	// CanRun, CanEnable, CanDisable say which buttons show.

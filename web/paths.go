@@ -26,6 +26,16 @@ func CollectionPagePath(ws, rg, coll, after string) string {
 	return CollectionPath(ws, rg, coll) + "?after=" + url.QueryEscape(after)
 }
 
+// CollectionEnablePath enables a collection (POST).
+func CollectionEnablePath(ws, rg, coll string) string {
+	return CollectionPath(ws, rg, coll) + "/enable"
+}
+
+// CollectionDisablePath disables a collection (POST).
+func CollectionDisablePath(ws, rg, coll string) string {
+	return CollectionPath(ws, rg, coll) + "/disable"
+}
+
 // NewJobPath is the form that creates a job in a collection.
 func NewJobPath(ws, rg, coll string) string { return CollectionPath(ws, rg, coll) + "/jobs/new" }
 
@@ -50,6 +60,15 @@ func JobTimelinePath(ws, rg, coll, job string) string {
 	return JobPath(ws, rg, coll, job) + "/timeline"
 }
 
+// JobRunPath runs a job now (POST).
+func JobRunPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/run" }
+
+// JobEnablePath enables a job (POST).
+func JobEnablePath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/enable" }
+
+// JobDisablePath disables a job (POST).
+func JobDisablePath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/disable" }
+
 // JobDeletePath is the delete confirmation of a job.
 func JobDeletePath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/delete" }
 
@@ -62,6 +81,12 @@ func JobExportPath(ws, rg, coll, job string) string {
 func JobFeedPath(ws, rg, coll, job, token string) string {
 	return JobPath(ws, rg, coll, job) + "/calendar.ics?token=" + url.QueryEscape(token)
 }
+
+// ExportPath downloads every job the user may see (JSON).
+const ExportPath = "/export"
+
+// ImportPath is the import page.
+const ImportPath = "/import"
 
 // CalendarsPath is the page of a workspace's calendars.
 func CalendarsPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/calendars" }

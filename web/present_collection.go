@@ -33,8 +33,10 @@ func NewCollectionStatus(row *models.CollectionRow, jobs int64, csrf, msg string
 	q := row.Quota()
 	st := CollectionStatus{
 		URL: CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name), CSRFToken: csrf,
-		Badge:     collectionStateBadge(row.State),
-		CanEnable: row.State != "Enabled", CanDisable: row.State == "Enabled",
+		EnableURL:  CollectionEnablePath(row.WorkspaceID, row.ResourceGroup, row.Name),
+		DisableURL: CollectionDisablePath(row.WorkspaceID, row.ResourceGroup, row.Name),
+		Badge:      collectionStateBadge(row.State),
+		CanEnable:  row.State != "Enabled", CanDisable: row.State == "Enabled",
 		Message:  msg,
 		JobCount: int(jobs), MaxJobs: q.MaxJobCount,
 		QuotaText:     fmt.Sprintf("%s of %s jobs", FormatCount(jobs), FormatCount(int64(q.MaxJobCount))),

@@ -81,8 +81,11 @@ func NewJobPageView(row *models.CollectionRow, j *models.JobDetail, pj StoredJob
 // adds the CSRF token and the messages.
 func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, last *models.HistoryEntry, next []time.Time, now time.Time) JobStatus {
 	zone := pj.Zone()
+	ws, rg, coll := row.WorkspaceID, row.ResourceGroup, row.Name
 	st := JobStatus{
-		URL: JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name), Name: j.Name,
+		URL: JobPath(ws, rg, coll, j.Name), Name: j.Name,
+		RunURL: JobRunPath(ws, rg, coll, j.Name), EnableURL: JobEnablePath(ws, rg, coll, j.Name),
+		DisableURL: JobDisablePath(ws, rg, coll, j.Name), DeleteURL: JobDeletePath(ws, rg, coll, j.Name),
 		Badge:  jobStateBadge(j.State),
 		CanRun: j.State == "enabled" && row.State == "Enabled", CanEnable: j.State == "disabled", CanDisable: j.State == "enabled",
 		Executions: FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
