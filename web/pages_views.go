@@ -140,7 +140,7 @@ type CollectionStatus struct {
 	URL, CSRFToken string
 	// EnableURL and DisableURL change the state (POST).
 	EnableURL, DisableURL string
-	Badge          BadgeView
+	Badge                 BadgeView
 	// CanEnable and CanDisable say which button shows.
 	CanEnable, CanDisable bool
 	// Message confirms the last change (role=status).
@@ -205,8 +205,8 @@ type JobStatus struct {
 	// RunURL, EnableURL, DisableURL and DeleteURL are the buttons'
 	// targets.
 	RunURL, EnableURL, DisableURL, DeleteURL string
-	Name           string
-	Badge          BadgeView
+	Name                                     string
+	Badge                                    BadgeView
 	// CanRun, CanEnable, CanDisable say which buttons show.
 	CanRun, CanEnable, CanDisable bool
 	// CollectionNote warns that the collection is not enabled.
