@@ -122,11 +122,11 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 // data still to fill (Entries, or Buckets with Bucketed): the range, the
 // zone and the links (to the history page when historyPage).
 func NewTimelineInput(row *models.CollectionRow, j *models.JobDetail, r TimelineRange, now time.Time, historyPage bool) TimelineInput {
-	jb := JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
+	ws, rg, coll := row.WorkspaceID, row.ResourceGroup, row.Name
 	in := TimelineInput{Range: r, From: now.Add(-r.Span), To: now, Now: now, Zone: ParseStored(j.Definition).Zone(),
-		PageURL: jb + "?range=", FragmentURL: JobTimelinePath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "?range="}
+		PageURL: JobPath(ws, rg, coll, j.Name) + "?range=", FragmentURL: JobTimelinePath(ws, rg, coll, j.Name) + "?range="}
 	if historyPage {
-		in.PageURL, in.FragmentURL = JobHistoryPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)+"?range=", jb+"/timeline?page=history&range="
+		in.PageURL, in.FragmentURL = JobHistoryPath(ws, rg, coll, j.Name)+"?range=", JobTimelinePath(ws, rg, coll, j.Name)+"?page=history&range="
 	}
 	in.URL = in.FragmentURL + r.Value
 	return in
