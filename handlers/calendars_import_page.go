@@ -58,7 +58,7 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 		return err
 	}
 	v.ICS = string(data)
-	v.Report = icsReportView(rep, calendarPath(ws, v.Name))
+	v.Report = icsReportView(rep, web.CalendarPath(ws, v.Name))
 	if confirmed {
 		s.log.Info("calendar imported", "workspace", ws, "calendar", v.Name, "added", len(rep.Added), "user", currentUser(c).Username)
 	}
@@ -91,8 +91,8 @@ func uploadedICS(c echo.Context) ([]byte, error) {
 
 // calendarImportView is the import page's frame.
 func (s *Server) calendarImportView(c echo.Context, ws string) web.CalendarImportView {
-	return web.CalendarImportView{Workspace: ws, Action: calendarsPath(ws) + "/import",
-		CancelURL: calendarsPath(ws), CSRFToken: csrfToken(c)}
+	return web.CalendarImportView{Workspace: ws, Action: web.CalendarImportPath(ws, ""),
+		CancelURL: web.CalendarsPath(ws), CSRFToken: csrfToken(c)}
 }
 
 // icsReportView shows an import's report.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -154,7 +153,7 @@ func (s *Server) saveCalendarForm(c echo.Context, ws string, f web.CalendarForm)
 	if err := addFlash(c, fmt.Sprintf("The calendar %s was saved.", f.Name)); err != nil {
 		return err
 	}
-	return redirect(c, calendarPath(ws, f.Name))
+	return redirect(c, web.CalendarPath(ws, f.Name))
 }
 
 // renderCalendarForm answers a refused form: the fragment for htmx, the
@@ -218,11 +217,5 @@ func (s *Server) calendarDelete(c echo.Context) error {
 	if err := addFlash(c, fmt.Sprintf("The calendar %s was deleted.", row.Name)); err != nil {
 		return err
 	}
-	return redirect(c, calendarsPath(ws))
+	return redirect(c, web.CalendarsPath(ws))
 }
-
-// calendarsPath is the page of a workspace's calendars.
-func calendarsPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/calendars" }
-
-// calendarPath is the page of a calendar.
-func calendarPath(ws, name string) string { return calendarsPath(ws) + "/" + url.PathEscape(name) }

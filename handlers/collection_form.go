@@ -61,7 +61,7 @@ func (s *Server) newCollectionSubmit(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	return redirect(c, collectionBase(row))
+	return redirect(c, web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name))
 }
 
 func (s *Server) renderCollectionForm(c echo.Context, f web.NewCollectionForm) error {

@@ -10,20 +10,16 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/web"
 )
 
-// The iCalendar feed of a job (SPEC §13.6): its next feedMaxEvents
-// occurrences, or those of the next feedHorizon, whichever ends first.
+// The iCalendar feed of a job (SPEC §13.6): its next web.FeedMaxEvents
+// occurrences, or those of the next web.FeedHorizon, whichever ends first.
 const (
-	feedMaxEvents = 200
-	feedHorizon   = 400 * 24 * time.Hour
 	// feedTokenVersion is part of every feed token: raising it makes every
 	// feed URL handed out so far answer 404 (so does changing the session
 	// secret, which keys the tokens).
@@ -42,7 +38,7 @@ func (s *Server) feedToken(jobID int64) string {
 
 // feedPath is the path of a job's feed with its token.
 func (s *Server) feedPath(row *models.CollectionRow, j *models.JobDetail) string {
-	return jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "/calendar.ics?token=" + url.QueryEscape(s.feedToken(j.ID))
+	return web.JobFeedPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name, s.feedToken(j.ID))
 }
 
 // absoluteURL prefixes a path with --base-url, or with the request's own
@@ -95,7 +91,7 @@ func (s *Server) jobFeed(c echo.Context) error {
 
 // jobFeedView lists the job's coming occurrences as the job page does
 // (nextOccurrences with the workspace's calendars: as the engine will run
-// them), up to feedMaxEvents and feedHorizon.
+// them), up to web.FeedMaxEvents and web.FeedHorizon.
 func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *models.JobDetail) (web.JobFeed, error) {
 	now := s.clock()
 	pj, err := s.parseStoredIn(c.Request().Context(), row.WorkspaceID, j.Definition)
@@ -103,45 +99,13 @@ func (s *Server) jobFeedView(c echo.Context, row *models.CollectionRow, j *model
 		// Without its calendars the feed would list excluded runs.
 		return web.JobFeed{}, fmt.Errorf("job feed: %w", err)
 	}
-	page := s.absoluteURL(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
-	f := web.JobFeed{Name: j.Name + " (" + row.Name + ")", Stamp: now}
-	what, timeout := feedAction(pj.Job)
+	page := s.absoluteURL(c, web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
 	host := "sked"
 	if u, err := url.Parse(s.absoluteURL(c, "/")); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, feedMaxEvents, pj.cals) {
-		if t.Sub(now) > feedHorizon {
-			break
-		}
-		f.Events = append(f.Events, web.FeedEvent{
-			UID:   fmt.Sprintf("job-%d-%s@%s", j.ID, t.UTC().Format("20060102T150405Z"), host),
-			Start: t, Duration: timeout, Summary: j.Name,
-			Description: what + "\nJob page: " + page, URL: page,
-		})
-	}
-	return f, nil
-}
-
-// feedAction says what the job's action does (method and URL, or the
-// queue) and its per-attempt timeout.
-func feedAction(job *jobdef.Job) (string, time.Duration) {
-	if job == nil || job.Action == nil {
-		return "(unreadable definition)", time.Minute
-	}
-	a := job.Action
-	switch {
-	case a.Request != nil:
-		return a.Request.Method + " " + a.Request.URI, a.Timeout
-	case a.QueueMessage != nil:
-		return "Storage queue " + a.QueueMessage.QueueName, a.Timeout
-	case a.ServiceBusMessage != nil:
-		if a.ServiceBusMessage.TopicPath != "" {
-			return "Service Bus topic " + a.ServiceBusMessage.TopicPath, a.Timeout
-		}
-		return "Service Bus queue " + a.ServiceBusMessage.QueueName, a.Timeout
-	}
-	return a.Type, a.Timeout
+	next := nextOccurrences(j, pj.Job, now, web.FeedMaxEvents, pj.Cals)
+	return web.NewJobFeed(row, j, pj.Job, next, now, page, host), nil
 }
 
 // feedFileName keeps letters, digits, '-' and '_' of a job name for the
@@ -157,14 +121,4 @@ func feedFileName(name string) string {
 		return "job"
 	}
 	return out
-}
-
-// cron is the crontab line equivalent to the job's schedule (SPEC §13.7),
-// "" when there is none.
-func (p parsedJob) cron() string {
-	if p.Job == nil {
-		return ""
-	}
-	line, _ := jobdef.CronOf(p.Job.Recurrence)
-	return line
 }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -245,106 +244,6 @@ func parseHeaderLines(text string) map[string]string {
 		name, value, _ := strings.Cut(line, ":")
 		out[strings.TrimSpace(name)] = strings.TrimSpace(value)
 	}
-	return out
-}
-
-// formFromJob fills the form's fields from a parsed job. It reports, as
-// unsupported, what the form cannot show (then only the JSON tab edits the
-// job).
-func formFromJob(job *jobdef.Job) (jf web.JobForm, unsupported string) {
-	a := job.Action
-	jf.Mode = "form"
-	jf.ActionType = string(a.Kind)
-	if a.Request == nil {
-		return jf, fmt.Sprintf("an action of type %q", a.Type)
-	}
-	jf.Method, jf.URI, jf.Body = a.Request.Method, a.Request.URI, a.Request.Body
-	var lines []string
-	for _, h := range a.Request.Headers {
-		lines = append(lines, h.Name+": "+h.Value)
-	}
-	jf.Headers = strings.Join(lines, "\n")
-	if au := a.Request.Authentication; au != nil {
-		switch au.Kind {
-		case jobdef.AuthBasic:
-			jf.AuthType, jf.Username, jf.Password = "basic", au.Username, au.Password
-		case jobdef.AuthClientCertificate:
-			jf.AuthType, jf.Pfx, jf.Password = "clientCertificate", au.Pfx, au.Password
-		case jobdef.AuthActiveDirectory:
-			jf.AuthType, jf.Tenant, jf.Audience, jf.ClientID, jf.Secret = "activeDirectoryOAuth", au.Tenant, au.Audience, au.ClientID, au.Secret
-		}
-	}
-	if a.HasRetryPolicy {
-		jf.RetryType = string(a.RetryPolicy.Type)
-		if t := a.RetryPolicy.Type; t == jobdef.RetryFixed || t == jobdef.RetryExponential {
-			jf.RetryInterval = a.RetryPolicy.IntervalText
-			if jf.RetryInterval == "" {
-				jf.RetryInterval = jobdef.FormatISODuration(a.RetryPolicy.Interval)
-			}
-			jf.RetryCount = strconv.Itoa(a.RetryPolicy.Count)
-		}
-		if a.RetryPolicy.Type == jobdef.RetryExponential {
-			jf.MaxRetryInterval = a.RetryPolicy.MaxIntervalText
-		}
-	}
-	jf.Timeout = a.TimeoutText
-	if ea := a.ErrorAction; ea != nil {
-		if ea.Request == nil || ea.Request.Authentication != nil || len(ea.Request.Headers) > 0 || ea.HasRetryPolicy {
-			return jf, "an error action with more than a method, a URL and a body"
-		}
-		jf.ErrorAction, jf.ErrorMethod, jf.ErrorURI, jf.ErrorBody = true, ea.Request.Method, ea.Request.URI, ea.Request.Body
-	}
-	jf.State = string(job.State)
-	jf.Misfire, jf.Concurrency = string(job.MisfirePolicy), string(job.Concurrency)
-	loc := job.Location()
-	wall := func(d jobdef.DateTime) string {
-		if d.DateOnly {
-			return d.Time.Format("2006-01-02") + "T00:00"
-		}
-		t := d.Time
-		if d.HasOffset {
-			t = t.In(loc)
-		}
-		return t.Format("2006-01-02T15:04")
-	}
-	if job.StartTime != nil {
-		jf.StartTime = wall(*job.StartTime)
-	}
-	if r := job.Recurrence; r != nil {
-		jf.ExcludeCalendars, jf.OnExcluded = calendarsOfJob(r)
-		jf.TimeZone = r.TimeZone
-		jf.Frequency = string(r.Frequency)
-		jf.Interval = strconv.Itoa(r.Interval)
-		jf.End = "never"
-		if r.Count > 0 {
-			jf.End, jf.Count = "count", strconv.Itoa(r.Count)
-			if r.EndTime != nil {
-				return jf, "both a count and an end time"
-			}
-		} else if r.EndTime != nil {
-			jf.End, jf.EndTime = "until", wall(*r.EndTime)
-		}
-		if s := r.Schedule; s != nil {
-			jf.Minutes, jf.Hours, jf.MonthDays, jf.Months = sorted(s.Minutes), sorted(s.Hours), sorted(s.MonthDays), sorted(s.Months)
-			for _, d := range s.WeekDays {
-				jf.WeekDays = append(jf.WeekDays, strings.ToLower(d.String()))
-			}
-			for _, o := range s.MonthlyOccurrences {
-				jf.Occurrences = append(jf.Occurrences, fmt.Sprintf("%d:%s", o.Occurrence, strings.ToLower(o.Day.String())))
-			}
-			for _, d := range s.MonthDays {
-				if d < -1 {
-					return jf, "month days counted from the end other than the last day"
-				}
-			}
-		}
-	}
-	return jf, ""
-}
-
-func sorted(v []int) []int {
-	out := slices.Clone(v)
-	slices.Sort(out)
 	return out
 }
 

@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"slices"
-
 	"github.com/labstack/echo/v4"
 
 	"sked/models/jobdef"
@@ -25,14 +23,6 @@ func calendarsJSON(exclude []string, onExcluded string) map[string]any {
 	return out
 }
 
-// calendarsOfJob is the form's calendars of a job's recurrence.
-func calendarsOfJob(r *jobdef.Recurrence) ([]string, string) {
-	if r == nil || r.Calendars == nil {
-		return nil, string(jobdef.ExcludedSkip)
-	}
-	return slices.Clone(r.Calendars.Exclude), string(r.Calendars.OnExcluded)
-}
-
 // calendarOptions are the names of the calendars of workspace ws, for the
 // form's choice.
 func (s *Server) calendarOptions(c echo.Context, ws string) []string {
@@ -52,6 +42,6 @@ func (s *Server) calendarOptions(c echo.Context, ws string) []string {
 // from, and their page.
 func (s *Server) withCalendars(c echo.Context, f web.JobForm) web.JobForm {
 	f.CalendarOptions = s.calendarOptions(c, f.Collection.Workspace)
-	f.CalendarsURL = calendarsPath(f.Collection.Workspace)
+	f.CalendarsURL = web.CalendarsPath(f.Collection.Workspace)
 	return f
 }

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -41,18 +39,12 @@ func (s *Server) pageCollection(c echo.Context) (*models.CollectionRow, error) {
 	return row, err
 }
 
-// collectionBase is the page path of a collection.
-func collectionBase(row *models.CollectionRow) string {
-	return "/c/" + url.PathEscape(row.WorkspaceID) + "/" + url.PathEscape(row.ResourceGroup) + "/" + url.PathEscape(row.Name)
-}
-
 // baseJobForm is the form's frame for coll.
 func (s *Server) baseJobForm(c echo.Context, row *models.CollectionRow) web.JobForm {
-	base := collectionBase(row)
 	return web.JobForm{
 		Collection: web.CollectionRef{Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name},
-		Action:     base + "/jobs/new",
-		PreviewURL: base + "/jobs/preview",
+		Action:     web.NewJobPath(row.WorkspaceID, row.ResourceGroup, row.Name),
+		PreviewURL: web.JobPreviewPath(row.WorkspaceID, row.ResourceGroup, row.Name),
 		CSRFToken:  csrfToken(c),
 		Zones:      zoneNames(),
 	}
@@ -87,10 +79,10 @@ func (s *Server) editJobPage(c echo.Context) error {
 		return err
 	}
 	job.State = jobdef.State(j.State)
-	f, unsupported := formFromJob(job)
+	f, unsupported := web.JobFormFrom(job)
 	base := s.baseJobForm(c, row)
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones
-	f.Action = collectionBase(row) + "/jobs/" + url.PathEscape(j.Name) + "/edit"
+	f.Action = web.JobEditPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
 	f.Edit, f.Name, f.PreviewCount = true, j.Name, "10"
 	f.JSON = string(prettyJSON(job.MarshalProperties(jobdef.MarshalOptions{})))
 	if unsupported != "" {
@@ -118,7 +110,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones, f.Action = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones, base.Action
 	if name := c.Param("job"); name != "" {
 		f.Edit, f.Name = true, name
-		f.Action = collectionBase(row) + "/jobs/" + url.PathEscape(name) + "/edit"
+		f.Action = web.JobEditPath(row.WorkspaceID, row.ResourceGroup, row.Name, name)
 	}
 	n := previewCount(f.PreviewCount)
 	switch form.Get("switch") {
@@ -139,7 +131,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		} else if err != nil {
 			return err
 		}
-		nf, unsupported := formFromJob(job)
+		nf, unsupported := web.JobFormFrom(job)
 		if unsupported != "" {
 			f.Mode, f.Notice = "json", "This job uses "+unsupported+", which only the JSON tab can edit."
 			return s.renderJobForm(c, statusUnprocessable, f)
@@ -182,7 +174,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return redirect(c, localRedirectTarget(collectionBase(row)+"/jobs/"+url.PathEscape(j.Name)))
+	return redirect(c, localRedirectTarget(web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)))
 }
 
 // renderJobForm renders the form fragment (htmx) or the whole page.
@@ -287,55 +279,9 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 	} else {
 		pv.Warnings = res.Warnings
 	}
-	for _, o := range res.Occurrences {
-		pv.Occurrences = append(pv.Occurrences, web.PreviewOccurrence{
-			RFC3339: o.Format(time.RFC3339),
-			Local:   o.In(loc).Format("Mon 2 Jan 2006 15:04 MST"),
-			UTC:     o.UTC().Format("2 Jan 15:04 UTC"),
-		})
-	}
-	pv.Calendar = calendarDays(job, now, cals)
+	pv.Occurrences = web.PreviewOccurrences(res.Occurrences, loc)
+	pv.Calendar = web.NewCalendarDays(job, now, cals)
 	return pv
-}
-
-// calendarDays counts the job's runs on each of the six weeks from the
-// Monday of the current week, in the job's zone.
-func calendarDays(job *jobdef.Job, now time.Time, cals recurrence.Calendars) []web.CalendarDay {
-	loc := job.Location()
-	rule, err := recurrence.CompileWith(job, now, recurrence.Options{Calendars: cals})
-	if err != nil {
-		return nil
-	}
-	local := now.In(loc)
-	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
-	start := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
-	limit := -1
-	if job.Recurrence != nil && job.Recurrence.Count > 0 {
-		limit = job.Recurrence.Count
-	}
-	days := make([]web.CalendarDay, 42)
-	t := now.Add(-time.Nanosecond)
-	for i := range days {
-		day := start.AddDate(0, 0, i)
-		next := start.AddDate(0, 0, i+1)
-		d := web.CalendarDay{Date: day.Format("2006-01-02"), Label: strconv.Itoa(day.Day()), Month: day.Format("Mon 2 January"),
-			Today: day.Equal(today)}
-		if !day.Before(today) {
-			for steps := 0; steps < 1500 && limit != 0; steps++ {
-				o, ok := rule.Next(t)
-				if !ok || !o.Before(next) {
-					break
-				}
-				t = o
-				d.Count++
-				if limit > 0 {
-					limit--
-				}
-			}
-		}
-		days[i] = d
-	}
-	return days
 }
 
 // prettyJSON indents JSON for the JSON tab, keeping the order of its

@@ -64,7 +64,7 @@ func (s *Server) setCollectionPageState(c echo.Context, state string) error {
 		if err := addFlash(c, msg); err != nil {
 			return err
 		}
-		return redirect(c, collectionBase(row))
+		return redirect(c, web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name))
 	}
 	st, err := s.collectionStatusView(c, row, msg)
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Server) jobHistoryPage(c echo.Context) error {
 // the history page at that range.
 func (s *Server) jobTimeline(c echo.Context) error {
 	if !isHTMX(c) {
-		return redirect(c, localRedirectTarget(jobPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))+"/history?range="+url.QueryEscape(c.QueryParam("range"))))
+		return redirect(c, localRedirectTarget(web.JobHistoryPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))+"?range="+url.QueryEscape(c.QueryParam("range"))))
 	}
 	row, j, err := s.pageJob(c)
 	if err != nil {
@@ -192,7 +192,7 @@ func (s *Server) jobAction(c echo.Context, act func(*models.JobDetail) (string, 
 		if err := addFlash(c, msg); err != nil {
 			return err
 		}
-		return redirect(c, jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
+		return redirect(c, web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
 	}
 	if refused != "" {
 		msg = ""
@@ -264,7 +264,7 @@ func (s *Server) jobDelete(c echo.Context) error {
 	if err := addFlash(c, fmt.Sprintf("The job %s and its history were deleted.", j.Name)); err != nil {
 		return err
 	}
-	return redirect(c, collectionBase(row))
+	return redirect(c, web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name))
 }
 
 // jobExport downloads the job as ARM JSON (SPEC §8: without its secrets,

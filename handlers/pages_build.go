@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -17,16 +16,7 @@ import (
 )
 
 // The view builders of the collection and job pages: they read what a
-// page shows (each query on an index) and format it into web's view
-// models.
-
-// Page sizes of the lists.
-const (
-	jobListPageSize  = 50
-	historyPageSize  = 20
-	nextOccurrenceN  = 10
-	defaultRangeName = "24h"
-)
+// page shows (each query on an index) and hand it to web's presenters.
 
 // pageJob loads the collection and the job of a page path, after the
 // membership check of pageCollection (404 for a job that does not exist).
@@ -46,56 +36,47 @@ func (s *Server) pageJob(c echo.Context) (*models.CollectionRow, *models.JobDeta
 	return row, j, nil
 }
 
+// parseStoredIn reads a stored definition of a job of workspace ws with
+// the workspace's calendars when the job excludes some (no query when it
+// excludes none).
+func (s *Server) parseStoredIn(ctx context.Context, ws string, def []byte) (web.StoredJob, error) {
+	pj := web.ParseStored(def)
+	cals, err := s.catalog.CalendarsFor(ctx, ws, pj.Job)
+	if err != nil {
+		return pj, err
+	}
+	return pj.With(cals), nil
+}
+
 // ------------------------------------------------------------ collection page
 
 // collectionView is the whole collection page.
 func (s *Server) collectionView(c echo.Context, row *models.CollectionRow, after string) (web.CollectionPageView, error) {
-	ctx := c.Request().Context()
-	base := collectionBase(row)
-	v := web.CollectionPageView{
-		Head: web.CollectionHead{Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name,
-			URL: base, SKU: row.SKU, Location: row.Location},
-		NewJobURL: base + "/jobs/new",
-	}
 	flash, err := takeFlash(c)
 	if err != nil {
-		return v, err
+		return web.CollectionPageView{}, err
 	}
-	v.Flash = flash
+	v := web.NewCollectionPageView(row, flash)
 	if v.Status, err = s.collectionStatusView(c, row, ""); err != nil {
 		return v, err
 	}
-	v.Jobs, err = s.jobListView(ctx, row, after, s.clock())
+	v.Jobs, err = s.jobListView(c.Request().Context(), row, after, s.clock())
 	return v, err
 }
 
 // collectionStatusView is the state and quota fragment of a collection.
 func (s *Server) collectionStatusView(c echo.Context, row *models.CollectionRow, msg string) (web.CollectionStatus, error) {
-	q := row.Quota()
-	n, err := s.store.CountJobsUpTo(c.Request().Context(), row.ID, q.MaxJobCount+1)
+	n, err := s.store.CountJobsUpTo(c.Request().Context(), row.ID, row.Quota().MaxJobCount+1)
 	if err != nil {
 		return web.CollectionStatus{}, err
 	}
-	st := web.CollectionStatus{
-		URL: collectionBase(row), CSRFToken: csrfToken(c),
-		Badge:     collectionStateBadge(row.State),
-		CanEnable: row.State != "Enabled", CanDisable: row.State == "Enabled",
-		Message:  msg,
-		JobCount: int(n), MaxJobs: q.MaxJobCount,
-		QuotaText:     fmt.Sprintf("%s of %s jobs", fmtCount(n), fmtCount(int64(q.MaxJobCount))),
-		MaxRecurrence: "every " + q.MaxRecurrence.String(),
-		MaxOccurrence: "unlimited",
-	}
-	if q.MaxJobOccurrence > 0 {
-		st.MaxOccurrence = "at most " + fmtCount(int64(q.MaxJobOccurrence))
-	}
-	return st, nil
+	return web.NewCollectionStatus(row, n, csrfToken(c), msg), nil
 }
 
 // jobListView is a page of a collection's jobs: those named after after,
 // in name order (keyset).
 func (s *Server) jobListView(ctx context.Context, row *models.CollectionRow, after string, now time.Time) (web.JobList, error) {
-	jobs, err := s.store.CollectionJobs(ctx, row.ID, after, jobListPageSize+1)
+	jobs, err := s.store.CollectionJobs(ctx, row.ID, after, web.JobListPageSize+1)
 	if err != nil {
 		return web.JobList{}, err
 	}
@@ -103,78 +84,31 @@ func (s *Server) jobListView(ctx context.Context, row *models.CollectionRow, aft
 	if err != nil {
 		return web.JobList{}, err
 	}
-	base := collectionBase(row)
-	var l web.JobList
-	if after != "" {
-		l.FirstURL = base
-	}
-	if len(jobs) > jobListPageSize {
-		jobs = jobs[:jobListPageSize]
-		l.NextURL = base + "?after=" + url.QueryEscape(jobs[len(jobs)-1].Name)
-	}
+	items := make([]web.JobListItem, len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
-		pj := parseStored(j.Definition).with(cals)
-		zone := pj.zone()
-		r := web.JobRow{
-			Name: j.Name, URL: base + "/jobs/" + url.PathEscape(j.Name),
-			Badge:       jobStateBadge(j.State),
-			Description: pj.describe(scheduleBase(j.ScheduleBase, j.CreatedAt)),
-			Executions:  fmtCount(j.ExecutionCount), Failures: fmtCount(j.FailureCount), Faulted: fmtCount(j.FaultedCount),
+		pj := web.ParseStored(j.Definition).With(cals)
+		items[i] = web.JobListItem{Job: j, Stored: pj}
+		if i < web.JobListPageSize {
+			items[i].Next = nextOccurrences(&models.JobDetail{Job: j.Job}, pj.Job, now, 1, cals)
 		}
-		if pj.Job == nil {
-			r.Description = pj.Problem
-		}
-		next := nextOccurrences(&models.JobDetail{Job: j.Job}, pj.Job, now, 1, cals)
-		if len(next) > 0 {
-			r.Next = instantIn(next[0], zone, now)
-		} else {
-			r.NextNote = noNextNote(j.State)
-		}
-		if j.LastStatus != nil {
-			r.LastResult = historyBadge(*j.LastStatus)
-			r.LastAt = instantPtr(j.LastStartTime, zone, now)
-		}
-		l.Rows = append(l.Rows, r)
 	}
-	return l, nil
-}
-
-// noNextNote says briefly why a job has no next run.
-func noNextNote(state string) string {
-	switch state {
-	case "disabled":
-		return "Disabled"
-	case "completed":
-		return "None (completed)"
-	case "faulted":
-		return "None (faulted)"
-	}
-	return "None"
+	return web.NewJobList(row, after, items, now), nil
 }
 
 // -------------------------------------------------------------------- job page
 
-// historyParams are the query parameters of the job and history pages:
-// the timeline's range, the table's filters and its keyset cursor.
-type historyParams struct {
-	Range          timelineRange
-	Status, Action string
-	BeforeStart    time.Time
-	BeforeID       int64
-}
-
 // parseHistoryParams reads range (24h, 7d, 30d, 60d), status (Completed,
 // Failed, Postponed), action (MainAction, ErrorAction) and before
 // ("<start RFC 3339>,<id>"); a bad value is a 400 naming it.
-func parseHistoryParams(c echo.Context) (historyParams, error) {
-	p := historyParams{Range: timelineRanges[0]}
+func parseHistoryParams(c echo.Context) (web.HistoryParams, error) {
+	p := web.HistoryParams{Range: web.TimelineRanges[0]}
 	bad := func(format string, args ...any) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(format, args...))
 	}
 	if v := c.QueryParam("range"); v != "" {
 		found := false
-		for _, r := range timelineRanges {
+		for _, r := range web.TimelineRanges {
 			if r.Value == v {
 				p.Range, found = r, true
 			}
@@ -207,49 +141,15 @@ func parseHistoryParams(c echo.Context) (historyParams, error) {
 	return p, nil
 }
 
-// query writes the table's parameters (and extra ones) as a query string,
-// "" when there are none.
-func (p historyParams) query(withCursor bool) string {
-	q := url.Values{}
-	if p.Status != "" {
-		q.Set("status", p.Status)
-	}
-	if p.Action != "" {
-		q.Set("action", p.Action)
-	}
-	if withCursor && p.BeforeID != 0 {
-		q.Set("before", p.BeforeStart.UTC().Format(time.RFC3339Nano)+","+strconv.FormatInt(p.BeforeID, 10))
-	}
-	if len(q) == 0 {
-		return ""
-	}
-	return "?" + q.Encode()
-}
-
 // jobView is the whole job page (or the history page).
-func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, p historyParams, historyOnly bool) (web.JobPageView, error) {
+func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, p web.HistoryParams, historyOnly bool) (web.JobPageView, error) {
 	ctx := c.Request().Context()
 	now := s.clock()
 	pj, err := s.parseStoredIn(ctx, row.WorkspaceID, j.Definition)
 	if err != nil {
 		return web.JobPageView{}, err
 	}
-	jb := jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
-	v := web.JobPageView{
-		HistoryOnly: historyOnly,
-		Head: web.JobHead{
-			Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Collection: row.Name, CollectionURL: collectionBase(row),
-			Name: j.Name, URL: jb, EditURL: jb + "/edit", ExportURL: jb + "/export.json", HistoryURL: jb + "/history",
-			Description: pj.describe(scheduleBase(j.ScheduleBase, j.CreatedAt)), Zone: pj.zone().String(), Target: pj.target(),
-			Problem: pj.Problem, Cron: pj.cron(), FeedURL: s.absoluteURL(c, s.feedPath(row, j)),
-		},
-		Filter: web.HistoryFilter{URL: jb + "/history", Status: p.Status, Action: p.Action,
-			Statuses: []web.Choice{{Value: "", Label: "Any status"}, {Value: models.StatusCompleted, Label: "Completed"},
-				{Value: models.StatusFailed, Label: "Failed"}, {Value: models.StatusPostponed, Label: "Postponed"}},
-			Actions: []web.Choice{{Value: "", Label: "Any action"}, {Value: models.MainAction, Label: "MainAction"},
-				{Value: models.ErrorAction, Label: "ErrorAction"}},
-		},
-	}
+	v := web.NewJobPageView(row, j, pj, s.absoluteURL(c, s.feedPath(row, j)), p, historyOnly)
 	if !historyOnly {
 		flash, err := takeFlash(c)
 		if err != nil {
@@ -273,65 +173,33 @@ func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *mod
 	if err != nil {
 		return web.JobStatus{}, err
 	}
-	zone := pj.zone()
-	st := web.JobStatus{
-		URL: jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name), CSRFToken: csrfToken(c), Name: j.Name,
-		Badge:  jobStateBadge(j.State),
-		CanRun: j.State == "enabled" && row.State == "Enabled", CanEnable: j.State == "disabled", CanDisable: j.State == "enabled",
-		Message: msg, Error: refused,
-		Executions: fmtCount(j.ExecutionCount), Failures: fmtCount(j.FailureCount), Faulted: fmtCount(j.FaultedCount),
-		Zone: zone.String(),
-	}
-	if row.State != "Enabled" {
-		st.CollectionNote = fmt.Sprintf("The collection %s is %s: none of its jobs runs until it is enabled again.",
-			row.Name, strings.ToLower(row.State))
-	}
 	last, err := s.store.FilteredHistory(c.Request().Context(), models.HistoryQuery{JobID: j.ID, Limit: 1})
 	if err != nil {
-		return st, err
+		return web.JobStatus{}, err
 	}
+	var latest *models.HistoryEntry
 	if len(last) > 0 {
-		st.LastRun, st.LastResult = instantIn(last[0].StartTime, zone, now), historyBadge(last[0].Status)
-	} else {
-		st.LastRun = instantPtr(j.LastRunAt, zone, now)
+		latest = &last[0]
 	}
-	for _, t := range nextOccurrences(j, pj.Job, now, nextOccurrenceN, pj.cals) {
-		st.Next = append(st.Next, instantIn(t, zone, now))
-	}
-	if len(st.Next) == 0 {
-		switch j.State {
-		case "disabled":
-			st.NextNote = "The job is disabled: nothing is scheduled. Enabling it schedules it from then on."
-		case "completed":
-			st.NextNote = "The job is completed: no occurrence is left."
-		case "faulted":
-			st.NextNote = "The job is faulted: its last occurrence failed and none is left."
-		default:
-			st.NextNote = "No occurrence is left."
-		}
-	}
+	next := nextOccurrences(j, pj.Job, now, web.NextOccurrenceN, pj.Cals)
+	st := web.NewJobStatus(row, j, pj, latest, next, now)
+	st.CSRFToken, st.Message, st.Error = csrfToken(c), msg, refused
 	return st, nil
 }
 
 // timelineView draws the job's history over r, ending now: each execution
-// when there are at most timelineMarkLimit, groups otherwise.
+// when there are at most web.TimelineMarkLimit, groups otherwise.
 // historyPage makes the range links point to the history page.
-func (s *Server) timelineView(ctx context.Context, row *models.CollectionRow, j *models.JobDetail, r timelineRange, now time.Time, historyPage bool) (web.TimelineView, error) {
-	jb := jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
-	in := timelineInput{Range: r, From: now.Add(-r.Span), To: now, Now: now, Zone: parseStored(j.Definition).zone(),
-		PageURL: jb + "?range=", FragmentURL: jb + "/timeline?range="}
-	if historyPage {
-		in.PageURL, in.FragmentURL = jb+"/history?range=", jb+"/timeline?page=history&range="
-	}
-	in.URL = in.FragmentURL + r.Value
+func (s *Server) timelineView(ctx context.Context, row *models.CollectionRow, j *models.JobDetail, r web.TimelineRange, now time.Time, historyPage bool) (web.TimelineView, error) {
+	in := web.NewTimelineInput(row, j, r, now, historyPage)
 	// The end is inclusive of now: an execution that started this very
 	// instant is on the picture.
 	entries, err := s.store.HistoryBetween(ctx, models.HistoryBetweenParams{JobID: j.ID, From: in.From,
-		To: now.Add(time.Millisecond), Limit: timelineMarkLimit + 1})
+		To: now.Add(time.Millisecond), Limit: web.TimelineMarkLimit + 1})
 	if err != nil {
 		return web.TimelineView{}, err
 	}
-	if len(entries) <= timelineMarkLimit {
+	if len(entries) <= web.TimelineMarkLimit {
 		in.Entries = entries
 	} else {
 		in.Bucketed = true
@@ -340,49 +208,23 @@ func (s *Server) timelineView(ctx context.Context, row *models.CollectionRow, j 
 			return web.TimelineView{}, err
 		}
 	}
-	return timeline(in), nil
+	return web.NewTimelineView(in), nil
 }
 
 // historyTableView is one page of the job's history table: the entries
 // after the cursor of p that match its filters, newest first.
-func (s *Server) historyTableView(ctx context.Context, row *models.CollectionRow, j *models.JobDetail, p historyParams, now time.Time) (web.HistoryTable, error) {
+func (s *Server) historyTableView(ctx context.Context, row *models.CollectionRow, j *models.JobDetail, p web.HistoryParams, now time.Time) (web.HistoryTable, error) {
 	entries, err := s.store.FilteredHistory(ctx, models.HistoryQuery{JobID: j.ID, Status: p.Status, Action: p.Action,
-		BeforeStart: p.BeforeStart, BeforeID: p.BeforeID, Limit: historyPageSize + 1})
+		BeforeStart: p.BeforeStart, BeforeID: p.BeforeID, Limit: web.HistoryPageSize + 1})
 	if err != nil {
 		return web.HistoryTable{}, err
 	}
-	zone := parseStored(j.Definition).zone()
-	hb := jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name) + "/history"
-	t := web.HistoryTable{URL: hb + p.query(true), Filtered: p.Status != "" || p.Action != "", Zone: zone.String()}
-	if p.BeforeID != 0 {
-		t.NewestURL = hb + p.query(false)
-	}
-	if len(entries) > historyPageSize {
-		entries = entries[:historyPageSize]
-		last := entries[len(entries)-1]
-		older := p
-		older.BeforeStart, older.BeforeID = last.StartTime, last.ID
-		t.OlderURL = hb + older.query(true)
-	}
-	for _, e := range entries {
-		r := web.HistoryRow{
-			ID: strconv.FormatInt(e.ID, 10), Start: instantIn(e.StartTime, zone, now), Expected: instantIn(e.ExpectedExecutionTime, zone, now),
-			Badge: historyBadge(e.Status), Action: e.ActionName, Attempt: strconv.Itoa(e.RetryCount),
-			Occurrence: "#" + strconv.FormatInt(e.RepeatCount, 10), Lateness: latenessText(e.LatenessMs), Duration: "—",
-			Summary: messageSummary(e.Message), Message: e.Message,
-		}
-		if e.EndTime != nil {
-			r.Duration = spanText(e.EndTime.Sub(e.StartTime))
-		}
-		t.Rows = append(t.Rows, r)
-	}
-	return t, nil
+	return web.NewHistoryTable(row, j, p, entries, now), nil
 }
 
 // jobDeleteView is the delete confirmation page.
 func (s *Server) jobDeleteView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, problem string) web.JobDeleteView {
-	jb := jobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
-	return web.JobDeleteView{Name: j.Name, Collection: row.Name, URL: jb + "/delete", CancelURL: jb, CSRFToken: csrfToken(c), Error: problem}
+	return web.NewJobDeleteView(row, j, csrfToken(c), problem)
 }
 
 // ---------------------------------------------------------------- flashes

@@ -18,7 +18,7 @@ import (
 )
 
 // Tests of the dashboard, the collection page and the job page with its
-// history (pages.go, pages_build.go, pages_charts.go). The app's clock
+// history (pages.go, pages_build.go and their presenters in web). The app's clock
 // stands at 2026-11-21 12:00 UTC.
 
 // pgJobJSON is an hourly job at minute 30 in Europe/Berlin.

@@ -2103,7 +2103,7 @@ func importReport(v CalendarImportView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = badge(BadgeView{Text: "New", Class: BadgeGreen}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = badge(BadgeView{Text: "New", Tone: ToneGood}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -2143,7 +2143,7 @@ func importReport(v CalendarImportView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = badge(BadgeView{Text: "Already there", Class: BadgeSlate}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = badge(BadgeView{Text: "Already there", Tone: ToneNeutral}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -2196,7 +2196,7 @@ func importReport(v CalendarImportView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = badge(BadgeView{Text: "Not imported", Class: BadgeAmber}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = badge(BadgeView{Text: "Not imported", Tone: ToneWarning}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

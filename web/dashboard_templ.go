@@ -225,7 +225,7 @@ func DashboardPage(p Page, d Dashboard) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = badge(BadgeView{Text: "Failed", Class: badgeFailed}).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = badge(BadgeView{Text: "Failed", Tone: ToneBad}).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -832,7 +832,7 @@ func activityChart(a ActivityChart) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				for _, s := range b.Segments {
-					var templ_7745c5c3_Var51 = []any{s.Class}
+					var templ_7745c5c3_Var51 = []any{statusFill(s.Status)}
 					templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var51...)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -1057,7 +1057,7 @@ func legend(items []LegendItem) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var65 = []any{l.SwatchClass}
+			var templ_7745c5c3_Var65 = []any{swatchClass(l.Series)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var65...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1124,7 +1124,7 @@ func badge(b BadgeView) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if b.Text != "" {
-			var templ_7745c5c3_Var69 = []any{"inline-flex items-center whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium", b.Class}
+			var templ_7745c5c3_Var69 = []any{"inline-flex items-center whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium", badgeClass(b.Tone)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var69...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1149,7 +1149,7 @@ func badge(b BadgeView) templ.Component {
 			var templ_7745c5c3_Var71 string
 			templ_7745c5c3_Var71, templ_7745c5c3_Err = templ.JoinStringErrs(b.Text)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard.templ`, Line: 163, Col: 120}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard.templ`, Line: 163, Col: 131}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var71))
 			if templ_7745c5c3_Err != nil {

@@ -1,28 +1,83 @@
 package web
 
+import "sked/models"
+
 // The Tailwind classes of the dashboard, collection and job pages, written
 // out whole so that Tailwind finds them.
 
-// Badge colours. A badge's text always says what the colour means.
+// Tone is what a badge's colour means; its text always says it too. The
+// zero Tone is ToneNeutral.
+type Tone int
+
+// The tones of the badges.
 const (
-	BadgeGreen  = "bg-emerald-100 text-emerald-800 ring-1 ring-inset ring-emerald-600/30"
-	BadgeRed    = "bg-red-100 text-red-800 ring-1 ring-inset ring-red-600/30"
-	BadgeAmber  = "bg-amber-100 text-amber-900 ring-1 ring-inset ring-amber-600/30"
-	BadgeSlate  = "bg-slate-100 text-slate-700 ring-1 ring-inset ring-slate-500/30"
-	BadgeBlue   = "bg-sky-100 text-sky-800 ring-1 ring-inset ring-sky-600/30"
-	badgeFailed = BadgeRed
+	// ToneNeutral is a state without alarm (disabled, unknown).
+	ToneNeutral Tone = iota
+	// ToneGood is a healthy state (enabled, completed run).
+	ToneGood
+	// ToneBad is a failure (failed run, faulted job).
+	ToneBad
+	// ToneWarning asks for attention (postponed run, suspended
+	// collection).
+	ToneWarning
+	// ToneDone is a finished state (completed job).
+	ToneDone
 )
 
-// Fills of the pictures, one per history status, and the legend swatches
-// (shape as well as colour: circle, square, diamond).
+// badgeClass is the colour classes of a badge of tone t.
+func badgeClass(t Tone) string {
+	switch t {
+	case ToneGood:
+		return "bg-emerald-100 text-emerald-800 ring-1 ring-inset ring-emerald-600/30"
+	case ToneBad:
+		return "bg-red-100 text-red-800 ring-1 ring-inset ring-red-600/30"
+	case ToneWarning:
+		return "bg-amber-100 text-amber-900 ring-1 ring-inset ring-amber-600/30"
+	case ToneDone:
+		return "bg-sky-100 text-sky-800 ring-1 ring-inset ring-sky-600/30"
+	}
+	return "bg-slate-100 text-slate-700 ring-1 ring-inset ring-slate-500/30"
+}
+
+// Series is what a picture's legend names: one history status, or the
+// lateness marks. The zero Series is SeriesCompleted.
+type Series int
+
+// The series of the pictures.
 const (
-	FillCompleted   = "fill-emerald-600"
-	FillFailed      = "fill-red-600"
-	FillPostponed   = "fill-amber-500"
-	SwatchCompleted = "inline-block h-3 w-3 rounded-full bg-emerald-600"
-	SwatchFailed    = "inline-block h-3 w-3 bg-red-600"
-	SwatchPostponed = "inline-block h-3 w-3 rotate-45 bg-amber-500"
-	SwatchLateness  = "inline-block h-3 w-1 bg-violet-500"
+	SeriesCompleted Series = iota
+	SeriesFailed
+	SeriesPostponed
+	SeriesLateness
+)
+
+// swatchClass is the legend swatch of a series (shape as well as colour:
+// circle, square, diamond, bar).
+func swatchClass(s Series) string {
+	switch s {
+	case SeriesFailed:
+		return "inline-block h-3 w-3 bg-red-600"
+	case SeriesPostponed:
+		return "inline-block h-3 w-3 rotate-45 bg-amber-500"
+	case SeriesLateness:
+		return "inline-block h-3 w-1 bg-violet-500"
+	}
+	return "inline-block h-3 w-3 rounded-full bg-emerald-600"
+}
+
+// statusFill is the fill of a history status in the pictures.
+func statusFill(status string) string {
+	switch status {
+	case models.StatusFailed:
+		return "fill-red-600"
+	case models.StatusPostponed:
+		return "fill-amber-500"
+	}
+	return "fill-emerald-600"
+}
+
+// Classes of the pictures.
+const (
 	// markStroke outlines a timeline mark that has the pointer or the
 	// focus.
 	markStroke = "stroke-white group-hover:stroke-slate-900 group-focus:stroke-slate-900"

@@ -1,8 +1,10 @@
 package web
 
 // View models of the dashboard, the collection page and the job page with
-// its history. Handlers fill them: every time is already formatted, every
-// coordinate of the pictures already computed, every URL already built.
+// its history. The presenters (present_*.go) fill them: every time is
+// already formatted, every coordinate of the pictures already computed,
+// every URL already built; colours are meanings (Tone, Series), mapped to
+// classes in pages_classes.go.
 
 // Instant is a moment as the pages show it. ISO is the RFC 3339 value of
 // the <time datetime> attribute, in the zone shown; Local is the readable
@@ -17,9 +19,10 @@ type Instant struct {
 func (i Instant) IsZero() bool { return i.ISO == "" }
 
 // BadgeView is a status badge: its meaning is in Text, the colour only
-// repeats it. Class holds the whole colour classes.
+// repeats it. Tone is what the colour says (badgeClass picks it).
 type BadgeView struct {
-	Text, Class string
+	Text string
+	Tone Tone
 }
 
 // ChartTick is a text label of a picture at (X, Y), with its SVG
@@ -32,7 +35,8 @@ type ChartTick struct {
 
 // LegendItem names a colour (and shape) of a picture.
 type LegendItem struct {
-	Text, SwatchClass string
+	Text   string
+	Series Series
 }
 
 // ---------------------------------------------------------------- dashboard
@@ -106,10 +110,11 @@ type ActivityBar struct {
 	HasExecutions  bool
 }
 
-// BarSegment is one status's part of a bar.
+// BarSegment is one status's part of a bar; Status (a history status)
+// picks its fill.
 type BarSegment struct {
 	X, Y, W, H int
-	Class      string
+	Status     string
 }
 
 // --------------------------------------------------------------- collection
@@ -133,7 +138,9 @@ type CollectionPageView struct {
 // enable/disable control and the quota use.
 type CollectionStatus struct {
 	URL, CSRFToken string
-	Badge          BadgeView
+	// EnableURL and DisableURL change the state (POST).
+	EnableURL, DisableURL string
+	Badge                 BadgeView
 	// CanEnable and CanDisable say which button shows.
 	CanEnable, CanDisable bool
 	// Message confirms the last change (role=status).
@@ -195,8 +202,11 @@ type JobPageView struct {
 // occurrences and the buttons that change them.
 type JobStatus struct {
 	URL, CSRFToken string
-	Name           string
-	Badge          BadgeView
+	// RunURL, EnableURL, DisableURL and DeleteURL are the buttons'
+	// targets.
+	RunURL, EnableURL, DisableURL, DeleteURL string
+	Name                                     string
+	Badge                                    BadgeView
 	// CanRun, CanEnable, CanDisable say which buttons show.
 	CanRun, CanEnable, CanDisable bool
 	// CollectionNote warns that the collection is not enabled.
@@ -258,15 +268,15 @@ type TimelineLane struct {
 // from LateX1 (expected) to X (started) when HasLateLine; LateBarH > 0
 // draws its bar in the lateness lane.
 type TimelineMark struct {
-	Label, Status, Shape, Class string
-	X, Y, R                     int
-	RectX, RectY, RectW, RectH  int
-	Points                      string
-	HasLateLine                 bool
-	LateX1                      int
-	LateBarX, LateBarY          int
-	LateBarW, LateBarH          int
-	Detail                      string
+	Label, Status, Shape       string
+	X, Y, R                    int
+	RectX, RectY, RectW, RectH int
+	Points                     string
+	HasLateLine                bool
+	LateX1                     int
+	LateBarX, LateBarY         int
+	LateBarW, LateBarH         int
+	Detail                     string
 }
 
 // HistoryFilter is the history table's filter form.

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/web"
 )
 
 // The pictures of the pages, computed here down to the coordinate: the
@@ -18,23 +17,12 @@ import (
 // statusOrder is the order of the statuses in the pictures and legends.
 var statusOrder = []string{models.StatusCompleted, models.StatusFailed, models.StatusPostponed}
 
-// statusFill is the fill of a status in the pictures.
-func statusFill(status string) string {
-	switch status {
-	case models.StatusFailed:
-		return web.FillFailed
-	case models.StatusPostponed:
-		return web.FillPostponed
-	}
-	return web.FillCompleted
-}
-
 // statusLegend names the status colours and shapes.
-func statusLegend() []web.LegendItem {
-	return []web.LegendItem{
-		{Text: "Completed (circle)", SwatchClass: web.SwatchCompleted},
-		{Text: "Failed (square)", SwatchClass: web.SwatchFailed},
-		{Text: "Postponed (diamond)", SwatchClass: web.SwatchPostponed},
+func statusLegend() []LegendItem {
+	return []LegendItem{
+		{Text: "Completed (circle)", Series: SeriesCompleted},
+		{Text: "Failed (square)", Series: SeriesFailed},
+		{Text: "Postponed (diamond)", Series: SeriesPostponed},
 	}
 }
 
@@ -43,7 +31,7 @@ func countsText(counts map[string]int64) string {
 	var parts []string
 	for _, st := range statusOrder {
 		if n := counts[st]; n > 0 {
-			parts = append(parts, fmtCount(n)+" "+st)
+			parts = append(parts, FormatCount(n)+" "+st)
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -53,37 +41,37 @@ func countsText(counts map[string]int64) string {
 
 // The activity chart's geometry (SVG user units).
 const (
-	actWidth    = 880
-	actHeight   = 224
-	actPlotX1   = 52
-	actSlot     = 34 // 24 slots: 816 units
-	actBarW     = 24
-	actBaseY    = 192
-	actMaxBarH  = 148
-	actTopY     = 28
-	actTickY    = 212
-	actHours    = 24
-	actTickStep = 3
+	actWidth      = 880
+	actHeight     = 224
+	actPlotX1     = 52
+	actSlot       = 34 // 24 slots: 816 units
+	actBarW       = 24
+	actBaseY      = 192
+	actMaxBarH    = 148
+	actTopY       = 28
+	actTickY      = 212
+	ActivityHours = 24
+	actTickStep   = 3
 )
 
-// activityChart draws the executions of the 24 hours that end with the
+// NewActivityChart draws the executions of the 24 hours that end with the
 // current hour, from the hourly buckets of ExecutionBuckets(from, …).
-func activityChart(buckets []models.HistoryBucket, from time.Time) web.ActivityChart {
-	a := web.ActivityChart{
+func NewActivityChart(buckets []models.HistoryBucket, from time.Time) ActivityChart {
+	a := ActivityChart{
 		Caption: "Executions in the last 24 hours (UTC)",
 		Width:   actWidth, Height: actHeight,
-		BaseY: actBaseY, PlotX1: actPlotX1, PlotX2: actPlotX1 + actHours*actSlot,
-		Legend: []web.LegendItem{
-			{Text: "Completed", SwatchClass: web.SwatchCompleted},
-			{Text: "Failed", SwatchClass: web.SwatchFailed},
-			{Text: "Postponed", SwatchClass: web.SwatchPostponed},
+		BaseY: actBaseY, PlotX1: actPlotX1, PlotX2: actPlotX1 + ActivityHours*actSlot,
+		Legend: []LegendItem{
+			{Text: "Completed", Series: SeriesCompleted},
+			{Text: "Failed", Series: SeriesFailed},
+			{Text: "Postponed", Series: SeriesPostponed},
 		},
 	}
-	per := make([]map[string]int64, actHours)
+	per := make([]map[string]int64, ActivityHours)
 	totals := map[string]int64{}
 	var maxTotal, all int64
 	for _, b := range buckets {
-		if b.Bucket < 0 || b.Bucket >= actHours {
+		if b.Bucket < 0 || b.Bucket >= ActivityHours {
 			continue
 		}
 		if per[b.Bucket] == nil {
@@ -104,22 +92,22 @@ func activityChart(buckets []models.HistoryBucket, from time.Time) web.ActivityC
 		a.Empty = true
 		a.Summary = "No execution in the last 24 hours."
 	} else {
-		a.Summary = fmt.Sprintf("%s in the last 24 hours: %s.", fmtPlural(all, "execution", "executions"), countsText(totals))
+		a.Summary = fmt.Sprintf("%s in the last 24 hours: %s.", Plural(all, "execution", "executions"), countsText(totals))
 	}
 	scale := niceMax(maxTotal)
-	a.YTicks = []web.ChartTick{
+	a.YTicks = []ChartTick{
 		{X: actPlotX1 - 6, Y: actBaseY, Text: "0", Anchor: "end"},
-		{X: actPlotX1 - 6, Y: actBaseY - actMaxBarH/2, Text: fmtCount(scale / 2), Anchor: "end"},
-		{X: actPlotX1 - 6, Y: actBaseY - actMaxBarH, Text: fmtCount(scale), Anchor: "end"},
+		{X: actPlotX1 - 6, Y: actBaseY - actMaxBarH/2, Text: FormatCount(scale / 2), Anchor: "end"},
+		{X: actPlotX1 - 6, Y: actBaseY - actMaxBarH, Text: FormatCount(scale), Anchor: "end"},
 	}
 	if scale%2 != 0 {
 		a.YTicks = append(a.YTicks[:1], a.YTicks[2])
 	}
-	for i := range actHours {
+	for i := range ActivityHours {
 		start := from.Add(time.Duration(i) * time.Hour).UTC()
 		slotX := actPlotX1 + i*actSlot
 		if i%actTickStep == 0 {
-			a.XTicks = append(a.XTicks, web.ChartTick{X: slotX + actSlot/2, Y: actTickY, Text: start.Format("15:04"), Anchor: "middle"})
+			a.XTicks = append(a.XTicks, ChartTick{X: slotX + actSlot/2, Y: actTickY, Text: start.Format("15:04"), Anchor: "middle"})
 		}
 		m := per[i]
 		var total int64
@@ -130,9 +118,9 @@ func activityChart(buckets []models.HistoryBucket, from time.Time) web.ActivityC
 		if total == 0 {
 			label += "no execution"
 		} else {
-			label += fmtPlural(total, "execution", "executions") + " (" + countsText(m) + ")"
+			label += Plural(total, "execution", "executions") + " (" + countsText(m) + ")"
 		}
-		bar := web.ActivityBar{Label: label, Count: fmtCount(total), CountX: slotX + actSlot/2,
+		bar := ActivityBar{Label: label, Count: FormatCount(total), CountX: slotX + actSlot/2,
 			HitX: slotX + 1, HitW: actSlot - 2, HitY: actTopY - 14, HitH: actBaseY - actTopY + 14, HasExecutions: total > 0}
 		y := actBaseY
 		for _, st := range statusOrder {
@@ -142,7 +130,7 @@ func activityChart(buckets []models.HistoryBucket, from time.Time) web.ActivityC
 			}
 			h := max(2, int(math.Round(float64(n)/float64(scale)*actMaxBarH)))
 			y -= h
-			bar.Segments = append(bar.Segments, web.BarSegment{X: slotX + (actSlot-actBarW)/2, Y: y, W: actBarW, H: h, Class: statusFill(st)})
+			bar.Segments = append(bar.Segments, BarSegment{X: slotX + (actSlot-actBarW)/2, Y: y, W: actBarW, H: h, Status: st})
 		}
 		bar.CountY = y - 4
 		a.Bars = append(a.Bars, bar)
@@ -167,25 +155,25 @@ func niceMax(n int64) int64 {
 
 // ------------------------------------------------------------------ timeline
 
-// timelineRange is one zoom of the history timeline.
-type timelineRange struct {
+// TimelineRange is one zoom of the history timeline.
+type TimelineRange struct {
 	Value, Label, Words string
 	Span, Bucket        time.Duration
 }
 
-// timelineRanges are the zooms (SPEC §9): 24 h, 7 d, 30 d, 60 d. Bucket is
+// TimelineRanges are the zooms (SPEC §9): 24 h, 7 d, 30 d, 60 d. Bucket is
 // the width of a group when there are too many executions to draw one by
 // one.
-var timelineRanges = []timelineRange{
+var TimelineRanges = []TimelineRange{
 	{"24h", "24 h", "24 hours", 24 * time.Hour, 15 * time.Minute},
 	{"7d", "7 d", "7 days", 7 * 24 * time.Hour, 2 * time.Hour},
 	{"30d", "30 d", "30 days", 30 * 24 * time.Hour, 6 * time.Hour},
 	{"60d", "60 d", "60 days", 60 * 24 * time.Hour, 12 * time.Hour},
 }
 
-// timelineMarkLimit is the most executions drawn one by one; beyond it the
+// TimelineMarkLimit is the most executions drawn one by one; beyond it the
 // timeline draws groups.
-const timelineMarkLimit = 300
+const TimelineMarkLimit = 300
 
 // The timeline's geometry (SVG user units).
 const (
@@ -206,11 +194,11 @@ const (
 	tlDetailChars = 88
 )
 
-// timelineInput is what a timeline is drawn from: either the entries of
-// the range (Entries, when there are at most timelineMarkLimit) or its
+// TimelineInput is what a timeline is drawn from: either the entries of
+// the range (Entries, when there are at most TimelineMarkLimit) or its
 // buckets.
-type timelineInput struct {
-	Range         timelineRange
+type TimelineInput struct {
+	Range         TimelineRange
 	From, To, Now time.Time
 	Zone          *time.Location
 	Entries       []models.HistoryEntry
@@ -242,31 +230,31 @@ func laneY(status string) int {
 	return tlLane1
 }
 
-// timeline draws the history of one job over in.Range.
-func timeline(in timelineInput) web.TimelineView {
-	t := web.TimelineView{
+// NewTimelineView draws the history of one job over in.Range.
+func NewTimelineView(in TimelineInput) TimelineView {
+	t := TimelineView{
 		URL:     in.URL,
 		Caption: "Timeline of the last " + in.Range.Words + " (times in " + in.Zone.String() + ")",
 		Width:   tlWidth, Height: tlHeight,
 		PlotX1: tlPlotX1, PlotX2: tlPlotX2, AxisY: tlAxisY, LateY1: tlLateY1, LateY2: tlLateY2,
 		LateLabel: "Lateness",
 		DetailX:   tlPlotX1, DetailY: tlDetailY, DetailW: tlPlotX2 - tlPlotX1 + 8,
-		Legend: append(statusLegend(), web.LegendItem{Text: "Lateness (line from the expected time to the start; bar height)", SwatchClass: web.SwatchLateness}),
+		Legend: append(statusLegend(), LegendItem{Text: "Lateness (line from the expected time to the start; bar height)", Series: SeriesLateness}),
 	}
-	for _, r := range timelineRanges {
-		t.Ranges = append(t.Ranges, web.RangeLink{Label: r.Label, Value: r.Value,
+	for _, r := range TimelineRanges {
+		t.Ranges = append(t.Ranges, RangeLink{Label: r.Label, Value: r.Value,
 			URL: in.PageURL + r.Value, HXURL: in.FragmentURL + r.Value, Current: r.Value == in.Range.Value})
 	}
 	for _, st := range statusOrder {
 		y := laneY(st)
-		t.Lanes = append(t.Lanes, web.TimelineLane{Label: st, Y: y, LabelY: y + 5})
+		t.Lanes = append(t.Lanes, TimelineLane{Label: st, Y: y, LabelY: y + 5})
 	}
 	for _, tick := range timelineTicks(in.Range, in.From, in.To, in.Zone) {
 		x := xOf(tick.at, in.From, in.To)
 		if x < tlPlotX1+12 || x > tlPlotX2-12 {
 			continue
 		}
-		t.Ticks = append(t.Ticks, web.ChartTick{X: x, Y: tlTickY, Text: tick.label, Anchor: "middle"})
+		t.Ticks = append(t.Ticks, ChartTick{X: x, Y: tlTickY, Text: tick.label, Anchor: "middle"})
 		t.GridLines = append(t.GridLines, x)
 	}
 	totals := map[string]int64{}
@@ -281,7 +269,7 @@ func timeline(in timelineInput) web.TimelineView {
 			}
 		}
 		t.Marks = bucketMarks(in, maxLate)
-		t.Note = fmt.Sprintf("Too many executions to draw one by one: each mark groups the executions of %s.", spanText(in.Range.Bucket))
+		t.Note = fmt.Sprintf("Too many executions to draw one by one: each mark groups the executions of %s.", SpanText(in.Range.Bucket))
 	} else {
 		for _, e := range in.Entries {
 			totals[e.Status]++
@@ -292,13 +280,13 @@ func timeline(in timelineInput) web.TimelineView {
 		}
 		t.Marks = entryMarks(in, maxLate)
 	}
-	t.LateMax = "max " + spanText(time.Duration(maxLate)*time.Millisecond)
+	t.LateMax = "max " + SpanText(time.Duration(maxLate)*time.Millisecond)
 	if all == 0 {
 		t.Empty = true
 		t.Summary = "No execution in the last " + in.Range.Words + "."
 	} else {
 		t.Summary = fmt.Sprintf("%s in the last %s: %s. Each mark can take the focus; its details show above the picture.",
-			fmtPlural(all, "execution", "executions"), in.Range.Words, countsText(totals))
+			Plural(all, "execution", "executions"), in.Range.Words, countsText(totals))
 	}
 	return t
 }
@@ -313,7 +301,7 @@ func lateBar(ms, maxMs int64) int {
 }
 
 // shapeMark gives m the shape of its status at (x, y).
-func shapeMark(m *web.TimelineMark, x, y int) {
+func shapeMark(m *TimelineMark, x, y int) {
 	m.X, m.Y = x, y
 	switch m.Status {
 	case models.StatusCompleted:
@@ -328,12 +316,12 @@ func shapeMark(m *web.TimelineMark, x, y int) {
 
 // entryMarks draws one mark per execution, oldest first (so the newest is
 // on top and last in the focus order).
-func entryMarks(in timelineInput, maxLate int64) []web.TimelineMark {
-	out := make([]web.TimelineMark, 0, len(in.Entries))
+func entryMarks(in TimelineInput, maxLate int64) []TimelineMark {
+	out := make([]TimelineMark, 0, len(in.Entries))
 	for i := len(in.Entries) - 1; i >= 0; i-- {
 		e := in.Entries[i]
 		x := xOf(e.StartTime, in.From, in.To)
-		m := web.TimelineMark{Status: e.Status, Class: statusFill(e.Status)}
+		m := TimelineMark{Status: e.Status}
 		shapeMark(&m, x, laneY(e.Status))
 		start := e.StartTime.In(in.Zone)
 		words := []string{e.Status, e.ActionName, "retry count " + strconv.Itoa(e.RetryCount), "started " + start.Format("Mon 2 Jan 15:04:05 MST")}
@@ -343,8 +331,8 @@ func entryMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 		}
 		detail := e.Status + " · " + e.ActionName + " · " + start.Format("Mon 2 Jan 15:04:05 MST")
 		if e.LatenessMs != nil {
-			words = append(words, spanText(time.Duration(*e.LatenessMs)*time.Millisecond)+" late")
-			detail += " · " + spanText(time.Duration(*e.LatenessMs)*time.Millisecond) + " late"
+			words = append(words, SpanText(time.Duration(*e.LatenessMs)*time.Millisecond)+" late")
+			detail += " · " + SpanText(time.Duration(*e.LatenessMs)*time.Millisecond) + " late"
 			if ex := xOf(e.ExpectedExecutionTime, in.From, in.To); x-ex >= 2 {
 				m.HasLateLine, m.LateX1 = true, ex
 			}
@@ -353,9 +341,9 @@ func entryMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 			}
 		}
 		if e.EndTime != nil {
-			words = append(words, "took "+spanText(e.EndTime.Sub(e.StartTime)))
+			words = append(words, "took "+SpanText(e.EndTime.Sub(e.StartTime)))
 		}
-		if s := messageSummary(e.Message); s != "" {
+		if s := MessageSummary(e.Message); s != "" {
 			words = append(words, s)
 		}
 		m.Label = strings.Join(words, ", ")
@@ -366,8 +354,8 @@ func entryMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 }
 
 // bucketMarks draws one mark per group of executions of one status.
-func bucketMarks(in timelineInput, maxLate int64) []web.TimelineMark {
-	out := make([]web.TimelineMark, 0, len(in.Buckets))
+func bucketMarks(in TimelineInput, maxLate int64) []TimelineMark {
+	out := make([]TimelineMark, 0, len(in.Buckets))
 	for _, b := range in.Buckets {
 		start := in.From.Add(time.Duration(b.Bucket) * in.Range.Bucket)
 		end := start.Add(in.Range.Bucket)
@@ -376,15 +364,15 @@ func bucketMarks(in timelineInput, maxLate int64) []web.TimelineMark {
 		}
 		x1, x2 := xOf(start, in.From, in.To), xOf(end, in.From, in.To)
 		y := laneY(b.Status)
-		m := web.TimelineMark{Status: b.Status, Class: statusFill(b.Status), Shape: "square",
+		m := TimelineMark{Status: b.Status, Shape: "square",
 			X: (x1 + x2) / 2, Y: y, RectX: x1, RectY: y - 7, RectW: max(x2-x1-1, 2), RectH: 14}
 		if b.Status == models.StatusPostponed {
 			shapeMark(&m, (x1+x2)/2, y)
 		}
-		words := []string{fmtPlural(b.Count, b.Status+" execution", b.Status+" executions"),
+		words := []string{Plural(b.Count, b.Status+" execution", b.Status+" executions"),
 			"from " + start.In(in.Zone).Format("Mon 2 Jan 15:04") + " to " + end.In(in.Zone).Format("Mon 2 Jan 15:04 MST")}
 		if b.MaxLatenessMs != nil {
-			words = append(words, "at most "+spanText(time.Duration(*b.MaxLatenessMs)*time.Millisecond)+" late")
+			words = append(words, "at most "+SpanText(time.Duration(*b.MaxLatenessMs)*time.Millisecond)+" late")
 			if h := lateBar(*b.MaxLatenessMs, maxLate); h > 0 {
 				m.LateBarX, m.LateBarW, m.LateBarH, m.LateBarY = x1, max(x2-x1-1, 2), h, tlLateY2-h
 			}
@@ -414,7 +402,7 @@ type tick struct {
 // timelineTicks are the axis labels of a range in zone: every 3 hours
 // over 24 h, every day over 7 d, every 5 days over 30 d, every 10 days
 // over 60 d (at local midnight).
-func timelineTicks(r timelineRange, from, to time.Time, zone *time.Location) []tick {
+func timelineTicks(r TimelineRange, from, to time.Time, zone *time.Location) []tick {
 	var out []tick
 	lf := from.In(zone)
 	if r.Span <= 24*time.Hour {

@@ -1,0 +1,127 @@
+package web
+
+import (
+	"net/url"
+	"strconv"
+)
+
+// The one place that builds the app's page URLs. Each helper escapes its
+// name segments with url.PathEscape; the shapes match the routes
+// registered in handlers.
+
+// NewCollectionPath is the page that creates a job collection.
+const NewCollectionPath = "/collections/new"
+
+// CollectionPath is the page of a job collection from its names.
+func CollectionPath(ws, rg, coll string) string {
+	return "/c/" + url.PathEscape(ws) + "/" + url.PathEscape(rg) + "/" + url.PathEscape(coll)
+}
+
+// CollectionPagePath is the collection page from the job named after
+// (keyset cursor of the job list); "" is the first page.
+func CollectionPagePath(ws, rg, coll, after string) string {
+	if after == "" {
+		return CollectionPath(ws, rg, coll)
+	}
+	return CollectionPath(ws, rg, coll) + "?after=" + url.QueryEscape(after)
+}
+
+// CollectionEnablePath enables a collection (POST).
+func CollectionEnablePath(ws, rg, coll string) string {
+	return CollectionPath(ws, rg, coll) + "/enable"
+}
+
+// CollectionDisablePath disables a collection (POST).
+func CollectionDisablePath(ws, rg, coll string) string {
+	return CollectionPath(ws, rg, coll) + "/disable"
+}
+
+// NewJobPath is the form that creates a job in a collection.
+func NewJobPath(ws, rg, coll string) string { return CollectionPath(ws, rg, coll) + "/jobs/new" }
+
+// JobPreviewPath is where the job form posts for its live preview.
+func JobPreviewPath(ws, rg, coll string) string {
+	return CollectionPath(ws, rg, coll) + "/jobs/preview"
+}
+
+// JobPath is the page of a job from its names.
+func JobPath(ws, rg, coll, job string) string {
+	return CollectionPath(ws, rg, coll) + "/jobs/" + url.PathEscape(job)
+}
+
+// JobEditPath is the form that edits a job.
+func JobEditPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/edit" }
+
+// JobHistoryPath is the history page of a job.
+func JobHistoryPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/history" }
+
+// JobTimelinePath is the timeline fragment of a job.
+func JobTimelinePath(ws, rg, coll, job string) string {
+	return JobPath(ws, rg, coll, job) + "/timeline"
+}
+
+// JobRunPath runs a job now (POST).
+func JobRunPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/run" }
+
+// JobEnablePath enables a job (POST).
+func JobEnablePath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/enable" }
+
+// JobDisablePath disables a job (POST).
+func JobDisablePath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/disable" }
+
+// JobDeletePath is the delete confirmation of a job.
+func JobDeletePath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/delete" }
+
+// JobExportPath is the ARM JSON download of a job.
+func JobExportPath(ws, rg, coll, job string) string {
+	return JobPath(ws, rg, coll, job) + "/export.json"
+}
+
+// JobFeedPath is the iCalendar feed of a job's runs, with its token.
+func JobFeedPath(ws, rg, coll, job, token string) string {
+	return JobPath(ws, rg, coll, job) + "/calendar.ics?token=" + url.QueryEscape(token)
+}
+
+// ExportPath downloads every job the user may see (JSON).
+const ExportPath = "/export"
+
+// ImportPath is the import page.
+const ImportPath = "/import"
+
+// CalendarsPath is the page of a workspace's calendars.
+func CalendarsPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/calendars" }
+
+// NewCalendarPath is the form that creates a calendar in a workspace.
+func NewCalendarPath(ws string) string { return CalendarsPath(ws) + "/new" }
+
+// CalendarImportPath is the .ics import page of a workspace; name ("" for
+// none) preselects the calendar to import into.
+func CalendarImportPath(ws, name string) string {
+	if name == "" {
+		return CalendarsPath(ws) + "/import"
+	}
+	return CalendarsPath(ws) + "/import?name=" + url.QueryEscape(name)
+}
+
+// CalendarPath is the page of a calendar.
+func CalendarPath(ws, name string) string { return CalendarsPath(ws) + "/" + url.PathEscape(name) }
+
+// CalendarYearPath is the page of a calendar showing year.
+func CalendarYearPath(ws, name string, year int) string {
+	return CalendarPath(ws, name) + "?year=" + strconv.Itoa(year)
+}
+
+// CalendarEditPath is the form that edits a calendar.
+func CalendarEditPath(ws, name string) string { return CalendarPath(ws, name) + "/edit" }
+
+// CalendarExportPath is the .ics download of a calendar.
+func CalendarExportPath(ws, name string) string { return CalendarPath(ws, name) + "/export.ics" }
+
+// CalendarDeletePath is the delete confirmation of a calendar.
+func CalendarDeletePath(ws, name string) string { return CalendarPath(ws, name) + "/delete" }
+
+// MonthPath is the month view of a workspace.
+func MonthPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/month" }
+
+// MonthDayPath is the day fragment of a workspace's month view.
+func MonthDayPath(ws string) string { return MonthPath(ws) + "/day" }

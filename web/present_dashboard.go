@@ -1,0 +1,59 @@
+package web
+
+import (
+	"strconv"
+	"time"
+
+	"sked/models"
+)
+
+// The presenter of the dashboard.
+
+// UpcomingItem is an upcoming run of the dashboard with its job's
+// definition read back (with the calendars it excludes).
+type UpcomingItem struct {
+	Run    models.UpcomingRun
+	Stored StoredJob
+}
+
+// ActivityFrom is the start of the activity chart at now: the 24 hours
+// (UTC) that end with the current hour.
+func ActivityFrom(now time.Time) time.Time {
+	return now.UTC().Truncate(time.Hour).Add(-(ActivityHours - 1) * time.Hour)
+}
+
+// NewDashboard is the dashboard at now: the collections the user may see,
+// the upcoming runs, the recent failures and the hourly buckets of the
+// executions since from (ActivityFrom).
+func NewDashboard(collections []models.CollectionSummary, upcoming []UpcomingItem, failures []models.HistoryWithJob,
+	buckets []models.HistoryBucket, from, now time.Time) Dashboard {
+	d := Dashboard{NewCollectionURL: NewCollectionPath}
+	for _, r := range collections {
+		d.Collections = append(d.Collections, CollectionRow{
+			Workspace: r.WorkspaceID, ResourceGroup: r.ResourceGroup, Name: r.Name,
+			URL:   CollectionPath(r.WorkspaceID, r.ResourceGroup, r.Name),
+			State: collectionStateBadge(r.State), SKU: r.SKU,
+			Enabled: r.Enabled, Disabled: r.Disabled, Completed: r.Completed, Faulted: r.Faulted,
+		})
+	}
+	for _, it := range upcoming {
+		u, pj := it.Run, it.Stored
+		d.Upcoming = append(d.Upcoming, UpcomingRow{
+			Job: u.JobName, JobURL: JobPath(u.WorkspaceID, u.ResourceGroup, u.Collection, u.JobName),
+			Collection: u.Collection, CollectionURL: CollectionPath(u.WorkspaceID, u.ResourceGroup, u.Collection),
+			Description: pj.Describe(ScheduleBase(u.ScheduleBase, u.CreatedAt)),
+			At:          InstantIn(u.NextRunAt, pj.Zone(), now),
+		})
+	}
+	for _, f := range failures {
+		d.Failures = append(d.Failures, FailureRow{
+			Job: f.JobName, JobURL: JobPath(f.WorkspaceID, f.ResourceGroup, f.Collection, f.JobName),
+			Collection: f.Collection, CollectionURL: CollectionPath(f.WorkspaceID, f.ResourceGroup, f.Collection),
+			At:     InstantIn(f.StartTime, ParseStored(f.Definition).Zone(), now),
+			Action: f.ActionName, Attempt: strconv.Itoa(f.RetryCount),
+			Summary: MessageSummary(f.Message), Message: f.Message,
+		})
+	}
+	d.Activity = NewActivityChart(buckets, from)
+	return d
+}
