@@ -122,6 +122,11 @@ func (im *Imports) Stop(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
+	select {
+	case <-done:
+		return nil // ended meanwhile
+	default:
+	}
 	cancel()
 	<-done
 	n := 0
