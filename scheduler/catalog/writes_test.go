@@ -51,7 +51,9 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 	collIn := func(op catalog.Op) catalog.Change {
 		return catalog.Change{Op: op, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc"}
 	}
-	calIn := func(op catalog.Op) catalog.Change { return catalog.Change{Op: op, WorkspaceID: ws, Calendar: "holidays"} }
+	calIn := func(op catalog.Op) catalog.Change {
+		return catalog.Change{Op: op, WorkspaceID: ws, Calendar: "holidays"}
+	}
 	steps := []struct {
 		method string
 		want   catalog.Change // Detail is compared when not empty
