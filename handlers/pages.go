@@ -16,7 +16,7 @@ import (
 
 // The collection page and the job page with its history (SPEC §9). Each
 // handler parses, makes one call (a view builder in pages_build.go or one
-// store change) and renders: the whole page for normal requests, only the
+// catalog change) and renders: the whole page for normal requests, only the
 // swapped fragment for htmx. Changes are POST forms (CSRF checked by the
 // middleware) answered with the new fragment (htmx) or a redirect.
 
