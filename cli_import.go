@@ -79,11 +79,13 @@ func cmdImport(ctx context.Context, sio stdio, args []string) error {
 	if target.WorkspaceID == "" {
 		target.WorkspaceID = models.DefaultWorkspaceID
 	}
+	actor := cliActor(nil)
 	if userName != "" {
 		user, err := cliUser(ctx, db.Store, userName)
 		if err != nil {
 			return err
 		}
+		actor = cliActor(user)
 		for _, ws := range file.Workspaces(sub, target) {
 			if _, ok, err := db.Store.MemberWorkspace(ctx, ws, user.ID); err != nil {
 				return fmt.Errorf("import: %w", err)
@@ -99,7 +101,7 @@ func cmdImport(ctx context.Context, sio stdio, args []string) error {
 			}
 		}
 	}
-	rep, err := catalog.New(db.Store, nil).Import(ctx, sub, target, file, opts)
+	rep, err := catalog.New(db.Store, nil).Import(ctx, actor, sub, target, file, opts)
 	if rep != nil {
 		printImportReport(sio.out, rep)
 	}

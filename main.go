@@ -37,7 +37,10 @@ func main() {
 // lock, opens (and if need be starts) the database, migrates it, and serves
 // HTTP on cfg.Listen. ready, when not nil, is called with the listening
 // address once requests are accepted. On the way out it shuts down in
-// order: HTTP server, then the database (and the embedded PostgreSQL).
+// order: the HTTP server (no new requests, so no new imports), the
+// background imports (waited for, at most half of cfg.ShutdownTimeout,
+// then cancelled), the engine, then the database (and the embedded
+// PostgreSQL).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Addr)) error {
 	// 0711: the postgres user must pass through to the embedded cluster;
 	// the secrets inside have their own 0600 modes.
@@ -77,6 +80,17 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	// Stopped below after the HTTP server; on an early return, at once.
 	defer engine.Stop(context.Background())
 
+	// Every write goes through the catalog; it runs jobs now through the
+	// engine. Background imports run under its lifecycle.
+	cat := catalog.New(db.Store, nil).WithRunner(engine)
+	imports := catalog.NewImports(cat)
+	if err := imports.Start(ctx); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	// Stopped below after the HTTP server; on an early return, at once
+	// (before the engine and the database: defers run last first).
+	defer imports.Stop(doneContext())
+
 	if err := announceSetupCode(ctx, db.Store, logger); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -92,7 +106,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		SecureCookies:      cfg.SecureCookies(),
 		Logger:             logger,
 		Version:            version,
-		Engine:             engine,
+		Catalog:            cat,
+		Imports:            imports,
 		BaseURL:            cfg.BaseURL,
 		AllowTargets:       cfg.AllowTargets,
 	})
@@ -125,9 +140,24 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		logger.Warn("HTTP server did not shut down cleanly", "err", err)
 	}
 	logger.Info("HTTP server stopped")
+	// Background imports end next: waited for, then cancelled.
+	importsCtx, cancelImports := context.WithTimeout(shutdownCtx, cfg.ShutdownTimeout/2)
+	if err := imports.Stop(importsCtx); err != nil {
+		logger.Warn("background imports did not finish in time", "err", err)
+	}
+	cancelImports()
+	logger.Info("background imports stopped")
 	// The engine stops after the HTTP server and before the database.
 	if err := engine.Stop(shutdownCtx); err != nil {
 		logger.Warn("engine did not stop cleanly", "err", err)
 	}
 	return nil
+}
+
+// doneContext returns a context that has already ended: a Stop given it
+// stops at once.
+func doneContext() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }

@@ -26,7 +26,7 @@ func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="sked"`)
 			return errUnauthorized
 		}
-		user, err := s.store.AuthenticateToken(c.Request().Context(), strings.TrimSpace(token))
+		user, tokenID, err := s.store.AuthenticateTokenID(c.Request().Context(), strings.TrimSpace(token))
 		if errors.Is(err, models.ErrBadCredentials) {
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="sked", error="invalid_token"`)
 			return errUnauthorized
@@ -35,6 +35,7 @@ func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		c.Set(ctxUser, user)
+		c.Set(ctxTokenID, tokenID)
 		return next(c)
 	}
 }

@@ -45,7 +45,7 @@ func (s *Server) putCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	row, created, err := s.catalog.PutCollection(c.Request().Context(), collectionRef(c), body)
+	row, created, err := s.collections.PutCollection(c.Request().Context(), actorOf(c), collectionRef(c), body)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (s *Server) patchCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	row, err := s.catalog.PatchCollection(c.Request().Context(), collectionRef(c), body)
+	row, err := s.collections.PatchCollection(c.Request().Context(), actorOf(c), collectionRef(c), body)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (s *Server) patchCollection(c echo.Context) error {
 
 // deleteCollection answers DELETE …/jobCollections/{jc}: 200, at once.
 func (s *Server) deleteCollection(c echo.Context) error {
-	if err := s.catalog.DeleteCollection(c.Request().Context(), collectionRef(c)); err != nil {
+	if err := s.collections.DeleteCollection(c.Request().Context(), actorOf(c), collectionRef(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)
@@ -88,7 +88,7 @@ func (s *Server) disableCollection(c echo.Context) error {
 }
 
 func (s *Server) setCollectionState(c echo.Context, state string) error {
-	if _, err := s.catalog.SetCollectionState(c.Request().Context(), collectionRef(c), state); err != nil {
+	if _, err := s.collections.SetCollectionState(c.Request().Context(), actorOf(c), collectionRef(c), state); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)

@@ -71,7 +71,7 @@ func (s *Server) putJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	j, created, err := s.catalog.PutJob(c.Request().Context(), coll, c.Param("job"), body)
+	j, created, err := s.jobs.PutJob(c.Request().Context(), actorOf(c), coll, c.Param("job"), body)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (s *Server) patchJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	j, err := s.catalog.PatchJob(c.Request().Context(), coll, cur.Name, body)
+	j, err := s.jobs.PatchJob(c.Request().Context(), actorOf(c), coll, cur.Name, body)
 	if err != nil {
 		return err
 	}
@@ -121,20 +121,14 @@ func (s *Server) deleteJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.catalog.DeleteJob(c.Request().Context(), coll, cur.Name); err != nil {
+	if err := s.jobs.DeleteJob(c.Request().Context(), actorOf(c), coll, cur.Name); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)
 }
 
-// errNoEngine answers run requests when no engine runs in this process.
-var errNoEngine = echo.NewHTTPError(http.StatusServiceUnavailable, "The engine is not running in this process.")
-
 // runJob answers POST …/jobs/{job}/run: an occurrence starts at once.
 func (s *Server) runJob(c echo.Context) error {
-	if s.engine == nil {
-		return errNoEngine
-	}
 	coll, err := s.collection(c)
 	if err != nil {
 		return err
@@ -143,7 +137,7 @@ func (s *Server) runJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.engine.RunNow(c.Request().Context(), j.ID); err != nil {
+	if _, err := s.jobs.RunNow(c.Request().Context(), actorOf(c), coll, j); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)

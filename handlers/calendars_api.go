@@ -73,7 +73,7 @@ func (s *Server) apiPutCalendar(c echo.Context) error {
 		return fmt.Errorf("put calendar: read body: %w", err)
 	}
 	ctx := c.Request().Context()
-	_, created, err := s.catalog.PutCalendar(ctx, ws, c.Param("name"), body, currentUser(c).ID)
+	_, created, err := s.calendars.PutCalendar(ctx, actorOf(c), ws, c.Param("name"), body)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (s *Server) apiDeleteCalendar(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.catalog.DeleteCalendar(c.Request().Context(), ws, c.Param("name")); err != nil {
+	if err := s.calendars.DeleteCalendar(c.Request().Context(), actorOf(c), ws, c.Param("name")); err != nil {
 		return calendarNotFound(err, c.Param("name"))
 	}
 	s.log.Info("calendar deleted", "workspace", ws, "calendar", c.Param("name"), "user", currentUser(c).Username)
@@ -128,9 +128,9 @@ func (s *Server) apiImportCalendar(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("import calendar: read body: %w", err)
 	}
-	rep, err := s.catalog.ImportCalendar(c.Request().Context(), catalog.CalendarImport{
+	rep, err := s.calendars.ImportCalendar(c.Request().Context(), actorOf(c), catalog.CalendarImport{
 		WorkspaceID: ws, Name: c.Param("name"), ICS: body, DryRun: dry,
-		TimeZone: c.QueryParam("timeZone"), UserID: currentUser(c).ID,
+		TimeZone: c.QueryParam("timeZone"),
 	})
 	if err != nil {
 		return err

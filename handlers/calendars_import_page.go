@@ -45,8 +45,8 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 		}
 		return err
 	}
-	rep, err := s.catalog.ImportCalendar(c.Request().Context(), catalog.CalendarImport{WorkspaceID: ws, Name: v.Name, ICS: data,
-		DryRun: !confirmed, TimeZone: v.TimeZone, UserID: currentUser(c).ID})
+	rep, err := s.calendars.ImportCalendar(c.Request().Context(), actorOf(c), catalog.CalendarImport{WorkspaceID: ws, Name: v.Name, ICS: data,
+		DryRun: !confirmed, TimeZone: v.TimeZone})
 	if ve := jobdef.AsValidationError(err); ve != nil {
 		v.Errors, _ = calendarFormErrors(ve)
 		if msg := ve.Problems[0]; v.Errors["file"] == "" && msg.Path != "name" && msg.Path != "timeZone" {

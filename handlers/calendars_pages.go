@@ -136,7 +136,7 @@ func (s *Server) calendarSave(c echo.Context) error {
 func (s *Server) saveCalendarForm(c echo.Context, ws string, f web.CalendarForm) error {
 	body, err := calendarFormBody(f)
 	if err == nil {
-		_, _, err = s.catalog.PutCalendarVersion(c.Request().Context(), ws, f.Name, body, currentUser(c).ID, f.Version)
+		_, _, err = s.calendars.PutCalendarVersion(c.Request().Context(), actorOf(c), ws, f.Name, body, f.Version)
 	}
 	var ce *models.ConflictError
 	if errors.As(err, &ce) {
@@ -202,7 +202,7 @@ func (s *Server) calendarDelete(c echo.Context) error {
 		}
 		return render(c, statusUnprocessable, web.CalendarDeletePage(page(c, "Delete "+row.Name), v))
 	}
-	err = s.catalog.DeleteCalendar(c.Request().Context(), ws, row.Name)
+	err = s.calendars.DeleteCalendar(c.Request().Context(), actorOf(c), ws, row.Name)
 	var ce *models.ConflictError
 	if errors.As(err, &ce) {
 		v, verr := s.calendarDeleteView(c, ws, row, ce)

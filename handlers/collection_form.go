@@ -44,7 +44,7 @@ func (s *Server) newCollectionSubmit(c echo.Context) error {
 		return err
 	}
 	body := fmt.Sprintf(`{"properties":{"sku":{"name":%q}}}`, f.SKU)
-	row, _, err := s.catalog.PutCollection(ctx, ref, []byte(body))
+	row, _, err := s.collections.PutCollection(ctx, actorOf(c), ref, []byte(body))
 	if ve := jobdef.AsValidationError(err); ve != nil {
 		f.Errors = web.FieldErrors{}
 		for _, p := range ve.Problems {

@@ -10,6 +10,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/scheduler/catalog"
 	"sked/web"
 )
 
@@ -83,6 +84,10 @@ func classify(err error) (int, string) {
 		return http.StatusConflict, "The job is completed or faulted: it cannot run any more."
 	case errors.Is(err, models.ErrJobNotEnabled):
 		return http.StatusConflict, "The job is disabled: enable it to run it."
+	case errors.Is(err, catalog.ErrNoEngine):
+		return http.StatusServiceUnavailable, "The engine is not running in this process."
+	case errors.Is(err, catalog.ErrImportsStopped):
+		return http.StatusServiceUnavailable, "The server is starting or stopping: try the import again in a moment."
 	case errors.As(err, &he):
 		msg := http.StatusText(he.Code)
 		if m, ok := he.Message.(string); ok && m != "" {

@@ -90,22 +90,29 @@ func (s *Server) importSubmit(c echo.Context) error {
 	target := models.CollectionRef{WorkspaceID: wss[0].ID, ResourceGroup: v.ResourceGroup, Name: v.Collection}
 	if isHTMX(c) && len(file.Jobs) >= progressThreshold {
 		// A large file is checked in the background; the page polls its
-		// progress (this instance keeps it: see importRuns).
-		run := s.imports.start(currentUser(c).ID, len(file.Jobs), func(ctx context.Context, progress func(done, total int)) (int, web.ImportPage) {
-			opts.Progress = progress
-			return s.runImport(ctx, v, wss[0].ID, target, file, opts)
-		})
-		return render(c, http.StatusOK, web.ImportProgressFragment(run.view()))
+		// progress (this instance keeps it: see catalog.Imports).
+		run, err := s.imports.Begin(actorOf(c), catalog.BackgroundImport{WorkspaceID: wss[0].ID, Target: target, File: file,
+			Options: opts, Tag: v})
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, web.ImportProgressFragment(importProgressView(run)))
 	}
-	status, page := s.runImport(ctx, v, wss[0].ID, target, file, opts)
+	status, page := s.runImport(ctx, actorOf(c), v, wss[0].ID, target, file, opts)
 	return s.renderImport(c, status, page)
 }
 
-// runImport imports file (or checks it, in a dry run) and returns the
-// page that reports it with its status.
-func (s *Server) runImport(ctx context.Context, v web.ImportPage, workspaceID string, target models.CollectionRef,
+// runImport imports file for actor (or checks it, in a dry run) and
+// returns the page that reports it with its status.
+func (s *Server) runImport(ctx context.Context, actor catalog.Actor, v web.ImportPage, workspaceID string, target models.CollectionRef,
 	file *catalog.ImportFile, opts catalog.ImportOptions) (int, web.ImportPage) {
-	rep, err := s.catalog.Import(ctx, workspaceID, target, file, opts)
+	rep, err := s.importer.Import(ctx, actor, workspaceID, target, file, opts)
+	return s.importResult(v, rep, err)
+}
+
+// importResult is the page v reporting the import's report rep and
+// error err, with its status.
+func (s *Server) importResult(v web.ImportPage, rep *catalog.ImportReport, err error) (int, web.ImportPage) {
 	var qe *models.QuotaError
 	switch {
 	case err == nil:
@@ -132,15 +139,17 @@ func (s *Server) runImport(ctx context.Context, v web.ImportPage, workspaceID st
 // importProgress answers the progress poll of a background import: the
 // progress fragment while it runs, the report once it is done.
 func (s *Server) importProgress(c echo.Context) error {
-	run := s.imports.get(c.Param("id"), currentUser(c).ID)
+	run := s.imports.Run(c.Param("id"), actorOf(c))
 	if run == nil {
 		return echo.NewHTTPError(http.StatusNotFound, "This import is unknown here: it finished more than 10 minutes ago, or ran on another instance.")
 	}
-	view := run.view()
+	view := importProgressView(run)
 	if !view.Done {
 		return render(c, http.StatusOK, web.ImportProgressFragment(view))
 	}
-	status, page := run.result()
+	v, _ := run.Tag().(web.ImportPage)
+	rep, err := run.Result()
+	status, page := s.importResult(v, rep, err)
 	page.CSRFToken = csrfToken(c)
 	return s.renderImport(c, status, page)
 }

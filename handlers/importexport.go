@@ -95,7 +95,7 @@ func (s *Server) importFile(c echo.Context) error {
 			return err
 		}
 	}
-	rep, err := s.catalog.Import(ctx, workspaceID, target, file, opts)
+	rep, err := s.importer.Import(ctx, actorOf(c), workspaceID, target, file, opts)
 	if ve := jobdef.AsValidationError(err); ve != nil && rep != nil {
 		return c.JSON(http.StatusBadRequest, struct {
 			Error  apiErrorBody          `json:"error"`

@@ -157,7 +157,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 			return s.renderJobForm(c, statusUnprocessable, f)
 		}
 	}
-	j, _, err := s.catalog.PutJob(c.Request().Context(), row, f.Name, body)
+	j, _, err := s.jobs.PutJob(c.Request().Context(), actorOf(c), row, f.Name, body)
 	var qe *models.QuotaError
 	switch {
 	case jobdef.AsValidationError(err) != nil:

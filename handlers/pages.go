@@ -10,12 +10,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/scheduler/catalog"
 	"sked/web"
 )
 
 // The collection page and the job page with its history (SPEC §9). Each
 // handler parses, makes one call (a view builder in pages_build.go or one
-// store change) and renders: the whole page for normal requests, only the
+// catalog change) and renders: the whole page for normal requests, only the
 // swapped fragment for htmx. Changes are POST forms (CSRF checked by the
 // middleware) answered with the new fragment (htmx) or a redirect.
 
@@ -52,7 +53,8 @@ func (s *Server) setCollectionPageState(c echo.Context, state string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.SetCollectionState(c.Request().Context(), row.ID, state); err != nil {
+	ref := models.CollectionRef{WorkspaceID: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name}
+	if _, err := s.collections.SetCollectionState(c.Request().Context(), actorOf(c), ref, state); err != nil {
 		return err
 	}
 	row.State = state
@@ -146,11 +148,8 @@ func (s *Server) jobTimeline(c echo.Context) error {
 // jobRunNow starts an occurrence at once; htmx then refreshes the history
 // (event sked-history-changed).
 func (s *Server) jobRunNow(c echo.Context) error {
-	return s.jobAction(c, func(j *models.JobDetail) (string, error) {
-		if s.engine == nil {
-			return "", errNoEngine
-		}
-		id, err := s.engine.RunNow(c.Request().Context(), j.ID)
+	return s.jobAction(c, func(row *models.CollectionRow, j *models.JobDetail) (string, error) {
+		id, err := s.jobs.RunNow(c.Request().Context(), actorOf(c), row, &j.Job)
 		if err != nil {
 			return "", err
 		}
@@ -161,15 +160,15 @@ func (s *Server) jobRunNow(c echo.Context) error {
 
 // jobEnable and jobDisable change a job's state.
 func (s *Server) jobEnable(c echo.Context) error {
-	return s.jobAction(c, func(j *models.JobDetail) (string, error) {
-		err := s.store.SetJobEnabled(c.Request().Context(), j.ID, true, s.clock())
+	return s.jobAction(c, func(row *models.CollectionRow, j *models.JobDetail) (string, error) {
+		err := s.jobs.EnableJob(c.Request().Context(), actorOf(c), row, &j.Job)
 		return "The job is enabled: it is scheduled from now.", err
 	})
 }
 
 func (s *Server) jobDisable(c echo.Context) error {
-	return s.jobAction(c, func(j *models.JobDetail) (string, error) {
-		err := s.store.SetJobEnabled(c.Request().Context(), j.ID, false, s.clock())
+	return s.jobAction(c, func(row *models.CollectionRow, j *models.JobDetail) (string, error) {
+		err := s.jobs.DisableJob(c.Request().Context(), actorOf(c), row, &j.Job)
 		return "The job is disabled: no occurrence runs until it is enabled again.", err
 	})
 }
@@ -178,12 +177,12 @@ func (s *Server) jobDisable(c echo.Context) error {
 // new status: the fragment for htmx (status 200, or 422 with the reason
 // when act was refused), a redirect otherwise (the message travels in the
 // session), or the job page with the reason (409).
-func (s *Server) jobAction(c echo.Context, act func(*models.JobDetail) (string, error)) error {
+func (s *Server) jobAction(c echo.Context, act func(*models.CollectionRow, *models.JobDetail) (string, error)) error {
 	row, j, err := s.pageJob(c)
 	if err != nil {
 		return err
 	}
-	msg, err := act(j)
+	msg, err := act(row, j)
 	refused := refusal(err)
 	if err != nil && refused == "" {
 		return err
@@ -228,7 +227,7 @@ func refusal(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, models.ErrJobFinished), errors.Is(err, models.ErrJobNotEnabled):
+	case errors.Is(err, models.ErrJobFinished), errors.Is(err, models.ErrJobNotEnabled), errors.Is(err, catalog.ErrNoEngine):
 		_, msg := classify(err)
 		return msg
 	case errors.As(err, &he) && he.Code == http.StatusServiceUnavailable:
@@ -258,7 +257,7 @@ func (s *Server) jobDelete(c echo.Context) error {
 		v := s.jobDeleteView(c, row, j, "Confirm with the button below to delete the job.")
 		return render(c, statusUnprocessable, web.JobDeletePage(page(c, "Delete "+j.Name), v))
 	}
-	if err := s.store.DeleteJob(c.Request().Context(), j.ID); err != nil {
+	if err := s.jobs.DeleteJob(c.Request().Context(), actorOf(c), row, j.Name); err != nil {
 		return err
 	}
 	if err := addFlash(c, fmt.Sprintf("The job %s and its history were deleted.", j.Name)); err != nil {

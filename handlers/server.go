@@ -43,8 +43,16 @@ type Deps struct {
 	// Now is the clock (sign-in throttle, session expiry, default "now"
 	// of previews). Nil means time.Now.
 	Now func() time.Time
-	// Engine runs jobs now (POST …/run). Nil answers such requests 503.
+	// Engine runs jobs now (POST …/run) when Catalog is nil: the catalog
+	// made then runs them through it. Nil answers such requests 503.
 	Engine Engine
+	// Catalog is the write service every change goes through. Nil means
+	// a catalog on Store with the clock Now, running jobs through Engine.
+	Catalog *catalog.Catalog
+	// Imports runs the import page's large imports in the background; the
+	// caller starts and stops it. Nil means imports of Catalog started
+	// here and never stopped (tests).
+	Imports *catalog.Imports
 	// AllowTargets are the networks jobs may call although private or
 	// loopback (--allow-targets); previews warn about other such targets.
 	AllowTargets []netip.Prefix
@@ -70,11 +78,15 @@ type Server struct {
 	version  string
 	throttle *signInThrottle
 	clock    func() time.Time
-	catalog  *catalog.Catalog
-	engine   Engine
+	catalog  *catalog.Catalog // reads (calendars, exports); writes go through the interfaces below
 	baseURL  string
 	allow    []netip.Prefix
-	imports  importRuns
+
+	collections collectionWriter
+	jobs        jobWriter
+	calendars   calendarWriter
+	importer    importer
+	imports     backgroundImports
 }
 
 // New returns the HTTP handler for the whole application.
@@ -95,6 +107,18 @@ func New(d Deps) *echo.Echo {
 		maxAge = DefaultSessionMaxAge
 	}
 	clientIP := clientIPExtractor(d.TrustedProxies)
+	cat := d.Catalog
+	if cat == nil {
+		cat = catalog.New(d.Store, now)
+		if d.Engine != nil {
+			cat = cat.WithRunner(d.Engine)
+		}
+	}
+	imports := d.Imports
+	if imports == nil {
+		imports = catalog.NewImports(cat)
+		_ = imports.Start(context.Background()) // a new Imports starts
+	}
 	s := &Server{
 		store: d.Store,
 		sessions: &sessionStore{
@@ -105,10 +129,15 @@ func New(d Deps) *echo.Echo {
 		version:  d.Version,
 		throttle: newSignInThrottle(now),
 		clock:    now,
-		catalog:  catalog.New(d.Store, now),
-		engine:   d.Engine,
+		catalog:  cat,
 		baseURL:  d.BaseURL,
 		allow:    d.AllowTargets,
+
+		collections: cat,
+		jobs:        cat,
+		calendars:   cat,
+		importer:    cat,
+		imports:     imports,
 	}
 	e := echo.New()
 	e.HideBanner = true

@@ -71,8 +71,15 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (*AP
 // use. An unknown or revoked token, or one whose user is disabled, gives
 // ErrBadCredentials.
 func (s *Store) AuthenticateToken(ctx context.Context, token string) (*User, error) {
+	user, _, err := s.AuthenticateTokenID(ctx, token)
+	return user, err
+}
+
+// AuthenticateTokenID is AuthenticateToken that also returns the token's
+// id (who made a change names it).
+func (s *Store) AuthenticateTokenID(ctx context.Context, token string) (*User, int64, error) {
 	if !strings.HasPrefix(token, tokenPrefix) {
-		return nil, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
+		return nil, 0, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
 	}
 	var row struct {
 		APIToken
@@ -85,21 +92,22 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (*User, err
 		Take(&row).Error
 	if err != nil {
 		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
+			return nil, 0, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
 		}
-		return nil, translate("models: authenticate token", err)
+		return nil, 0, translate("models: authenticate token", err)
 	}
 	if row.Disabled {
-		return nil, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
+		return nil, 0, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
 	}
 	now := time.Now().UTC()
 	if row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= lastUsedResolution {
 		err := s.db.WithContext(ctx).Model(&APIToken{}).Where("id = ?", row.ID).Update("last_used_at", now).Error
 		if err != nil {
-			return nil, translate("models: authenticate token: record use", err)
+			return nil, 0, translate("models: authenticate token: record use", err)
 		}
 	}
-	return s.UserByID(ctx, row.UserID)
+	user, err := s.UserByID(ctx, row.UserID)
+	return user, row.ID, err
 }
 
 // TokensOf lists the tokens of userID, newest first, revoked ones included.

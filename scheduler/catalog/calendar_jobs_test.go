@@ -23,7 +23,7 @@ func TestJobsNeedTheirCalendars(t *testing.T) {
 	e := newEnv(t)
 	coll := e.putCollection("rg", "jc", `{"location":"westus","properties":{"sku":{"name":"Standard"}}}`)
 	before := e.fingerprint()
-	_, _, err := e.cat.PutJob(e.ctx, coll, "daily", []byte(calendarJob))
+	_, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(calendarJob))
 	ve := jobdef.AsValidationError(err)
 	if ve == nil || !strings.Contains(ve.Error(), `recurrence.calendars.exclude[0]: there is no calendar named "holidays" in this workspace`) {
 		t.Fatalf("got %v", err)
@@ -38,7 +38,7 @@ func TestJobsNeedTheirCalendars(t *testing.T) {
 	if got := strings.Join(rep.Jobs[0].Problems, "\n"); !strings.Contains(got, `recurrence.calendars.exclude[0]`) {
 		t.Errorf("import problems %q", got)
 	}
-	if _, _, err := e.cat.PutCalendar(e.ctx, models.DefaultWorkspaceID, "Holidays", []byte(`{"entries":[{"date":"2026-12-25","label":"Christmas Day"}]}`), e.user.ID); err != nil {
+	if _, _, err := e.cat.PutCalendar(e.ctx, catalog.Actor{UserID: e.user.ID}, models.DefaultWorkspaceID, "Holidays", []byte(`{"entries":[{"date":"2026-12-25","label":"Christmas Day"}]}`)); err != nil {
 		t.Fatal(err)
 	}
 	e.putJob(coll, "daily", calendarJob)
@@ -61,7 +61,7 @@ func TestJobsNeedTheirCalendars(t *testing.T) {
 func TestCalendarChangeReplansJobs(t *testing.T) {
 	e := newEnv(t)
 	coll := e.putCollection("rg", "jc", `{"location":"westus","properties":{"sku":{"name":"Standard"}}}`)
-	if _, _, err := e.cat.PutCalendar(e.ctx, models.DefaultWorkspaceID, "holidays", []byte(`{"entries":[]}`), e.user.ID); err != nil {
+	if _, _, err := e.cat.PutCalendar(e.ctx, catalog.Actor{UserID: e.user.ID}, models.DefaultWorkspaceID, "holidays", []byte(`{"entries":[]}`)); err != nil {
 		t.Fatal(err)
 	}
 	planned := e.putJob(coll, "planned", calendarJob)
@@ -73,7 +73,7 @@ func TestCalendarChangeReplansJobs(t *testing.T) {
 	// The catalog's clock is testNow (2026-11-21 12:00); pretend the next
 	// planned run is 12-25 by excluding everything up to 12-24.
 	body := `{"entries":[{"from":"2026-11-21","to":"2026-12-25","label":"Closed"}]}`
-	if _, _, err := e.cat.PutCalendar(e.ctx, models.DefaultWorkspaceID, "holidays", []byte(body), e.user.ID); err != nil {
+	if _, _, err := e.cat.PutCalendar(e.ctx, catalog.Actor{UserID: e.user.ID}, models.DefaultWorkspaceID, "holidays", []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	var next, dueNext time.Time
@@ -96,7 +96,7 @@ func TestCalendarChangeReplansJobs(t *testing.T) {
 func TestCalendarNamesOfPagesAreReserved(t *testing.T) {
 	e := newEnv(t)
 	for _, name := range []string{"new", "Import"} {
-		_, _, err := e.cat.PutCalendar(e.ctx, models.DefaultWorkspaceID, name, []byte(`{"entries":[]}`), e.user.ID)
+		_, _, err := e.cat.PutCalendar(e.ctx, catalog.Actor{UserID: e.user.ID}, models.DefaultWorkspaceID, name, []byte(`{"entries":[]}`))
 		if ve := jobdef.AsValidationError(err); ve == nil || !strings.Contains(ve.Error(), "name: ") || !strings.Contains(ve.Error(), "is reserved") {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -54,20 +54,30 @@ func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
 }
 
 // PutCalendar creates or replaces the calendar name of workspaceID with
-// body (the calendar JSON), recording userID (0: none) as its editor, and
-// re-plans the jobs that exclude it. It reports whether the calendar was
-// created. Errors: a *jobdef.ValidationError (400), models.ErrNotFound
-// for an unknown workspace.
-func (c *Catalog) PutCalendar(ctx context.Context, workspaceID, name string, body []byte, userID int64) (*caldef.Calendar, bool, error) {
-	return c.putCalendar(ctx, workspaceID, name, body, userID, nil)
+// body (the calendar JSON), for actor (recording actor.UserID, 0: none,
+// as its editor), and re-plans the jobs that exclude it. It reports
+// whether the calendar was created. Errors: a *jobdef.ValidationError
+// (400), models.ErrNotFound for an unknown workspace.
+func (c *Catalog) PutCalendar(ctx context.Context, actor Actor, workspaceID, name string, body []byte) (*caldef.Calendar, bool, error) {
+	return c.putCalendarChange(ctx, actor, workspaceID, name, body, nil)
 }
 
 // PutCalendarVersion is PutCalendar for a writer that read the calendar
 // at version (0: it did not exist yet), such as the edit form or an
 // import: when someone else changed it since, nothing is written and the
 // error is a *models.ConflictError (409) saying so.
-func (c *Catalog) PutCalendarVersion(ctx context.Context, workspaceID, name string, body []byte, userID, version int64) (*caldef.Calendar, bool, error) {
-	return c.putCalendar(ctx, workspaceID, name, body, userID, &version)
+func (c *Catalog) PutCalendarVersion(ctx context.Context, actor Actor, workspaceID, name string, body []byte, version int64) (*caldef.Calendar, bool, error) {
+	return c.putCalendarChange(ctx, actor, workspaceID, name, body, &version)
+}
+
+// putCalendarChange is putCalendar reporting the change.
+func (c *Catalog) putCalendarChange(ctx context.Context, actor Actor, workspaceID, name string, body []byte, version *int64) (*caldef.Calendar, bool, error) {
+	cal, created, err := c.putCalendar(ctx, workspaceID, name, body, actor.UserID, version)
+	if err != nil {
+		return nil, false, err
+	}
+	c.changed(ctx, actor, Change{Op: OpPutCalendar, WorkspaceID: workspaceID, Calendar: name, Detail: createdDetail(created)})
+	return cal, created, nil
 }
 
 // putCalendar validates and writes a calendar, at version when not nil,
@@ -95,8 +105,9 @@ func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, bod
 
 // DeleteCalendar deletes the calendar name of workspaceID unless jobs
 // exclude it: then it is a *models.ConflictError (409) naming up to five
-// of them. An unknown calendar is models.ErrNotFound.
-func (c *Catalog) DeleteCalendar(ctx context.Context, workspaceID, name string) error {
+// of them. An unknown calendar is models.ErrNotFound. actor makes the
+// change.
+func (c *Catalog) DeleteCalendar(ctx context.Context, actor Actor, workspaceID, name string) error {
 	cur, err := c.store.CalendarByName(ctx, workspaceID, name)
 	if err != nil {
 		return fmt.Errorf("catalog: delete calendar: %w", err)
@@ -111,6 +122,7 @@ func (c *Catalog) DeleteCalendar(ctx context.Context, workspaceID, name string) 
 	if err := c.store.DeleteCalendar(ctx, workspaceID, cur.Name); err != nil {
 		return fmt.Errorf("catalog: delete calendar: %w", err)
 	}
+	c.changed(ctx, actor, Change{Op: OpDeleteCalendar, WorkspaceID: workspaceID, Calendar: cur.Name})
 	return nil
 }
 

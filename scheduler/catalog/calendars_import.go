@@ -28,8 +28,6 @@ type CalendarImport struct {
 	// TimeZone is the zone of a calendar the import creates; "" means the
 	// file's X-WR-TIMEZONE, else UTC. An existing calendar keeps its zone.
 	TimeZone string
-	// UserID is recorded as the calendar's editor (0: none).
-	UserID int64
 }
 
 // CalendarImportReport says what an import added (or would add).
@@ -65,9 +63,10 @@ type NotImported struct {
 // ImportCalendar adds the events of an iCalendar file to a calendar (see
 // calics for how events become entries), creating the calendar when it is
 // missing, unless in.DryRun. Entries the calendar already has (compared
-// without their labels) are not added twice. Errors: a
+// without their labels) are not added twice. actor makes the change (its
+// UserID is recorded as the calendar's editor). Errors: a
 // *jobdef.ValidationError naming "file", "timeZone" or "name" (400).
-func (c *Catalog) ImportCalendar(ctx context.Context, in CalendarImport) (*CalendarImportReport, error) {
+func (c *Catalog) ImportCalendar(ctx context.Context, actor Actor, in CalendarImport) (*CalendarImportReport, error) {
 	if err := checkCalendarName(in.Name); err != nil {
 		return nil, err
 	}
@@ -116,9 +115,11 @@ func (c *Catalog) ImportCalendar(ctx context.Context, in CalendarImport) (*Calen
 	if in.DryRun || (len(rep.Added) == 0 && !created) {
 		return rep, nil
 	}
-	if _, _, err := c.PutCalendarVersion(ctx, in.WorkspaceID, in.Name, cal.Marshal(), in.UserID, version); err != nil {
+	if _, _, err := c.putCalendar(ctx, in.WorkspaceID, in.Name, cal.Marshal(), actor.UserID, &version); err != nil {
 		return nil, err
 	}
+	c.changed(ctx, actor, Change{Op: OpImportCalendar, WorkspaceID: in.WorkspaceID, Calendar: in.Name,
+		Detail: fmt.Sprintf("%d entries added", len(rep.Added))})
 	return rep, nil
 }
 

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"context"
+	"errors"
 	"regexp"
 	"time"
 
@@ -9,10 +11,25 @@ import (
 
 // Catalog changes collections and jobs. Create it with New.
 type Catalog struct {
-	store *models.Store
-	now   func() time.Time
-	cals  *calendarCache
+	store  *models.Store
+	now    func() time.Time
+	cals   *calendarCache
+	runner Runner
+	// onChange, when not nil, sees every change passing changed (tests).
+	onChange func(context.Context, Actor, Change)
 }
+
+// Runner starts runs of jobs at once: the execution engine
+// (*scheduler.Engine), which wakes up for them.
+type Runner interface {
+	// RunNow starts an occurrence of job jobID at once and returns its
+	// attempt id.
+	RunNow(ctx context.Context, jobID int64) (int64, error)
+}
+
+// ErrNoEngine is the error of RunNow on a Catalog without a Runner: no
+// engine runs in this process.
+var ErrNoEngine = errors.New("catalog: the engine is not running in this process")
 
 // New returns a Catalog writing to store; now is the clock (nil means
 // time.Now), used to decide whether a job's end already passed and to
@@ -22,6 +39,15 @@ func New(store *models.Store, now func() time.Time) *Catalog {
 		now = time.Now
 	}
 	return &Catalog{store: store, now: now, cals: &calendarCache{m: map[int64]compiledCalendar{}}}
+}
+
+// WithRunner returns a copy of c whose RunNow starts runs through r (the
+// engine); a nil r leaves RunNow answering ErrNoEngine. The copy shares
+// c's compiled calendars.
+func (c *Catalog) WithRunner(r Runner) *Catalog {
+	cp := *c
+	cp.runner = r
+	return &cp
 }
 
 // Name rules of the ARM paths (the database checks them too).

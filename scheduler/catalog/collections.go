@@ -173,8 +173,18 @@ func describeTypeError(err error) string {
 }
 
 // PutCollection creates or replaces the collection at ref from an ARM
-// body. It reports whether it was created.
-func (c *Catalog) PutCollection(ctx context.Context, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
+// body, for actor. It reports whether it was created.
+func (c *Catalog) PutCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
+	row, created, err := c.putCollection(ctx, ref, body)
+	if err != nil {
+		return nil, false, err
+	}
+	c.changed(ctx, actor, collectionChange(OpPutCollection, ref, createdDetail(created)))
+	return row, created, nil
+}
+
+// putCollection is PutCollection without the change hook.
+func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
 	if err := checkRef(ref); err != nil {
 		return nil, false, err
 	}
@@ -190,8 +200,9 @@ func (c *Catalog) PutCollection(ctx context.Context, ref models.CollectionRef, b
 	return row, created, err
 }
 
-// PatchCollection merges an ARM body into the collection at ref.
-func (c *Catalog) PatchCollection(ctx context.Context, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
+// PatchCollection merges an ARM body into the collection at ref, for
+// actor.
+func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -200,8 +211,12 @@ func (c *Catalog) PatchCollection(ctx context.Context, ref models.CollectionRef,
 		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "collection", Message: "must be a JSON object"}}}
 	}
 	merged := mergePatch(CollectionJSON(&cur.JobCollection, true), body)
-	row, _, err := c.PutCollection(ctx, ref, merged)
-	return row, err
+	row, _, err := c.putCollection(ctx, ref, merged)
+	if err != nil {
+		return nil, err
+	}
+	c.changed(ctx, actor, collectionChange(OpPatchCollection, ref, ""))
+	return row, nil
 }
 
 // CollectionJSON writes the input-relevant fields of a collection in the
@@ -226,8 +241,9 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 	return out
 }
 
-// SetCollectionState enables, disables or suspends the collection at ref.
-func (c *Catalog) SetCollectionState(ctx context.Context, ref models.CollectionRef, state string) (*models.CollectionRow, error) {
+// SetCollectionState enables, disables or suspends the collection at ref,
+// for actor.
+func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state string) (*models.CollectionRow, error) {
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -235,16 +251,34 @@ func (c *Catalog) SetCollectionState(ctx context.Context, ref models.CollectionR
 	if err := c.store.SetCollectionState(ctx, cur.ID, state); err != nil {
 		return nil, err
 	}
+	c.changed(ctx, actor, collectionChange(OpSetCollectionState, ref, state))
 	return c.store.CollectionByRef(ctx, ref)
 }
 
-// DeleteCollection deletes the collection at ref with its jobs.
-func (c *Catalog) DeleteCollection(ctx context.Context, ref models.CollectionRef) error {
+// DeleteCollection deletes the collection at ref with its jobs, for actor.
+func (c *Catalog) DeleteCollection(ctx context.Context, actor Actor, ref models.CollectionRef) error {
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return err
 	}
-	return c.store.DeleteCollection(ctx, cur.ID)
+	if err := c.store.DeleteCollection(ctx, cur.ID); err != nil {
+		return err
+	}
+	c.changed(ctx, actor, collectionChange(OpDeleteCollection, ref, ""))
+	return nil
+}
+
+// collectionChange is a change of the collection ref.
+func collectionChange(op Op, ref models.CollectionRef, detail string) Change {
+	return Change{Op: op, WorkspaceID: ref.WorkspaceID, ResourceGroup: ref.ResourceGroup, Collection: ref.Name, Detail: detail}
+}
+
+// createdDetail is the Detail of a put: "created" or "".
+func createdDetail(created bool) string {
+	if created {
+		return "created"
+	}
+	return ""
 }
 
 // checkRef validates the names in a collection path.

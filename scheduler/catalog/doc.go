@@ -1,7 +1,12 @@
-// Package catalog is how job collections and jobs change: the one path
-// that the REST API, the web pages and import all take. It validates the
+// Package catalog is how job collections, jobs, their state (enable,
+// disable, run now, delete) and calendars change: the one path that the
+// REST API, the web pages, the CLI and import all take. It validates the
 // input (all problems at once), applies the collection's quota (SPEC §6),
 // keeps secrets out of the stored definition (sealed beside it), and
-// writes through models.Store. It holds no state of its own; a Catalog is
-// safe for concurrent use.
+// writes through models.Store; runs now go through the engine (Runner).
+// Every write method takes the Actor who makes the change, and every
+// successful write passes one hook (changed), where the audit log and the
+// role checks go. It holds no state of its own but compiled calendars; a
+// Catalog is safe for concurrent use. Imports runs imports in the
+// background under a Start/Stop lifecycle.
 package catalog

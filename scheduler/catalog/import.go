@@ -176,8 +176,10 @@ type importColl struct {
 // *jobdef.ValidationError listing every problem, its path prefixed with
 // the job's path in the file; in ModeValid the valid jobs are written and
 // the invalid ones reported. A refusal by the database (a quota reached by
-// a concurrent writer) rolls the whole import back.
-func (c *Catalog) Import(ctx context.Context, workspaceID string, target models.CollectionRef, file *ImportFile, opts ImportOptions) (*ImportReport, error) {
+// a concurrent writer) rolls the whole import back. actor makes the
+// change. When ctx ends while the jobs are checked, the import stops and
+// its error wraps ctx's.
+func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, target models.CollectionRef, file *ImportFile, opts ImportOptions) (*ImportReport, error) {
 	if err := normalizeImportOptions(&opts); err != nil {
 		return nil, err
 	}
@@ -202,6 +204,9 @@ func (c *Catalog) Import(ctx context.Context, workspaceID string, target models.
 	colls := make([]*importColl, len(file.Jobs))
 	seen := map[string]string{}
 	for i := range file.Jobs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
 		fj := &file.Jobs[i]
 		rj := &rep.Jobs[i]
 		*rj = ReportJob{Path: fj.Path, Name: fj.Name, Problems: []string{}, Warnings: append([]string{}, fj.Warnings...), NextOccurrences: []string{}}
@@ -279,7 +284,14 @@ func (c *Catalog) Import(ctx context.Context, workspaceID string, target models.
 			return rep, err
 		}
 	}
-	return rep, c.applyImport(ctx, rep, p, bundle, colls, writes)
+	if err := c.applyImport(ctx, rep, p, bundle, colls, writes); err != nil {
+		return rep, err
+	}
+	if rep.Applied {
+		c.changed(ctx, actor, Change{Op: OpImport, WorkspaceID: workspaceID, ResourceGroup: target.ResourceGroup,
+			Collection: target.Name, Detail: fmt.Sprintf("%d jobs written", rep.Summary.Written)})
+	}
+	return rep, nil
 }
 
 // normalizeImportOptions fills in the defaults and checks the options.

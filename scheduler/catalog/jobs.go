@@ -14,17 +14,23 @@ import (
 
 // PutJob creates or replaces the job name in coll from body (either shape
 // of SPEC §1). Secrets the body leaves out are kept from the job it
-// replaces. It reports whether the job was created. Errors: a
-// *jobdef.ValidationError (400), a *models.QuotaError (409).
-func (c *Catalog) PutJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
-	return c.saveJob(ctx, coll, name, body, false)
+// replaces. It reports whether the job was created. actor makes the
+// change. Errors: a *jobdef.ValidationError (400), a *models.QuotaError
+// (409).
+func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
+	j, created, err := c.saveJob(ctx, coll, name, body, false)
+	if err != nil {
+		return nil, false, err
+	}
+	c.changed(ctx, actor, jobChange(OpPutJob, coll, j.Name, createdDetail(created)))
+	return j, created, nil
 }
 
 // PatchJob merges body (a JSON merge patch of the job, either shape) into
 // the stored job name of coll: fields it gives replace the stored ones,
 // null removes them ("authentication": null removes the authentication).
-// The job must exist.
-func (c *Catalog) PatchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte) (*models.Job, error) {
+// The job must exist. actor makes the change.
+func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error) {
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	if err != nil {
 		return nil, err
@@ -42,7 +48,11 @@ func (c *Catalog) PatchJob(ctx context.Context, coll *models.CollectionRow, name
 	}
 	base := mergePatch(cur.Definition, json.RawMessage(fmt.Sprintf(`{"state":%q}`, cur.State)))
 	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true)
-	return j, err
+	if err != nil {
+		return nil, err
+	}
+	c.changed(ctx, actor, jobChange(OpPatchJob, coll, j.Name, ""))
+	return j, nil
 }
 
 func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool) (*models.Job, bool, error) {
@@ -120,13 +130,22 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 	}, nil
 }
 
-// DeleteJob deletes the job name of coll with its history.
-func (c *Catalog) DeleteJob(ctx context.Context, coll *models.CollectionRow, name string) error {
+// DeleteJob deletes the job name of coll with its history, for actor.
+func (c *Catalog) DeleteJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string) error {
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	if err != nil {
 		return err
 	}
-	return c.store.DeleteJob(ctx, cur.ID)
+	if err := c.store.DeleteJob(ctx, cur.ID); err != nil {
+		return err
+	}
+	c.changed(ctx, actor, jobChange(OpDeleteJob, coll, cur.Name, ""))
+	return nil
+}
+
+// jobChange is a change of the job name of coll.
+func jobChange(op Op, coll *models.CollectionRow, name, detail string) Change {
+	return Change{Op: op, WorkspaceID: coll.WorkspaceID, ResourceGroup: coll.ResourceGroup, Collection: coll.Name, Job: name, Detail: detail}
 }
 
 func equalFold(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }

@@ -1,0 +1,24 @@
+package handlers
+
+import (
+	"github.com/labstack/echo/v4"
+
+	"sked/scheduler/catalog"
+)
+
+// ctxTokenID is the context key of the id of the request's API token.
+const ctxTokenID = "token_id"
+
+// actorOf is who makes the request's change: its user (of the session or
+// the API token), the token, and the client's address (behind trusted
+// proxies, the one they name: see clientIPExtractor).
+func actorOf(c echo.Context) catalog.Actor {
+	a := catalog.Actor{Addr: c.RealIP(), Via: catalog.ViaWeb}
+	if u := currentUser(c); u != nil {
+		a.UserID, a.UserName = u.ID, u.Username
+	}
+	if id, ok := c.Get(ctxTokenID).(int64); ok {
+		a.TokenID, a.Via = id, catalog.ViaAPI
+	}
+	return a
+}

@@ -1,0 +1,55 @@
+package handlers
+
+import (
+	"context"
+
+	"sked/models"
+	"sked/models/caldef"
+	"sked/scheduler/catalog"
+)
+
+// The write service as the handlers use it: every change of a collection,
+// a job, a job's state, a calendar or an import goes through one of these
+// (the catalog, *catalog.Catalog, satisfies them all), with the actor of
+// the request (actorOf). Reads may use the store.
+
+// collectionWriter changes collections: the ARM API and the collection
+// pages and form.
+type collectionWriter interface {
+	PutCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error)
+	PatchCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error)
+	SetCollectionState(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state string) (*models.CollectionRow, error)
+	DeleteCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error
+}
+
+// jobWriter changes jobs and their state and runs them now: the ARM API,
+// the job pages and the job form.
+type jobWriter interface {
+	PutJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error)
+	PatchJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error)
+	DeleteJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string) error
+	EnableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
+	DisableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
+	RunNow(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) (int64, error)
+}
+
+// calendarWriter changes calendars: the calendar API and pages.
+type calendarWriter interface {
+	PutCalendar(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte) (*caldef.Calendar, bool, error)
+	PutCalendarVersion(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte, version int64) (*caldef.Calendar, bool, error)
+	DeleteCalendar(ctx context.Context, actor catalog.Actor, workspaceID, name string) error
+	ImportCalendar(ctx context.Context, actor catalog.Actor, in catalog.CalendarImport) (*catalog.CalendarImportReport, error)
+}
+
+// importer imports (or checks) a file of jobs: the import API and page.
+type importer interface {
+	Import(ctx context.Context, actor catalog.Actor, workspaceID string, target models.CollectionRef,
+		file *catalog.ImportFile, opts catalog.ImportOptions) (*catalog.ImportReport, error)
+}
+
+// backgroundImports runs the import page's large imports in the
+// background (*catalog.Imports).
+type backgroundImports interface {
+	Begin(actor catalog.Actor, in catalog.BackgroundImport) (*catalog.ImportRun, error)
+	Run(id string, actor catalog.Actor) *catalog.ImportRun
+}

@@ -1,0 +1,87 @@
+package catalog
+
+import "context"
+
+// Actor is who makes a change: the signed-in user of a page, the user of
+// an API token, or the command line. Every write method of Catalog takes
+// one, so that the coming role checks and audit log know who changed
+// what. The zero Actor is "nobody known" (a test or an internal caller).
+//
+// Actor lives in catalog, not in models: it is an argument of the write
+// service, built by its callers (handlers, the CLI); the store needs none
+// of it yet, and the audit log will store its own row type built from it.
+type Actor struct {
+	// UserID is the user's id; 0 when no user is known (the CLI without
+	// --user).
+	UserID int64
+	// UserName is the user's name, or for the CLI the operating system
+	// user running it.
+	UserName string
+	// TokenID is the API token the request carried; 0 for pages and the
+	// CLI.
+	TokenID int64
+	// Addr is the client's address (behind trusted proxies, the one they
+	// name); "" for the CLI.
+	Addr string
+	// Via is the way the change came: ViaAPI, ViaWeb or ViaCLI ("" when
+	// unknown).
+	Via string
+}
+
+// The ways a change comes (Actor.Via).
+const (
+	ViaAPI = "api" // the ARM API or /api/v1, with a bearer token
+	ViaWeb = "web" // the pages and fragments, with a session
+	ViaCLI = "cli" // the sked command
+)
+
+// Op names a kind of change.
+type Op string
+
+// The changes the catalog makes.
+const (
+	OpPutCollection      Op = "collection.put"
+	OpPatchCollection    Op = "collection.patch"
+	OpSetCollectionState Op = "collection.state"
+	OpDeleteCollection   Op = "collection.delete"
+	OpPutJob             Op = "job.put"
+	OpPatchJob           Op = "job.patch"
+	OpDeleteJob          Op = "job.delete"
+	OpEnableJob          Op = "job.enable"
+	OpDisableJob         Op = "job.disable"
+	OpRunJob             Op = "job.run"
+	OpPutCalendar        Op = "calendar.put"
+	OpDeleteCalendar     Op = "calendar.delete"
+	OpImportCalendar     Op = "calendar.import"
+	OpImport             Op = "import"
+)
+
+// Change is one write the catalog made: its kind and what it changed.
+// Fields that do not apply are empty.
+type Change struct {
+	Op          Op
+	WorkspaceID string
+	// ResourceGroup and Collection name the collection (of the job).
+	ResourceGroup string
+	Collection    string
+	// Job is the job's name.
+	Job string
+	// Calendar is the calendar's name.
+	Calendar string
+	// Detail is what else the change says: the new state of a collection,
+	// the attempt id of a run, "created", or the jobs an import wrote.
+	Detail string
+}
+
+// changed is the one point every successful write of the catalog passes,
+// with who made it and what changed. The audit log (who changed what,
+// SPEC §13) is written here, and notifications of changes start here.
+// Role checks per workspace (reader < operator < editor < owner) belong
+// beside it: each write method builds its Change from its arguments, so
+// the same (actor, change) can be checked before the write. It records
+// nothing yet; a test may observe it (onChange).
+func (c *Catalog) changed(ctx context.Context, actor Actor, ch Change) {
+	if c.onChange != nil {
+		c.onChange(ctx, actor, ch)
+	}
+}

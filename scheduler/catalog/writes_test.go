@@ -1,0 +1,179 @@
+package catalog_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"sked/models"
+	"sked/scheduler/catalog"
+)
+
+// runner runs jobs now through the store, as the engine would.
+type runner struct{ store *models.Store }
+
+func (r runner) RunNow(ctx context.Context, jobID int64) (int64, error) {
+	return r.store.RunNow(ctx, jobID, testNow)
+}
+
+// oneHoliday is an iCalendar file with one holiday.
+const oneHoliday = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" +
+	"BEGIN:VEVENT\r\nUID:1@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Christmas Day\r\nDTSTART;VALUE=DATE:20261225\r\nDTEND;VALUE=DATE:20261226\r\nEND:VEVENT\r\n" +
+	"END:VCALENDAR\r\n"
+
+// hooked is what one write passed to the change hook.
+type hooked struct {
+	actor  catalog.Actor
+	change catalog.Change
+}
+
+// TestEveryWritePassesTheHookWithTheActor makes every write of the catalog
+// once, in an order where each succeeds, and checks that each passed the
+// change hook once, with its actor and what it changed; a refused write
+// passes it not at all. The table must name every method that takes an
+// Actor.
+func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
+	e := newEnv(t)
+	cat := e.cat.WithRunner(runner{e.store})
+	var got []hooked
+	catalog.SetOnChange(cat, func(_ context.Context, a catalog.Actor, ch catalog.Change) {
+		got = append(got, hooked{a, ch})
+	})
+	actor := catalog.Actor{UserID: e.user.ID, UserName: "admin", TokenID: 7, Addr: "192.0.2.1", Via: catalog.ViaAPI}
+	ws := models.DefaultWorkspaceID
+	cref := ref("rg", "jc")
+	var coll *models.CollectionRow
+	var job *models.Job
+	jobIn := func(op catalog.Op) catalog.Change {
+		return catalog.Change{Op: op, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc", Job: "daily"}
+	}
+	collIn := func(op catalog.Op) catalog.Change {
+		return catalog.Change{Op: op, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc"}
+	}
+	calIn := func(op catalog.Op) catalog.Change {
+		return catalog.Change{Op: op, WorkspaceID: ws, Calendar: "holidays"}
+	}
+	steps := []struct {
+		method string
+		want   catalog.Change // Detail is compared when not empty
+		do     func() error
+	}{
+		{"PutCollection", collIn(catalog.OpPutCollection), func() (err error) {
+			coll, _, err = cat.PutCollection(e.ctx, actor, cref, []byte(`{}`))
+			return err
+		}},
+		{"PatchCollection", collIn(catalog.OpPatchCollection), func() error {
+			_, err := cat.PatchCollection(e.ctx, actor, cref, []byte(`{"tags": {"team": "ops"}}`))
+			return err
+		}},
+		{"SetCollectionState", catalog.Change{Op: catalog.OpSetCollectionState, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc",
+			Detail: "Enabled"}, func() error {
+			_, err := cat.SetCollectionState(e.ctx, actor, cref, "Enabled")
+			return err
+		}},
+		{"PutJob", jobIn(catalog.OpPutJob), func() (err error) {
+			job, _, err = cat.PutJob(e.ctx, actor, coll, "daily", []byte(basicJob("hunter2")))
+			return err
+		}},
+		{"PatchJob", jobIn(catalog.OpPatchJob), func() error {
+			_, err := cat.PatchJob(e.ctx, actor, coll, "daily", []byte(`{"recurrence": {"frequency": "hour", "interval": 3}}`))
+			return err
+		}},
+		{"DisableJob", jobIn(catalog.OpDisableJob), func() error { return cat.DisableJob(e.ctx, actor, coll, job) }},
+		{"EnableJob", jobIn(catalog.OpEnableJob), func() error { return cat.EnableJob(e.ctx, actor, coll, job) }},
+		{"RunNow", jobIn(catalog.OpRunJob), func() error {
+			_, err := cat.RunNow(e.ctx, actor, coll, job)
+			return err
+		}},
+		{"PutCalendar", catalog.Change{Op: catalog.OpPutCalendar, WorkspaceID: ws, Calendar: "holidays", Detail: "created"}, func() error {
+			_, _, err := cat.PutCalendar(e.ctx, actor, ws, "holidays", []byte(`{"entries": []}`))
+			return err
+		}},
+		{"PutCalendarVersion", calIn(catalog.OpPutCalendar), func() error {
+			row, err := e.store.CalendarByName(e.ctx, ws, "holidays")
+			if err != nil {
+				return err
+			}
+			_, _, err = cat.PutCalendarVersion(e.ctx, actor, ws, "holidays", []byte(`{"entries": [{"date": "2027-01-01"}]}`), row.Version)
+			return err
+		}},
+		{"ImportCalendar", calIn(catalog.OpImportCalendar), func() error {
+			_, err := cat.ImportCalendar(e.ctx, actor, catalog.CalendarImport{WorkspaceID: ws, Name: "holidays", ICS: []byte(oneHoliday)})
+			return err
+		}},
+		{"Import", catalog.Change{Op: catalog.OpImport, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc", Detail: "1 jobs written"},
+			func() error {
+				f, err := catalog.ParseImport([]byte("[" + named("imported", basicJob("pw")) + "]"))
+				if err != nil {
+					return err
+				}
+				_, err = cat.Import(e.ctx, actor, ws, cref, f, catalog.ImportOptions{})
+				return err
+			}},
+		{"DeleteJob", jobIn(catalog.OpDeleteJob), func() error { return cat.DeleteJob(e.ctx, actor, coll, "daily") }},
+		{"DeleteCalendar", calIn(catalog.OpDeleteCalendar), func() error { return cat.DeleteCalendar(e.ctx, actor, ws, "holidays") }},
+		{"DeleteCollection", collIn(catalog.OpDeleteCollection), func() error { return cat.DeleteCollection(e.ctx, actor, cref) }},
+	}
+
+	covered := map[string]bool{}
+	for _, st := range steps {
+		covered[st.method] = true
+		got = nil
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.method, err)
+		}
+		if len(got) != 1 {
+			t.Fatalf("%s passed the hook %d times, want once: %+v", st.method, len(got), got)
+		}
+		if got[0].actor != actor {
+			t.Errorf("%s: actor %+v, want %+v", st.method, got[0].actor, actor)
+		}
+		ch := got[0].change
+		if st.want.Detail == "" {
+			ch.Detail = ""
+		}
+		if ch != st.want {
+			t.Errorf("%s: change %+v, want %+v", st.method, ch, st.want)
+		}
+	}
+
+	// Every method taking an Actor is in the table.
+	actorType := reflect.TypeOf(catalog.Actor{})
+	typ := reflect.TypeOf(cat)
+	for i := range typ.NumMethod() {
+		m := typ.Method(i)
+		for k := 1; k < m.Type.NumIn(); k++ {
+			if m.Type.In(k) == actorType && !covered[m.Name] {
+				t.Errorf("the write method %s is not in the table", m.Name)
+			}
+		}
+	}
+
+	// A refused write passes no hook.
+	got = nil
+	if err := cat.DeleteCollection(e.ctx, actor, cref); !errors.Is(err, models.ErrNotFound) {
+		t.Fatalf("deleting a deleted collection: %v, want ErrNotFound", err)
+	}
+	if _, _, err := cat.PutJob(e.ctx, actor, coll, "bad name!", []byte(basicJob("pw"))); err == nil {
+		t.Fatal("a bad job name was accepted")
+	}
+	if len(got) != 0 {
+		t.Errorf("refused writes passed the hook: %+v", got)
+	}
+}
+
+// TestRunNowWithoutEngine answers ErrNoEngine and passes no hook.
+func TestRunNowWithoutEngine(t *testing.T) {
+	e := newEnv(t)
+	coll := e.putCollection("rg", "jc", `{}`)
+	job := e.putJob(coll, "daily", basicJob("pw"))
+	called := false
+	catalog.SetOnChange(e.cat, func(context.Context, catalog.Actor, catalog.Change) { called = true })
+	if _, err := e.cat.RunNow(e.ctx, catalog.Actor{}, coll, job); !errors.Is(err, catalog.ErrNoEngine) {
+		t.Fatalf("RunNow without a runner: %v, want ErrNoEngine", err)
+	}
+	if called {
+		t.Error("a refused run passed the hook")
+	}
+}
