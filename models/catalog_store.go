@@ -154,6 +154,10 @@ type JobWrite struct {
 	MaxJobs int
 	// MustExist refuses to create the job (ErrNotFound instead): PATCH.
 	MustExist bool
+	// Now is the writer's clock: the schedule base of a job this write
+	// creates, enables or changes, and the end of a job it ends (zero:
+	// time.Now).
+	Now time.Time
 }
 
 // SaveJob creates or replaces a job in one transaction, sealing its
@@ -206,17 +210,20 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 			}
 		}
 	}
-	state, ended := w.stateAndEnd(time.Now().UTC())
+	now := w.now()
+	state, ended := w.stateAndEnd(now)
+	sched := newJobSchedule(jobdef.State(state), nil, now)
 	var j Job
 	err = tx.Raw(`
-		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at)
-		VALUES (?, ?, ?, ?, ?, ?)
+		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at, schedule_base, needs_schedule)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 		SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-		    updated_at = now()
-		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended).Scan(&j).Error
+		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`
+		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
+		sched.Base, sched.NeedsSchedule).Scan(&j).Error
 	if err != nil {
 		return nil, false, err
 	}
@@ -289,6 +296,14 @@ func (s *Store) HistoryPage(ctx context.Context, jobID int64, status string, ski
 		return nil, translate("models: history page", err)
 	}
 	return out, nil
+}
+
+// now returns w.Now, or time.Now when it is zero.
+func (w JobWrite) now() time.Time {
+	if w.Now.IsZero() {
+		return time.Now().UTC()
+	}
+	return w.Now
 }
 
 // stateAndEnd returns the state to store (enabled when empty) and, for

@@ -28,6 +28,8 @@ type EngineJob struct {
 	// OpenAttempts counts the job's pending and running attempts: non-zero
 	// means an earlier occurrence is still running (or waiting for a retry).
 	OpenAttempts int64
+	// LastOccurrenceFaulted says the most recently ended occurrence faulted.
+	LastOccurrenceFaulted bool
 }
 
 // JobPlan is what the engine decided for one EngineJob.
@@ -44,6 +46,10 @@ type JobPlan struct {
 	Postponed []HistoryEntry
 	// ScheduleBase, when not nil, replaces the job's schedule base.
 	ScheduleBase *time.Time
+	// End, when jobdef.Completed or jobdef.Faulted, ends the job in that
+	// state unless Run starts an occurrence (one that already ran does
+	// not start again).
+	End jobdef.State
 }
 
 // PlannedRun is an occurrence to start at once: its first MainAction
@@ -111,129 +117,30 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 	var out []ClaimedAttempt
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		out = out[:0]
-		// 1. Jobs whose schedule must be computed, whatever their
-		// collection's state: computing is not running.
-		var pending []EngineJob
-		if err := tx.Raw(engineJobSelect+`
-			WHERE j.needs_schedule AND j.state = 'enabled'
-			ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch).Scan(&pending).Error; err != nil {
-			return fmt.Errorf("select jobs to schedule: %w", err)
-		}
-		for i := range pending {
-			pending[i].NeedsSchedule = true
-			pending[i].Secrets = s.openSecrets(pending[i].ID, pending[i].SealedSecrets)
-			plan := req.Plan(&pending[i])
-			if plan != nil && plan.Run != nil {
-				// Scheduling never starts a run itself: a due first
-				// occurrence is picked up below, with the limit applied.
-				if plan.NextRunAt == nil || plan.Run.ExpectedTime.Before(*plan.NextRunAt) {
-					t := plan.Run.ExpectedTime
-					plan.NextRunAt = &t
-				}
-				plan.Run = nil
-			}
-			if _, err := applyPlan(tx, req, &pending[i], plan); err != nil {
-				return err
-			}
+		if err := s.scheduleJobs(tx, req); err != nil {
+			return err
 		}
 		limit := req.Limit
-		// 2. Pending attempts (retries, error actions, run now) that are due.
 		if limit > 0 {
-			var due []ClaimedAttempt
-			err := tx.Raw(`
-				SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at
-				FROM job_attempts a
-				JOIN jobs j ON j.id = a.job_id
-				JOIN job_collections c ON c.id = j.job_collection_id
-				WHERE a.status = 'pending' AND a.due_at <= ? AND j.state = 'enabled' AND c.state = 'Enabled'
-				ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, req.Now, limit).Scan(&due).Error
+			started, err := s.startPendingAttempts(tx, req, limit)
 			if err != nil {
-				return fmt.Errorf("select pending attempts: %w", err)
+				return err
 			}
-			type lease struct {
-				ID    int64     `json:"id"`
-				JobID int64     `json:"job_id"`
-				Until time.Time `json:"until"`
-			}
-			leases := make([]lease, len(due))
-			for i := range due {
-				a := &due[i]
-				a.StartedAt = req.Now
-				a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
-				a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Secrets, a.Action))
-				leases[i] = lease{ID: a.ID, JobID: a.JobID, Until: a.LeaseExpiresAt}
-				out = append(out, *a)
-			}
-			if len(leases) > 0 {
-				data, err := json.Marshal(leases)
-				if err != nil {
-					return fmt.Errorf("start attempts: %w", err)
-				}
-				err = tx.Exec(`
-					WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, until timestamptz)),
-					a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = l.until,
-					             started_at = ?::timestamptz
-					      FROM l WHERE t.id = l.id)
-					UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l)`,
-					string(data), req.Owner, req.Now, req.Now).Error
-				if err != nil {
-					return fmt.Errorf("start attempts: %w", err)
-				}
-			}
-			limit -= len(due)
+			out = append(out, started...)
+			limit -= len(started)
 		}
-		// 3. Jobs whose next occurrence is due.
 		if limit > 0 {
-			var due []EngineJob
-			if err := tx.Raw(engineJobSelect+`
-				JOIN job_collections c ON c.id = j.job_collection_id
-				WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
-				ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
-				return fmt.Errorf("select due jobs: %w", err)
-			}
-			// The common case (start one occurrence, move on to the next)
-			// is written for all jobs at once; the rest one by one.
-			var bulk []bulkPlan
-			byID := map[int64]*EngineJob{}
-			for i := range due {
-				j := &due[i]
-				j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
-				plan := req.Plan(j)
-				if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
-					started, err := applyPlan(tx, req, j, plan)
-					if err != nil {
-						return err
-					}
-					if started != nil {
-						out = append(out, *started)
-					}
-					continue
-				}
-				byID[j.ID] = j
-				bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
-					RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease)})
-			}
-			started, err := applyBulk(tx, req, bulk, byID)
+			started, err := s.startDueJobs(tx, req, limit)
 			if err != nil {
 				return err
 			}
 			out = append(out, started...)
 		}
-		// 4. Attempts whose engine lost them (crash, lost connection).
-		var expired []ClaimedAttempt
-		if err := tx.Raw(`
-			SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-			       a.started_at, a.lease_expires_at
-			FROM job_attempts a JOIN jobs j ON j.id = a.job_id
-			WHERE a.status = 'running' AND a.lease_expires_at < ?
-			ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, req.Now, claimBatch).Scan(&expired).Error; err != nil {
-			return fmt.Errorf("select expired leases: %w", err)
+		expired, err := s.expiredLeases(tx, req.Now)
+		if err != nil {
+			return err
 		}
-		for i := range expired {
-			expired[i].Expired = true
-			expired[i].Secrets = s.openSecrets(expired[i].JobID, expired[i].SealedSecrets)
-			out = append(out, expired[i])
-		}
+		out = append(out, expired...)
 		return nil
 	})
 	if err != nil {
@@ -242,10 +149,148 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 	return out, nil
 }
 
+// scheduleJobs plans the jobs whose schedule must be computed, whatever
+// their collection's state: computing is not running. A planned first
+// occurrence that is due is started by startDueJobs, with the limit
+// applied.
+func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest) error {
+	var pending []EngineJob
+	if err := tx.Raw(engineJobSelect+`
+		WHERE j.needs_schedule AND j.state = 'enabled'
+		ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch).Scan(&pending).Error; err != nil {
+		return fmt.Errorf("select jobs to schedule: %w", err)
+	}
+	for i := range pending {
+		pending[i].NeedsSchedule = true
+		pending[i].Secrets = s.openSecrets(pending[i].ID, pending[i].SealedSecrets)
+		plan := req.Plan(&pending[i])
+		if plan != nil && plan.Run != nil {
+			// Scheduling never starts a run itself.
+			if plan.NextRunAt == nil || plan.Run.ExpectedTime.Before(*plan.NextRunAt) {
+				t := plan.Run.ExpectedTime
+				plan.NextRunAt = &t
+			}
+			plan.Run, plan.End = nil, ""
+		}
+		if _, err := applyPlan(tx, req, &pending[i], plan); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attemptLease is one started attempt's lease, for startPendingAttempts.
+type attemptLease struct {
+	ID    int64     `json:"id"`
+	JobID int64     `json:"job_id"`
+	Until time.Time `json:"until"`
+}
+
+// startPendingAttempts starts up to limit due pending attempts (retries,
+// error actions, run now) of enabled jobs in enabled collections.
+func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
+	var due []ClaimedAttempt
+	err := tx.Raw(`
+		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at
+		FROM job_attempts a
+		JOIN jobs j ON j.id = a.job_id
+		JOIN job_collections c ON c.id = j.job_collection_id
+		WHERE a.status = 'pending' AND a.due_at <= ? AND j.state = 'enabled' AND c.state = 'Enabled'
+		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, req.Now, limit).Scan(&due).Error
+	if err != nil {
+		return nil, fmt.Errorf("select pending attempts: %w", err)
+	}
+	if len(due) == 0 {
+		return nil, nil
+	}
+	leases := make([]attemptLease, len(due))
+	for i := range due {
+		a := &due[i]
+		a.StartedAt = req.Now
+		a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
+		a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Secrets, a.Action))
+		leases[i] = attemptLease{ID: a.ID, JobID: a.JobID, Until: a.LeaseExpiresAt}
+	}
+	data, err := json.Marshal(leases)
+	if err != nil {
+		return nil, fmt.Errorf("start attempts: %w", err)
+	}
+	err = tx.Exec(`
+		WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, until timestamptz)),
+		a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = l.until,
+		             started_at = ?::timestamptz
+		      FROM l WHERE t.id = l.id)
+		UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l)`,
+		string(data), req.Owner, req.Now, req.Now).Error
+	if err != nil {
+		return nil, fmt.Errorf("start attempts: %w", err)
+	}
+	return due, nil
+}
+
+// startDueJobs starts the due occurrences of up to limit enabled jobs in
+// enabled collections, as planned by req.Plan. The common case (start one
+// occurrence, move on to the next) is written for all jobs at once; the
+// rest one by one.
+func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
+	var due []EngineJob
+	if err := tx.Raw(engineJobSelect+`
+		JOIN job_collections c ON c.id = j.job_collection_id
+		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
+		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
+		return nil, fmt.Errorf("select due jobs: %w", err)
+	}
+	var out []ClaimedAttempt
+	var bulk []bulkPlan
+	byID := map[int64]*EngineJob{}
+	for i := range due {
+		j := &due[i]
+		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
+		plan := req.Plan(j)
+		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil || plan.End != "" {
+			started, err := applyPlan(tx, req, j, plan)
+			if err != nil {
+				return nil, err
+			}
+			if started != nil {
+				out = append(out, *started)
+			}
+			continue
+		}
+		byID[j.ID] = j
+		bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
+			RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease)})
+	}
+	started, err := applyBulk(tx, req, bulk, byID)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, started...), nil
+}
+
+// expiredLeases returns, locked, the running attempts whose engine lost
+// them (crash, lost connection): their lease expired before now.
+func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, error) {
+	var expired []ClaimedAttempt
+	if err := tx.Raw(`
+		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
+		       a.started_at, a.lease_expires_at
+		FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+		WHERE a.status = 'running' AND a.lease_expires_at < ?
+		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, now, claimBatch).Scan(&expired).Error; err != nil {
+		return nil, fmt.Errorf("select expired leases: %w", err)
+	}
+	for i := range expired {
+		expired[i].Expired = true
+		expired[i].Secrets = s.openSecrets(expired[i].JobID, expired[i].SealedSecrets)
+	}
+	return expired, nil
+}
+
 // engineJobSelect is the head of the queries that lock jobs for planning.
 const engineJobSelect = `
 	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
-	       j.scheduled_count, j.occurrence_count,
+	       j.scheduled_count, j.occurrence_count, j.last_occurrence_faulted,
 	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
 	FROM jobs j`
 

@@ -48,28 +48,46 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*Cla
 			occurrences++
 		}
 	}
-	finished := plan.NextRunAt == nil && started == nil && j.OpenAttempts == 0
-	var lastRun any
+	adv := jobAdvance{ID: j.ID, Next: plan.NextRunAt, Scheduled: plan.ScheduledCount, Occurrences: occurrences,
+		Base: plan.ScheduleBase}
 	if started != nil {
-		lastRun = req.Now
+		adv.LastRun = &req.Now
 	}
-	// The state is only named when it changes: the jobs_schedule trigger
-	// treats a write of the state as a user's write.
-	err := tx.Exec(`UPDATE jobs SET next_run_at = ?, needs_schedule = false, scheduled_count = ?, occurrence_count = ?,
-			last_run_at = coalesce(?, last_run_at), schedule_base = coalesce(?, schedule_base)
-		WHERE id = ?`,
-		plan.NextRunAt, plan.ScheduledCount, occurrences, lastRun, plan.ScheduleBase, j.ID).Error
-	if err != nil {
-		return nil, fmt.Errorf("advance job %d: %w", j.ID, err)
+	if err := advanceJob(tx, adv); err != nil {
+		return nil, err
 	}
-	if finished {
-		err := tx.Exec(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
-			ended_at = ? WHERE id = ?`, req.Now, j.ID).Error
-		if err != nil {
-			return nil, fmt.Errorf("end job %d: %w", j.ID, err)
+	if plan.End != "" && started == nil {
+		if err := endJob(tx, j.ID, plan.End, req.Now); err != nil {
+			return nil, err
 		}
 	}
 	return started, nil
+}
+
+// jobAdvance is what advanceJob writes to a planned job's row.
+type jobAdvance struct {
+	ID int64
+	// Next is the next run (nil: none); Scheduled and Occurrences the new
+	// scheduled_count and occurrence_count.
+	Next                   *time.Time
+	Scheduled, Occurrences int64
+	// LastRun, when not nil, is the start of the occurrence just started.
+	LastRun *time.Time
+	// Base, when not nil, replaces the schedule base.
+	Base *time.Time
+}
+
+// advanceJob writes a planned job's next run, counters and schedule base.
+// The state is not named: only endJob changes it.
+func advanceJob(tx *gorm.DB, p jobAdvance) error {
+	err := tx.Exec(`UPDATE jobs SET next_run_at = ?, needs_schedule = false, scheduled_count = ?, occurrence_count = ?,
+			last_run_at = coalesce(?, last_run_at), schedule_base = coalesce(?, schedule_base)
+		WHERE id = ?`,
+		p.Next, p.Scheduled, p.Occurrences, p.LastRun, p.Base, p.ID).Error
+	if err != nil {
+		return fmt.Errorf("advance job %d: %w", p.ID, err)
+	}
+	return nil
 }
 
 // bulkPlan is one job's plan in applyBulk: start the occurrence RunAt and

@@ -73,7 +73,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		count[r.JobCollectionID]++
 	}
 	now := time.Now().UTC()
-	const chunk = 1000 // rows per statement: 6 parameters each, far below PostgreSQL's 65,535
+	const chunk = 1000 // rows per statement: 8 parameters each, far below PostgreSQL's 65,535
 	var (
 		sql   strings.Builder
 		args  []any
@@ -84,13 +84,14 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) == 0 {
 			return nil
 		}
-		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at) VALUES `+
+		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
+				schedule_base, needs_schedule) VALUES `+
 			sql.String()+`
 			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 			SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-			    updated_at = now()`, args...).Error; err != nil {
+			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition"), args...).Error; err != nil {
 			return err
 		}
 		sql.Reset()
@@ -120,9 +121,14 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if err != nil {
 			return nil, err
 		}
-		state, ended := w.stateAndEnd(now)
+		wnow := now
+		if !w.Now.IsZero() {
+			wnow = w.Now
+		}
+		state, ended := w.stateAndEnd(wnow)
+		sched := newJobSchedule(jobdef.State(state), nil, wnow)
 		// One statement may not upsert the same row twice.
-		if inRow[key] || len(args) >= chunk*6 {
+		if inRow[key] || len(args) >= chunk*8 {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -130,8 +136,8 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) > 0 {
 			sql.WriteString(", ")
 		}
-		sql.WriteString("(?, ?, ?, ?, ?, ?)")
-		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended)
+		sql.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended, sched.Base, sched.NeedsSchedule)
 		inRow[key] = true
 	}
 	if err := flush(len(writes)); err != nil {
