@@ -42,7 +42,7 @@ type Attempt struct {
 	Action         string
 	Attempt        int
 	Occurrence     int64
-	Status         string
+	Status         AttemptStatus
 	DueAt          time.Time
 	LeaseOwner     *string
 	LeaseExpiresAt *time.Time

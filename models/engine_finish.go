@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sked/models/jobdef"
 	"strings"
 	"time"
 
@@ -177,7 +178,7 @@ type finishedRow struct {
 	StartedAt     time.Time
 	ExpectedTime  time.Time
 	Occurrence    int64
-	State         string
+	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
 }
@@ -186,7 +187,7 @@ type finishedRow struct {
 // when its last occurrence ended.
 func followUp(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
 	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
-	enabled := r.State == "enabled"
+	enabled := r.State == jobdef.Enabled
 	if o.Next != nil && enabled {
 		err := tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at)
 			VALUES (?, ?, ?, ?, ?, 'pending', ?)

@@ -36,3 +36,16 @@ var ErrJobNotEnabled = errors.New("job is not enabled")
 // ErrJobFinished means that the job is completed or faulted: final states
 // that only allow deletion.
 var ErrJobFinished = errors.New("job is completed or faulted")
+
+// AttemptStatus is the status of a row of job_attempts.
+type AttemptStatus string
+
+// The attempt statuses: pending (a retry, an error action or a run-now
+// request waiting for its due time, or an attempt released by a stopping
+// engine), running (leased to an engine), then succeeded or failed.
+const (
+	AttemptPending   AttemptStatus = "pending"
+	AttemptRunning   AttemptStatus = "running"
+	AttemptSucceeded AttemptStatus = "succeeded"
+	AttemptFailed    AttemptStatus = "failed"
+)
