@@ -90,45 +90,52 @@ func TestFutureStartWaitsForItsTime(t *testing.T) {
 	}
 }
 
-func TestCountEndsTheJob(t *testing.T) {
-	e := newEnv(t, nil)
-	start := e.clock.Now().Add(time.Minute)
-	id := e.put("count", fmt.Sprintf(`{"startTime":%q,"action":%s,"recurrence":{"frequency":"minute","count":3}}`, rfc(start), e.action("/c", "")))
-	for i := range 5 {
-		e.clock.Set(start.Add(time.Duration(i) * time.Minute))
-		e.drain()
+// TestRecurrenceEndsTheJob: count and endTime end a minute job after its
+// last occurrence (an occurrence exactly at endTime runs), completed.
+func TestRecurrenceEndsTheJob(t *testing.T) {
+	rows := []struct {
+		name       string
+		recurrence string // with %[1]s the endTime (start + 2 min)
+		minutes    int    // how many minutes the clock steps through
+		runs       int    // the occurrences run, one a minute from start
+	}{
+		{name: "count", recurrence: `{"frequency":"minute","count":3}`, minutes: 5, runs: 3},
+		{name: "endTime", recurrence: `{"frequency":"minute","endTime":%[1]q}`, minutes: 4, runs: 3},
 	}
-	if n := len(e.target.requests()); n != 3 {
-		t.Fatalf("ran %d times, want count 3", n)
-	}
-	j := e.job(id)
-	if j.State != "completed" || j.ExecutionCount != 3 {
-		t.Errorf("state %s executions %d", j.State, j.ExecutionCount)
-	}
-	wantLines(t, historyLines(e.history(id)),
-		"MainAction Completed retry=0 repeat=1", "MainAction Completed retry=0 repeat=2", "MainAction Completed retry=0 repeat=3")
-}
-
-func TestEndTimeEndsTheJobAfterTheLastOccurrence(t *testing.T) {
-	e := newEnv(t, nil)
-	start := e.clock.Now().Add(time.Minute)
-	end := start.Add(2 * time.Minute) // an occurrence exactly at endTime runs
-	id := e.put("end", fmt.Sprintf(`{"startTime":%q,"action":%s,"recurrence":{"frequency":"minute","endTime":%q}}`,
-		rfc(start), e.action("/e", ""), rfc(end)))
-	var expected []string
-	for i := range 4 {
-		e.clock.Set(start.Add(time.Duration(i) * time.Minute))
-		e.drain()
-	}
-	for _, h := range e.history(id) {
-		expected = append(expected, rfc(h.ExpectedExecutionTime))
-	}
-	want := []string{rfc(start), rfc(start.Add(time.Minute)), rfc(end)}
-	if strings.Join(expected, " ") != strings.Join(want, " ") {
-		t.Errorf("ran at %v, want %v", expected, want)
-	}
-	if j := e.job(id); j.State != "completed" {
-		t.Errorf("state %s, want completed", j.State)
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			start := e.clock.Now().Add(time.Minute)
+			end := start.Add(2 * time.Minute)
+			rec := r.recurrence
+			if strings.Contains(rec, "%[1]q") {
+				rec = fmt.Sprintf(rec, rfc(end))
+			}
+			id := e.put(r.name, fmt.Sprintf(`{"startTime":%q,"action":%s,"recurrence":%s}`, rfc(start), e.action("/"+r.name, ""), rec))
+			for i := range r.minutes {
+				e.clock.Set(start.Add(time.Duration(i) * time.Minute))
+				e.drain()
+			}
+			if n := len(e.target.requests()); n != r.runs {
+				t.Fatalf("ran %d times, want %d", n, r.runs)
+			}
+			var expected, want, lines []string
+			for i := range r.runs {
+				want = append(want, rfc(start.Add(time.Duration(i)*time.Minute)))
+				lines = append(lines, fmt.Sprintf("MainAction Completed retry=0 repeat=%d", i+1))
+			}
+			h := e.history(id)
+			for _, h := range h {
+				expected = append(expected, rfc(h.ExpectedExecutionTime))
+			}
+			if strings.Join(expected, " ") != strings.Join(want, " ") {
+				t.Errorf("ran at %v, want %v", expected, want)
+			}
+			wantLines(t, historyLines(h), lines...)
+			if j := e.job(id); j.State != "completed" || j.ExecutionCount != int64(r.runs) {
+				t.Errorf("state %s executions %d, want completed after %d", j.State, j.ExecutionCount, r.runs)
+			}
+		})
 	}
 }
 

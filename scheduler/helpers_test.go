@@ -131,8 +131,8 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-// newEnv returns an env whose clock starts a few seconds ahead of the
-// database's clock (jobs are scheduled from the database's now()).
+// newEnv returns an env whose clock starts a few seconds ahead of the real
+// clock (Store.PutJob takes a new job's schedule base from the real clock).
 func newEnv(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *env {
 	t.Helper()
 	store := testdb.Store(t)
