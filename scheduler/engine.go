@@ -19,6 +19,13 @@
 // jobs created, changed, enabled, run now; collections enabled), or the
 // safety poll, whichever comes first; it never busy-polls.
 //
+// What is due next for a job, and what to record when it is (a run, a
+// Postponed entry for missed or overlapping occurrences, the job's end), is
+// decided by the pure planner, package plan, from the job's rule, its
+// engine state, its policies and the engine's clock: the store only writes
+// what it decided (one clock: the database's now() decides nothing). The
+// API's nextExecutionTime and the pages show plan.Upcoming.
+//
 // Every attempt the engine schedules wakes an engine at its due time: after
 // writing a retry (due retryInterval after the failed attempt ended, or
 // doubling with retryType exponential) or an error action (due at once),
