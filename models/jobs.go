@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"sked/models/jobdef"
 	"time"
 )
 
@@ -46,14 +47,17 @@ func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
 		CreatedAt time.Time
 		Inserted  bool
 	}
+	sched := newJobSchedule(jobdef.State(j.State), j.NextRunAt, now)
 	err = s.db.WithContext(ctx).Raw(`
-		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, ended_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, ended_at, created_at, updated_at,
+			schedule_base, needs_schedule)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
-		SET definition = EXCLUDED.definition, state = EXCLUDED.state, next_run_at = EXCLUDED.next_run_at,
-		    ended_at = EXCLUDED.ended_at, updated_at = EXCLUDED.updated_at
+		SET definition = EXCLUDED.definition, state = EXCLUDED.state,
+		    ended_at = EXCLUDED.ended_at, updated_at = EXCLUDED.updated_at, `+jobScheduleSet("EXCLUDED.definition")+`
 		RETURNING id, created_at, (xmax = 0) AS inserted`,
-		j.JobCollectionID, j.Name, string(j.Definition), j.State, j.NextRunAt, j.EndedAt, now, now).
+		j.JobCollectionID, j.Name, string(j.Definition), j.State, sched.NextRunAt, j.EndedAt, now, now,
+		sched.Base, sched.NeedsSchedule).
 		Scan(&row).Error
 	if err != nil {
 		return false, translate("models: put job", err)

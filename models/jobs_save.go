@@ -30,6 +30,10 @@ type JobWrite struct {
 	MaxJobs int
 	// MustExist refuses to create the job (ErrNotFound instead): PATCH.
 	MustExist bool
+	// Now is the writer's clock: the schedule base of a job this write
+	// creates, enables or changes, and the end of a job it ends (zero:
+	// time.Now).
+	Now time.Time
 }
 
 // SaveJob creates or replaces a job in one transaction, sealing its
@@ -82,21 +86,32 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 			}
 		}
 	}
-	state, ended := w.stateAndEnd(time.Now().UTC())
+	now := w.now()
+	state, ended := w.stateAndEnd(now)
+	sched := newJobSchedule(jobdef.State(state), nil, now)
 	var j Job
 	err = tx.Raw(`
-		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at)
-		VALUES (?, ?, ?, ?, ?, ?)
+		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at, schedule_base, needs_schedule)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 		SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-		    updated_at = now()
-		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended).Scan(&j).Error
+		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`
+		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
+		sched.Base, sched.NeedsSchedule).Scan(&j).Error
 	if err != nil {
 		return nil, false, err
 	}
 	return &j, len(existing) == 0, nil
+}
+
+// now returns w.Now, or time.Now when it is zero.
+func (w JobWrite) now() time.Time {
+	if w.Now.IsZero() {
+		return time.Now().UTC()
+	}
+	return w.Now
 }
 
 // stateAndEnd returns the state to store (enabled when empty) and, for
@@ -177,7 +192,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		count[r.JobCollectionID]++
 	}
 	now := time.Now().UTC()
-	const chunk = 1000 // rows per statement: 6 parameters each, far below PostgreSQL's 65,535
+	const chunk = 1000 // rows per statement: 8 parameters each, far below PostgreSQL's 65,535
 	var (
 		sql   strings.Builder
 		args  []any
@@ -188,13 +203,14 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) == 0 {
 			return nil
 		}
-		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at) VALUES `+
+		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
+				schedule_base, needs_schedule) VALUES `+
 			sql.String()+`
 			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 			SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-			    updated_at = now()`, args...).Error; err != nil {
+			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition"), args...).Error; err != nil {
 			return err
 		}
 		sql.Reset()
@@ -224,9 +240,14 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if err != nil {
 			return nil, err
 		}
-		state, ended := w.stateAndEnd(now)
+		wnow := now
+		if !w.Now.IsZero() {
+			wnow = w.Now
+		}
+		state, ended := w.stateAndEnd(wnow)
+		sched := newJobSchedule(jobdef.State(state), nil, wnow)
 		// One statement may not upsert the same row twice.
-		if inRow[key] || len(args) >= chunk*6 {
+		if inRow[key] || len(args) >= chunk*8 {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -234,8 +255,8 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) > 0 {
 			sql.WriteString(", ")
 		}
-		sql.WriteString("(?, ?, ?, ?, ?, ?)")
-		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended)
+		sql.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended, sched.Base, sched.NeedsSchedule)
 		inRow[key] = true
 	}
 	if err := flush(len(writes)); err != nil {

@@ -33,14 +33,14 @@ import (
 func benchJobs(b *testing.B, db *sql.DB, coll int64, n int, t0 time.Time, url string) {
 	b.Helper()
 	_, err := db.Exec(`
-		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at)
+		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
 		SELECT $1, 'b' || g,
 		       json_build_object('startTime', to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
 		                         'recurrence', json_build_object('frequency', 'minute'),
 		                         'action', json_build_object('type', 'http',
 		                             'request', json_build_object('uri', $3::text, 'method', 'GET'),
 		                             'retryPolicy', json_build_object('retryType', 'none'))),
-		       'enabled', s
+		       'enabled', s, $2::timestamptz
 		FROM generate_series(0, $4 - 1) g,
 		     LATERAL (SELECT $2::timestamptz + make_interval(secs => (g * 60 / $4)::int)) AS t(s)`,
 		coll, t0, url, n)
@@ -214,12 +214,12 @@ func benchKinds(b *testing.B, rate int) {
 	t0 := time.Now().Add(5 * time.Second).Truncate(time.Second)
 	n := rate * 60
 	_, err = db.Exec(`
-		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at)
+		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
 		SELECT $1, 'b' || g,
 		       json_build_object('startTime', to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
 		                         'recurrence', json_build_object('frequency', 'minute'),
 		                         'action', CASE WHEN g % 10 = 0 THEN $5::json ELSE $4::json END),
-		       'enabled', s
+		       'enabled', s, $2::timestamptz
 		FROM generate_series(0, $3 - 1) g,
 		     LATERAL (SELECT $2::timestamptz + make_interval(secs => (g * 60 / $3)::int)) AS t(s)`,
 		coll.ID, t0, n, ok, fail)

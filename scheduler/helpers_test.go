@@ -16,42 +16,20 @@ import (
 
 	"sked/models"
 	"sked/models/testdb"
+	"sked/scheduler/clocktest"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-// fakeClock is a Clock moved by hand. Its timers never fire: tests that use
-// it drive the engine with runDue.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// fakeClock is the shared test clock (clocktest.Clock) as an engine
+// Clock. Its timers never fire: tests that use it drive the engine with
+// runDue.
+type fakeClock struct{ *clocktest.Clock }
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
+// newFakeClock returns a fakeClock that reads now.
+func newFakeClock(now time.Time) *fakeClock { return &fakeClock{clocktest.New(now)} }
 
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
-
-func (c *fakeClock) Add(d time.Duration) time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	return c.now
-}
-
-func (c *fakeClock) NewTimer(time.Duration) Timer { return neverTimer{} }
-
-type neverTimer struct{}
-
-func (neverTimer) C() <-chan time.Time { return nil }
-func (neverTimer) Stop() bool          { return true }
+func (c *fakeClock) NewTimer(time.Duration) Timer { return clocktest.NeverTimer{} }
 
 // received is one request seen by a target.
 type received struct {
@@ -153,13 +131,13 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-// newEnv returns an env whose clock starts a few seconds ahead of the
-// database's clock (jobs are scheduled from the database's now()).
+// newEnv returns an env whose clock starts a few seconds ahead of the real
+// clock (Store.PutJob takes a new job's schedule base from the real clock).
 func newEnv(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *env {
 	t.Helper()
 	store := testdb.Store(t)
 	e := &env{t: t, ctx: context.Background(), store: store, coll: newCollection(t, store),
-		clock: &fakeClock{now: time.Now().Add(5 * time.Second).Truncate(time.Second)}, target: newTarget(t, handle)}
+		clock: newFakeClock(time.Now().Add(5 * time.Second).Truncate(time.Second)), target: newTarget(t, handle)}
 	eng, err := New(allowLoopback(Config{InstanceID: "test-engine", MaxWorkers: 16}), Deps{Store: store, Clock: e.clock, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)

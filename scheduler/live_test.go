@@ -29,11 +29,15 @@ type live struct {
 }
 
 // startLive starts an engine on store with the system clock and LISTEN/
-// NOTIFY; it is stopped when the test ends (if the test did not).
+// NOTIFY; it is stopped when the test ends (if the test did not). Its
+// safety poll is an hour unless cfg sets one: no test passes because of it.
 func startLive(t testing.TB, store *models.Store, cfg Config) *live {
 	t.Helper()
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = fmt.Sprintf("live-%p", store)
+	}
+	if cfg.SafetyPoll == 0 {
+		cfg.SafetyPoll = noPoll
 	}
 	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger()})
 	if err != nil {

@@ -7,13 +7,9 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
-	"sked/scheduler/action"
+	"sked/scheduler/plan"
 	"sked/scheduler/recurrence"
 )
-
-// maxMissedCount caps how many missed occurrences are counted one by one
-// for the Postponed entry; beyond it the entry says "at least".
-const maxMissedCount = 1_000_000
 
 // compiledJob is a parsed job definition with its action and, once asked
 // for, its rule for one schedule base. It is immutable once cached.
@@ -34,127 +30,84 @@ type jobCalendars struct {
 }
 
 // plan decides, at now, what happens to a job locked by ClaimDue (see
-// models.ClaimRequest.Plan). It returns nil for a definition it cannot read.
-//
-//   - A job to schedule gets the first occurrence of its rule compiled for
-//     its schedule base (SPEC §2's start-time table), unless
-//     recurrence.count is already used up. A schedule base more than
-//     MisfireGrace old (the job was created or enabled while no engine
-//     ran, e.g. by `sked import`) is replaced by now.
-//   - A due job whose occurrence is more than MisfireGrace late has missed
-//     occurrences: they are skipped (one Postponed entry with their number
-//     and span) and the next one within the grace runs; with misfirePolicy
-//     runOnce the last missed occurrence runs at once instead.
-//   - With concurrency forbid, an occurrence whose job still has an open
-//     attempt (running, or waiting for a retry or error action) is
-//     Postponed and not run.
-//   - Skipped and postponed occurrences do not count against
-//     recurrence.count; run occurrences do.
+// models.ClaimRequest.Plan) with the pure planner (plan.Decide, which says
+// how), and turns its decision into what the store writes: the Postponed
+// history entries, the occurrence to start with its lease, the job's end.
+// It returns nil for a definition it cannot read.
 func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
-	base := now
-	var rebased *time.Time
-	if j.ScheduleBase != nil {
-		base = *j.ScheduleBase
-	}
-	if (j.NeedsSchedule || j.NextRunAt == nil) && now.Sub(base) > e.cfg.MisfireGrace {
-		// No engine saw the job when it was created or enabled (none was
-		// running): it is scheduled as if created now, rather than having
-		// its first occurrences missed.
-		base, rebased = now, &now
-	}
 	cals, err := e.jobCalendars(j)
 	if err != nil {
 		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
 		return nil
 	}
-	cj, err := e.cache.get(j.ID, j.Definition, j.Secrets, &base, cals)
+	cj, err := e.cache.get(j.ID, j.Definition, j.Secrets, nil, jobCalendars{})
 	if err != nil {
 		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
 		return nil
 	}
-	rule, count := cj.rule, int64(cj.rule.Count())
-	p := &models.JobPlan{ScheduledCount: j.ScheduledCount, ScheduleBase: rebased}
-	exhausted := func() bool { return count > 0 && p.ScheduledCount >= count }
-	if j.NeedsSchedule || j.NextRunAt == nil {
-		if next, ok := rule.Next(base.Add(-time.Second)); ok && !exhausted() {
-			p.NextRunAt = &next
+	compile := func(base time.Time) (plan.Rule, error) {
+		c, err := e.cache.get(j.ID, j.Definition, j.Secrets, &base, cals)
+		if err != nil {
+			return nil, err
 		}
-		return p
+		cj = c
+		return c.rule, nil
 	}
-	expected := *j.NextRunAt
-	if now.Sub(expected) > e.cfg.MisfireGrace {
-		var missed int64
-		first, last := expected, expected
-		t, ok := expected, true
-		for ok && now.Sub(t) > e.cfg.MisfireGrace && missed < maxMissedCount {
-			missed++
-			last = t
-			t, ok = rule.Next(t)
-		}
-		if missed == maxMissedCount && ok && now.Sub(t) > e.cfg.MisfireGrace {
-			t, ok = rule.Next(now.Add(-e.cfg.MisfireGrace))
-		}
-		runOnce := cj.job.MisfirePolicy == jobdef.MisfireRunOnce
-		skipped := missed
-		if runOnce {
-			skipped-- // the last missed occurrence runs as the catch-up
-		}
-		if skipped > 0 {
-			p.Postponed = append(p.Postponed, missedEntry(now, first, last, skipped, runOnce, j.OccurrenceCount))
-			e.metrics.postponed.Inc()
-		}
-		switch {
-		case runOnce:
-			expected = last
-		case !ok:
-			return p
-		case t.After(now):
-			p.NextRunAt = &t
-			return p
-		default:
-			expected = t
-		}
+	d, err := plan.Decide(engineState(j), plan.Policy{
+		Misfire: cj.job.MisfirePolicy, Concurrency: cj.job.Concurrency, Grace: e.cfg.MisfireGrace,
+	}, compile, now)
+	if err != nil {
+		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
+		return nil
 	}
-	if exhausted() {
-		return p
+	p := &models.JobPlan{NextRunAt: d.Next, ScheduledCount: d.ScheduledCount, ScheduleBase: d.Rebase, End: d.End}
+	if m := d.Missed; m != nil {
+		p.Postponed = append(p.Postponed, missedEntry(now, m, j.OccurrenceCount))
+		e.metrics.postponed.Inc()
 	}
-	if cj.job.Concurrency == jobdef.ConcurrencyForbid && j.OpenAttempts > 0 {
+	if d.Overlap != nil {
 		end := now
 		p.Postponed = append(p.Postponed, models.HistoryEntry{
-			StartTime: now, EndTime: &end, ExpectedExecutionTime: expected, ActionName: models.MainAction,
+			StartTime: now, EndTime: &end, ExpectedExecutionTime: *d.Overlap, ActionName: models.MainAction,
 			Status:      models.StatusPostponed,
 			Message:     "The occurrence did not run: the previous occurrence of the job is still running (concurrency forbid).",
 			RepeatCount: j.OccurrenceCount,
 		})
 		e.metrics.postponed.Inc()
-	} else {
-		p.Run = &models.PlannedRun{ExpectedTime: expected, Lease: e.lease(cj, models.MainAction)}
-		p.ScheduledCount++
 	}
-	if next, ok := rule.Next(expected); ok && !exhausted() {
-		p.NextRunAt = &next
+	if d.Run != nil {
+		p.Run = &models.PlannedRun{ExpectedTime: *d.Run, Lease: e.lease(cj, models.MainAction)}
 	}
 	return p
 }
 
-// missedEntry is the Postponed history entry for n skipped occurrences
-// from first to last.
-func missedEntry(now, first, last time.Time, n int64, runOnce bool, ordinal int64) models.HistoryEntry {
+// engineState is the planner's view of a job locked by ClaimDue (always
+// enabled).
+func engineState(j *models.EngineJob) plan.State {
+	return plan.State{
+		Status: jobdef.Enabled, ScheduleBase: j.ScheduleBase, NeedsSchedule: j.NeedsSchedule, NextRunAt: j.NextRunAt,
+		ScheduledCount: j.ScheduledCount, OccurrenceCount: j.OccurrenceCount, OpenAttempts: j.OpenAttempts,
+		LastOccurrenceFaulted: j.LastOccurrenceFaulted,
+	}
+}
+
+// missedEntry is the Postponed history entry for the missed occurrences m.
+func missedEntry(now time.Time, m *plan.Missed, ordinal int64) models.HistoryEntry {
 	end := now
-	what := fmt.Sprintf("%d occurrences", n)
-	if n == 1 {
+	what := fmt.Sprintf("%d occurrences", m.Count)
+	if m.Count == 1 {
 		what = "1 occurrence"
 	}
-	if n >= maxMissedCount {
-		what = fmt.Sprintf("at least %d occurrences", n)
+	if m.AtLeast {
+		what = fmt.Sprintf("at least %d occurrences", m.Count)
 	}
 	msg := fmt.Sprintf("Missed %s between %s and %s (the instance was down or the job collection was disabled); skipped.",
-		what, first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339))
-	if runOnce {
+		what, m.First.UTC().Format(time.RFC3339), m.Last.UTC().Format(time.RFC3339))
+	if m.RunOnce {
 		msg += " The last missed occurrence runs once now (misfirePolicy runOnce)."
 	}
 	return models.HistoryEntry{
-		StartTime: now, EndTime: &end, ExpectedExecutionTime: first, ActionName: models.MainAction,
+		StartTime: now, EndTime: &end, ExpectedExecutionTime: m.First, ActionName: models.MainAction,
 		Status: models.StatusPostponed, Message: msg, RepeatCount: ordinal,
 	}
 }
@@ -173,32 +126,4 @@ func (e *Engine) lease(cj *compiledJob, act string) time.Duration {
 func (e *Engine) leaseFor(id int64, def json.RawMessage, secrets jobdef.Secrets, act string) time.Duration {
 	cj, _ := e.cache.get(id, def, secrets, nil, jobCalendars{})
 	return e.lease(cj, act)
-}
-
-// outcome decides what follows an attempt that ended at now: a retry of
-// the same action while its retry policy allows, else (main action) the
-// error action once, else the end of the occurrence.
-func outcome(a *models.ClaimedAttempt, spec *jobdef.Action, mainSpec *jobdef.Action, res action.Result, now time.Time) models.AttemptOutcome {
-	o := models.AttemptOutcome{AttemptID: a.ID, Now: now, Succeeded: res.Succeeded, Message: res.Message}
-	if res.Succeeded {
-		// An error action only runs when the main action faulted.
-		o.OccurrenceFaulted = a.Action == models.ErrorAction
-		return o
-	}
-	policy := jobdef.RetryPolicy{}
-	if spec != nil {
-		policy = spec.RetryPolicy
-	}
-	switch {
-	case a.Attempt < policy.MaxAttempts():
-		o.Next = &models.NextAttempt{Action: a.Action, Attempt: a.Attempt + 1, DueAt: now.Add(retryDelay(policy, a.Attempt))}
-	case a.Action == models.MainAction:
-		o.Faulted, o.OccurrenceFaulted = true, true
-		if mainSpec != nil && mainSpec.ErrorAction != nil {
-			o.Next = &models.NextAttempt{Action: models.ErrorAction, Attempt: 1, DueAt: now}
-		}
-	default:
-		o.OccurrenceFaulted = true
-	}
-	return o
 }

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +25,7 @@ import (
 
 	"sked/models/jobdef"
 	"sked/scheduler/action/actiontest"
+	"sked/scheduler/clocktest"
 )
 
 func TestBasicAuthentication(t *testing.T) {
@@ -136,24 +136,6 @@ func TestClientCertificateAuthentication(t *testing.T) {
 	assertNoSecrets(t, res.Message, pfxA, "not-it")
 }
 
-// fakeClock is a clock moved by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // TestActiveDirectoryOAuth gets tokens from a client-credentials authority,
 // reuses a token until 5 minutes before it expires, and turns the
 // authority's refusal into a failed attempt with its message.
@@ -168,7 +150,7 @@ func TestActiveDirectoryOAuth(t *testing.T) {
 	}))
 	defer target.Close()
 	d := newTestDispatcher(t, Config{OAuthAuthority: authority.URL})
-	clock := &fakeClock{now: time.Now()}
+	clock := clocktest.New(time.Now())
 	d.HTTP.tokens.now = clock.Now
 	auth := &jobdef.Authentication{Kind: jobdef.AuthActiveDirectory, Tenant: tenant, Audience: audience, ClientID: clientID, Secret: secret}
 	run := func(a *jobdef.Authentication) Result {

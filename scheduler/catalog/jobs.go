@@ -127,6 +127,7 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 		Secrets:      job.Secrets(),
 		State:        state,
 		MaxJobs:      q.MaxJobCount,
+		Now:          now,
 	}, nil
 }
 

@@ -1,0 +1,72 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// ReleaseAttempts gives back the running attempts ids that owner still
+// holds (a graceful shutdown interrupted them): they become pending again,
+// due at now, with the same attempt number, so that another engine runs
+// them at once; no history entry or counter is written for the
+// interrupted run. The engines are notified. It returns how many were
+// released.
+func (s *Store) ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	var n int64
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Exec(`UPDATE job_attempts SET status = 'pending', due_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+				started_at = NULL
+			WHERE id IN ? AND status = 'running' AND lease_owner = ?`, now, ids, owner)
+		if res.Error != nil {
+			return res.Error
+		}
+		n = res.RowsAffected
+		return tx.Exec(`SELECT pg_notify(?, '')`, NotifyChannel).Error
+	})
+	if err != nil {
+		return 0, translate("models: release attempts", err)
+	}
+	return n, nil
+}
+
+// Attempt is one row of job_attempts.
+type Attempt struct {
+	ID             int64
+	JobID          int64
+	ExpectedTime   time.Time
+	Action         string
+	Attempt        int
+	Occurrence     int64
+	Status         AttemptStatus
+	DueAt          time.Time
+	LeaseOwner     *string
+	LeaseExpiresAt *time.Time
+	StartedAt      *time.Time
+	FinishedAt     *time.Time
+}
+
+// Attempts returns the attempts of job id in the order they were made.
+func (s *Store) Attempts(ctx context.Context, jobID int64) ([]Attempt, error) {
+	var out []Attempt
+	err := s.db.WithContext(ctx).Raw(`SELECT id, job_id, expected_time, action, attempt, occurrence, status, due_at,
+		lease_owner, lease_expires_at, started_at, finished_at
+		FROM job_attempts WHERE job_id = ? ORDER BY id`, jobID).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: attempts", err)
+	}
+	return out, nil
+}
+
+// JobByID returns job id, or ErrNotFound.
+func (s *Store) JobByID(ctx context.Context, id int64) (*Job, error) {
+	var j Job
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&j).Error; err != nil {
+		return nil, translate("models: job by id", err)
+	}
+	return &j, nil
+}

@@ -1,0 +1,308 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sked/models/jobdef"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// EngineJob is a job locked by ClaimDue for planning: either its schedule
+// must be computed (NeedsSchedule) or its next occurrence is due.
+type EngineJob struct {
+	ID              int64
+	JobCollectionID int64
+	Definition      json.RawMessage
+	// SealedSecrets are the job's sealed secrets; Secrets them opened.
+	SealedSecrets   []byte         `gorm:"column:secrets"`
+	Secrets         jobdef.Secrets `gorm:"-"`
+	NextRunAt       *time.Time
+	ScheduleBase    *time.Time
+	NeedsSchedule   bool
+	ScheduledCount  int64
+	OccurrenceCount int64
+	// OpenAttempts counts the job's pending and running attempts: non-zero
+	// means an earlier occurrence is still running (or waiting for a retry).
+	OpenAttempts int64
+	// LastOccurrenceFaulted says the most recently ended occurrence faulted.
+	LastOccurrenceFaulted bool
+}
+
+// JobPlan is what the engine decided for one EngineJob.
+type JobPlan struct {
+	// NextRunAt is the job's next occurrence, nil when it has none left.
+	NextRunAt *time.Time
+	// ScheduledCount is the new number of occurrences taken from the
+	// schedule (what recurrence.count limits).
+	ScheduledCount int64
+	// Run, when not nil, is an occurrence to start now.
+	Run *PlannedRun
+	// Postponed are history entries to write (missed or overlapping
+	// occurrences); their JobID is filled in by the store.
+	Postponed []HistoryEntry
+	// ScheduleBase, when not nil, replaces the job's schedule base.
+	ScheduleBase *time.Time
+	// End, when jobdef.Completed or jobdef.Faulted, ends the job in that
+	// state unless Run starts an occurrence (one that already ran does
+	// not start again).
+	End jobdef.State
+}
+
+// PlannedRun is an occurrence to start at once: its first MainAction
+// attempt is inserted as running, leased to the claiming engine.
+type PlannedRun struct {
+	// ExpectedTime is the occurrence's scheduled instant.
+	ExpectedTime time.Time
+	// Lease is how long the claiming engine may hold the attempt before
+	// another engine considers it interrupted.
+	Lease time.Duration
+}
+
+// ClaimRequest tells ClaimDue what to claim.
+type ClaimRequest struct {
+	// Now is the engine's clock; everything due at or before it is due.
+	Now time.Time
+	// Owner identifies the claiming engine; it holds the leases.
+	Owner string
+	// Limit caps the attempts started by one claim (the free workers).
+	// Zero claims none but still schedules jobs and reports expired
+	// leases.
+	Limit int
+	// Plan is called, inside the transaction and with the job's row
+	// locked, for every job to schedule or due. It must not block. A nil
+	// plan (for a definition the engine cannot read) clears the job's
+	// schedule.
+	Plan func(*EngineJob) *JobPlan
+	// Lease returns how long a pending attempt of action (MainAction or
+	// ErrorAction) of job jobID with definition def may be held.
+	Lease func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action string) time.Duration
+}
+
+// ClaimedAttempt is an attempt returned by ClaimDue: one to execute now
+// (leased to the claimer), or, with Expired, one whose lease ran out and
+// that must be finished as interrupted.
+type ClaimedAttempt struct {
+	ID         int64
+	JobID      int64
+	Definition json.RawMessage
+	// SealedSecrets are the job's sealed secrets; Secrets them opened.
+	SealedSecrets  []byte         `gorm:"column:secrets"`
+	Secrets        jobdef.Secrets `gorm:"-"`
+	ExpectedTime   time.Time
+	Action         string
+	Attempt        int
+	Occurrence     int64
+	DueAt          time.Time
+	StartedAt      time.Time
+	LeaseExpiresAt time.Time
+	Expired        bool
+}
+
+// claimBatch caps the jobs scheduled and the expired leases reported by one
+// claim, so that transactions stay short.
+const claimBatch = 500
+
+// ClaimDue, in one transaction: computes the schedule of jobs that need
+// one (created, changed or re-enabled); starts the due occurrences of
+// enabled jobs in enabled collections (at most req.Limit attempts, due
+// pending attempts first, then due jobs), each as a running attempt leased
+// to req.Owner; and reports attempts whose lease expired. Rows locked by
+// another engine are skipped (FOR UPDATE SKIP LOCKED), and the unique key
+// of job_attempts makes a second start of one attempt impossible.
+func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttempt, error) {
+	var out []ClaimedAttempt
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		out = out[:0]
+		if err := s.scheduleJobs(tx, req); err != nil {
+			return err
+		}
+		limit := req.Limit
+		if limit > 0 {
+			started, err := s.startPendingAttempts(tx, req, limit)
+			if err != nil {
+				return err
+			}
+			out = append(out, started...)
+			limit -= len(started)
+		}
+		if limit > 0 {
+			started, err := s.startDueJobs(tx, req, limit)
+			if err != nil {
+				return err
+			}
+			out = append(out, started...)
+		}
+		expired, err := s.expiredLeases(tx, req.Now)
+		if err != nil {
+			return err
+		}
+		out = append(out, expired...)
+		return nil
+	})
+	if err != nil {
+		return nil, translate("models: claim due work", err)
+	}
+	return out, nil
+}
+
+// scheduleJobs plans the jobs whose schedule must be computed, whatever
+// their collection's state: computing is not running. A planned first
+// occurrence that is due is started by startDueJobs, with the limit
+// applied.
+func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest) error {
+	var pending []EngineJob
+	if err := tx.Raw(engineJobSelect+`
+		WHERE j.needs_schedule AND j.state = 'enabled'
+		ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch).Scan(&pending).Error; err != nil {
+		return fmt.Errorf("select jobs to schedule: %w", err)
+	}
+	for i := range pending {
+		pending[i].NeedsSchedule = true
+		pending[i].Secrets = s.openSecrets(pending[i].ID, pending[i].SealedSecrets)
+		plan := req.Plan(&pending[i])
+		if plan != nil && plan.Run != nil {
+			// Scheduling never starts a run itself.
+			if plan.NextRunAt == nil || plan.Run.ExpectedTime.Before(*plan.NextRunAt) {
+				t := plan.Run.ExpectedTime
+				plan.NextRunAt = &t
+			}
+			plan.Run, plan.End = nil, ""
+		}
+		if _, err := applyPlan(tx, req, &pending[i], plan); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attemptLease is one started attempt's lease, for startPendingAttempts.
+type attemptLease struct {
+	ID    int64     `json:"id"`
+	JobID int64     `json:"job_id"`
+	Until time.Time `json:"until"`
+}
+
+// startPendingAttempts starts up to limit due pending attempts (retries,
+// error actions, run now) of enabled jobs in enabled collections.
+func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
+	var due []ClaimedAttempt
+	err := tx.Raw(`
+		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at
+		FROM job_attempts a
+		JOIN jobs j ON j.id = a.job_id
+		JOIN job_collections c ON c.id = j.job_collection_id
+		WHERE a.status = 'pending' AND a.due_at <= ? AND j.state = 'enabled' AND c.state = 'Enabled'
+		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, req.Now, limit).Scan(&due).Error
+	if err != nil {
+		return nil, fmt.Errorf("select pending attempts: %w", err)
+	}
+	if len(due) == 0 {
+		return nil, nil
+	}
+	leases := make([]attemptLease, len(due))
+	for i := range due {
+		a := &due[i]
+		a.StartedAt = req.Now
+		a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
+		a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Secrets, a.Action))
+		leases[i] = attemptLease{ID: a.ID, JobID: a.JobID, Until: a.LeaseExpiresAt}
+	}
+	data, err := json.Marshal(leases)
+	if err != nil {
+		return nil, fmt.Errorf("start attempts: %w", err)
+	}
+	err = tx.Exec(`
+		WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, until timestamptz)),
+		a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = l.until,
+		             started_at = ?::timestamptz
+		      FROM l WHERE t.id = l.id)
+		UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l)`,
+		string(data), req.Owner, req.Now, req.Now).Error
+	if err != nil {
+		return nil, fmt.Errorf("start attempts: %w", err)
+	}
+	return due, nil
+}
+
+// startDueJobs starts the due occurrences of up to limit enabled jobs in
+// enabled collections, as planned by req.Plan. The common case (start one
+// occurrence, move on to the next) is written for all jobs at once; the
+// rest one by one.
+func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
+	var due []EngineJob
+	if err := tx.Raw(engineJobSelect+`
+		JOIN job_collections c ON c.id = j.job_collection_id
+		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
+		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
+		return nil, fmt.Errorf("select due jobs: %w", err)
+	}
+	var out []ClaimedAttempt
+	var bulk []bulkPlan
+	byID := map[int64]*EngineJob{}
+	for i := range due {
+		j := &due[i]
+		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
+		plan := req.Plan(j)
+		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil || plan.End != "" {
+			started, err := applyPlan(tx, req, j, plan)
+			if err != nil {
+				return nil, err
+			}
+			if started != nil {
+				out = append(out, *started)
+			}
+			continue
+		}
+		byID[j.ID] = j
+		bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
+			RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease)})
+	}
+	started, err := applyBulk(tx, req, bulk, byID)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, started...), nil
+}
+
+// expiredLeases returns, locked, the running attempts whose engine lost
+// them (crash, lost connection): their lease expired before now.
+func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, error) {
+	var expired []ClaimedAttempt
+	if err := tx.Raw(`
+		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
+		       a.started_at, a.lease_expires_at
+		FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+		WHERE a.status = 'running' AND a.lease_expires_at < ?
+		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, now, claimBatch).Scan(&expired).Error; err != nil {
+		return nil, fmt.Errorf("select expired leases: %w", err)
+	}
+	for i := range expired {
+		expired[i].Expired = true
+		expired[i].Secrets = s.openSecrets(expired[i].JobID, expired[i].SealedSecrets)
+	}
+	return expired, nil
+}
+
+// engineJobSelect is the head of the queries that lock jobs for planning.
+const engineJobSelect = `
+	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
+	       j.scheduled_count, j.occurrence_count, j.last_occurrence_faulted,
+	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
+	FROM jobs j`
+
+// openSecrets opens a job's sealed secrets for the engine. A value that
+// cannot be opened (a key no longer configured) gives no secrets: the
+// attempt then fails with "is required" for the missing secret, which
+// names the problem in the job's history, and an error is logged.
+func (s *Store) openSecrets(jobID int64, sealed []byte) jobdef.Secrets {
+	sec, err := s.box.open(sealed)
+	if err != nil {
+		slog.Error("cannot open the secrets of a job", "job_id", jobID, "err", err)
+		return nil
+	}
+	return sec
+}

@@ -1,0 +1,154 @@
+package models
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// applyPlan writes plan for the locked job j: its postponed history, its
+// started occurrence (returned), its next run or its end.
+func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*ClaimedAttempt, error) {
+	if plan == nil {
+		err := tx.Exec(`UPDATE jobs SET next_run_at = NULL, needs_schedule = false WHERE id = ?`, j.ID).Error
+		if err != nil {
+			return nil, fmt.Errorf("clear schedule of job %d: %w", j.ID, err)
+		}
+		return nil, nil
+	}
+	for i := range plan.Postponed {
+		e := plan.Postponed[i]
+		e.JobID = j.ID
+		if err := tx.Create(&e).Error; err != nil {
+			return nil, fmt.Errorf("postpone occurrence of job %d: %w", j.ID, err)
+		}
+	}
+	occurrences := j.OccurrenceCount
+	var started *ClaimedAttempt
+	if plan.Run != nil {
+		a := ClaimedAttempt{
+			JobID: j.ID, Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
+			Attempt: 1, Occurrence: occurrences + 1, DueAt: plan.Run.ExpectedTime, StartedAt: req.Now,
+			LeaseExpiresAt: req.Now.Add(plan.Run.Lease),
+		}
+		var ids []int64
+		err := tx.Raw(`INSERT INTO job_attempts
+			(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
+			VALUES (?, ?, 'MainAction', 1, ?, 'running', ?, ?, ?, ?)
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING RETURNING id`,
+			a.JobID, a.ExpectedTime, a.Occurrence, a.DueAt, req.Owner, a.LeaseExpiresAt, a.StartedAt).Scan(&ids).Error
+		if err != nil {
+			return nil, fmt.Errorf("start occurrence of job %d: %w", j.ID, err)
+		}
+		if len(ids) == 1 {
+			a.ID = ids[0]
+			started = &a
+			occurrences++
+		}
+	}
+	adv := jobAdvance{ID: j.ID, Next: plan.NextRunAt, Scheduled: plan.ScheduledCount, Occurrences: occurrences,
+		Base: plan.ScheduleBase}
+	if started != nil {
+		adv.LastRun = &req.Now
+	}
+	if err := advanceJob(tx, adv); err != nil {
+		return nil, err
+	}
+	if plan.End != "" && started == nil {
+		if err := endJob(tx, j.ID, plan.End, req.Now); err != nil {
+			return nil, err
+		}
+	}
+	return started, nil
+}
+
+// jobAdvance is what advanceJob writes to a planned job's row.
+type jobAdvance struct {
+	ID int64
+	// Next is the next run (nil: none); Scheduled and Occurrences the new
+	// scheduled_count and occurrence_count.
+	Next                   *time.Time
+	Scheduled, Occurrences int64
+	// LastRun, when not nil, is the start of the occurrence just started.
+	LastRun *time.Time
+	// Base, when not nil, replaces the schedule base.
+	Base *time.Time
+}
+
+// advanceJob writes a planned job's next run, counters and schedule base.
+// The state is not named: only endJob changes it.
+func advanceJob(tx *gorm.DB, p jobAdvance) error {
+	err := tx.Exec(`UPDATE jobs SET next_run_at = ?, needs_schedule = false, scheduled_count = ?, occurrence_count = ?,
+			last_run_at = coalesce(?, last_run_at), schedule_base = coalesce(?, schedule_base)
+		WHERE id = ?`,
+		p.Next, p.Scheduled, p.Occurrences, p.LastRun, p.Base, p.ID).Error
+	if err != nil {
+		return fmt.Errorf("advance job %d: %w", p.ID, err)
+	}
+	return nil
+}
+
+// bulkPlan is one job's plan in applyBulk: start the occurrence RunAt and
+// move on to Next.
+type bulkPlan struct {
+	ID    int64      `json:"id"`
+	Next  *time.Time `json:"next"`
+	Sched int64      `json:"sched"`
+	Occ   int64      `json:"occ"`
+	RunAt time.Time  `json:"run_at"`
+	Lease time.Time  `json:"lease"`
+}
+
+// applyBulk writes plans that each start one occurrence, in one statement:
+// the attempts are inserted (a conflict means that occurrence already ran:
+// it is not started again) and the jobs advanced.
+func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*EngineJob) ([]ClaimedAttempt, error) {
+	if len(plans) == 0 {
+		return nil, nil
+	}
+	data, err := json.Marshal(plans)
+	if err != nil {
+		return nil, fmt.Errorf("start occurrences: %w", err)
+	}
+	var rows []struct {
+		JobID     int64
+		AttemptID *int64
+	}
+	err = tx.Raw(`
+		WITH p AS (
+			SELECT * FROM json_to_recordset(?::json)
+				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, lease timestamptz)
+		), ins AS (
+			INSERT INTO job_attempts
+				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
+			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', run_at, ?, lease, ?::timestamptz FROM p
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
+			RETURNING id, job_id
+		)
+		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
+			occurrence_count = p.occ + (CASE WHEN ins.id IS NULL THEN 0 ELSE 1 END),
+			last_run_at = CASE WHEN ins.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END
+		FROM p LEFT JOIN ins ON ins.job_id = p.id
+		WHERE j.id = p.id
+		RETURNING j.id AS job_id, ins.id AS attempt_id`, string(data), req.Owner, req.Now, req.Now).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("start occurrences: %w", err)
+	}
+	byJob := make(map[int64]*bulkPlan, len(plans))
+	for i := range plans {
+		byJob[plans[i].ID] = &plans[i]
+	}
+	var out []ClaimedAttempt
+	for _, r := range rows {
+		if r.AttemptID == nil {
+			continue
+		}
+		p, j := byJob[r.JobID], jobs[r.JobID]
+		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, Definition: j.Definition, Secrets: j.Secrets,
+			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
+			StartedAt: req.Now, LeaseExpiresAt: p.Lease})
+	}
+	return out, nil
+}

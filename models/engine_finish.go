@@ -1,0 +1,224 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sked/models/jobdef"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// NextAttempt is the attempt that follows a failed one within the same
+// occurrence: a retry of the same action or the first error action attempt.
+type NextAttempt struct {
+	Action  string
+	Attempt int
+	DueAt   time.Time
+}
+
+// AttemptOutcome is the result of one attempt, for FinishAttempts.
+type AttemptOutcome struct {
+	// AttemptID is the finished attempt.
+	AttemptID int64
+	// Owner must still hold the attempt's lease. With Expired, the lease
+	// must instead have run out before Now (an interrupted attempt).
+	Owner   string
+	Expired bool
+	// Now is the attempt's end time.
+	Now time.Time
+	// Succeeded tells Completed from Failed; Message is the history message.
+	Succeeded bool
+	Message   string
+	// Faulted says the main action failed its last attempt (faultedCount).
+	Faulted bool
+	// Next is the following attempt of the occurrence, nil when the
+	// occurrence ends with this attempt. It is dropped when the job is no
+	// longer enabled.
+	Next *NextAttempt
+	// OccurrenceFaulted says, when the occurrence ends here, that its main
+	// action faulted.
+	OccurrenceFaulted bool
+}
+
+// FinishedAttempt reports what FinishAttempts did with one outcome.
+type FinishedAttempt struct {
+	AttemptID int64
+	// Recorded is false when the attempt was no longer the owner's (its
+	// lease expired and another engine finished it) or the job was deleted:
+	// nothing was written.
+	Recorded bool
+	// Action, Attempt and DueAt describe the attempt.
+	JobID   int64
+	Action  string
+	Attempt int
+	DueAt   time.Time
+	// StartedAt is when it started.
+	StartedAt time.Time
+	// NextStored says Next was stored; JobEnded that the job became
+	// completed or faulted.
+	NextStored bool
+	JobEnded   bool
+}
+
+// FinishAttempts records outcomes in one transaction: per attempt, its
+// final status, one history entry, the job's counters, the next attempt of
+// the occurrence when there is one and the job is still enabled, and the
+// job's final state when it has no occurrence left and nothing open. The
+// common part is one statement for the whole batch. When it stores next
+// attempts it notifies the engines with the earliest one's due time
+// (DuePayload).
+func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
+	out := make([]FinishedAttempt, len(outcomes))
+	if len(outcomes) == 0 {
+		return out, nil
+	}
+	type wire struct {
+		ID         int64     `json:"id"`
+		Owner      string    `json:"owner"`
+		Expired    bool      `json:"expired"`
+		Fin        time.Time `json:"fin"`
+		OK         bool      `json:"ok"`
+		Msg        string    `json:"msg"`
+		Faulted    bool      `json:"faulted"`
+		Ended      bool      `json:"ended"`
+		OccFaulted bool      `json:"occ_faulted"`
+	}
+	ws := make([]wire, len(outcomes))
+	for i, o := range outcomes {
+		ws[i] = wire{ID: o.AttemptID, Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
+			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted}
+	}
+	data, err := json.Marshal(ws)
+	if err != nil {
+		return nil, fmt.Errorf("models: finish attempts: %w", err)
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var rows []finishedRow
+		err := tx.Raw(`
+			WITH o AS (
+				SELECT * FROM json_to_recordset(?::json) AS o(id bigint, owner text, expired boolean, fin timestamptz,
+					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean)
+			), a AS (
+				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
+					lease_owner = NULL, lease_expires_at = NULL
+				FROM o
+				WHERE t.id = o.id AND t.status = 'running'
+				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
+				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted
+			), h AS (
+				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status,
+				                         message, retry_count, repeat_count, lateness_ms, attempt_id)
+				SELECT job_id, started_at, greatest(fin, started_at), expected_time, action,
+				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
+				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id
+				FROM a
+			), g AS (
+				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
+				       count(*) FILTER (WHERE faulted) AS faulted,
+				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted
+				FROM a GROUP BY job_id
+			), u AS (
+				UPDATE jobs j SET execution_count = j.execution_count + g.n, failure_count = j.failure_count + g.failed,
+					faulted_count = j.faulted_count + g.faulted,
+					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
+				FROM g WHERE j.id = g.job_id
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule
+			)
+			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
+			       u.state, u.next_run_at, u.needs_schedule
+			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
+		if err != nil {
+			return fmt.Errorf("finish attempts: %w", err)
+		}
+		byID := make(map[int64]*finishedRow, len(rows))
+		for i := range rows {
+			byID[rows[i].ID] = &rows[i]
+		}
+		var earliest time.Time
+		for i := range outcomes {
+			out[i] = FinishedAttempt{AttemptID: outcomes[i].AttemptID}
+			r := byID[outcomes[i].AttemptID]
+			if r == nil {
+				continue
+			}
+			if err := followUp(tx, &outcomes[i], r, &out[i]); err != nil {
+				return err
+			}
+			if due := outcomes[i].Next; out[i].NextStored && (earliest.IsZero() || due.DueAt.Before(earliest)) {
+				earliest = due.DueAt
+			}
+		}
+		if earliest.IsZero() {
+			return nil
+		}
+		// The other engines arm a timer for the earliest new attempt (the
+		// writer arms its own).
+		if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, DuePayload(earliest)).Error; err != nil {
+			return fmt.Errorf("notify: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, translate("models: finish attempts", err)
+	}
+	return out, nil
+}
+
+// finishedRow is an attempt recorded by FinishAttempts with its job's state.
+type finishedRow struct {
+	ID            int64
+	JobID         int64
+	Action        string
+	Attempt       int
+	DueAt         time.Time
+	StartedAt     time.Time
+	ExpectedTime  time.Time
+	Occurrence    int64
+	State         jobdef.State
+	NextRunAt     *time.Time
+	NeedsSchedule bool
+}
+
+// followUp stores the next attempt of a recorded outcome, or ends the job
+// when its last occurrence ended.
+func followUp(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
+	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
+	enabled := r.State == jobdef.Enabled
+	if o.Next != nil && enabled {
+		err := tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at)
+			VALUES (?, ?, ?, ?, ?, 'pending', ?)
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`,
+			r.JobID, r.ExpectedTime, o.Next.Action, o.Next.Attempt, r.Occurrence, o.Next.DueAt).Error
+		if err != nil {
+			return fmt.Errorf("store next attempt of %d: %w", o.AttemptID, err)
+		}
+		res.NextStored = true
+		return nil
+	}
+	if !enabled || o.Next != nil || r.NextRunAt != nil || r.NeedsSchedule {
+		return nil
+	}
+	// The occurrence ended and the job has no next one: end the job when
+	// nothing else of it is open. (How the occurrence ended is in
+	// last_occurrence_faulted.)
+	var states []string
+	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
+			ended_at = ?
+		WHERE id = ? AND state = 'enabled' AND next_run_at IS NULL AND NOT needs_schedule AND NOT EXISTS (
+			SELECT 1 FROM job_attempts o WHERE o.job_id = ? AND o.status IN ('pending', 'running'))
+		RETURNING state`, o.Now, r.JobID, r.JobID).Scan(&states).Error
+	if err != nil {
+		return fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
+	}
+	res.JobEnded = len(states) == 1
+	return nil
+}
+
+// cleanText makes s storable as PostgreSQL text: valid UTF-8 without NUL.
+func cleanText(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
+}

@@ -1,0 +1,77 @@
+package models
+
+import (
+	"context"
+	"time"
+)
+
+// Retention says what Prune deletes. A zero or negative field disables
+// that part.
+type Retention struct {
+	// HistoryMaxAge deletes history entries that started longer ago.
+	HistoryMaxAge time.Duration
+	// HistoryPerJob keeps only the newest entries of each job.
+	HistoryPerJob int
+	// FinishedJobMaxAge deletes completed and faulted jobs that ended
+	// longer ago.
+	FinishedJobMaxAge time.Duration
+	// AttemptMaxAge deletes finished attempt rows that finished longer ago.
+	AttemptMaxAge time.Duration
+	// InstanceMaxAge deletes the rows of engine instances whose heartbeat
+	// stopped longer ago and that hold no running attempt.
+	InstanceMaxAge time.Duration
+}
+
+// PruneStats counts what Prune deleted.
+type PruneStats struct {
+	History, Jobs, Attempts, Instances int64
+}
+
+// Prune deletes, as of now, what r says is too old or too much. Several
+// engines may prune at once: the deletes are idempotent.
+func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneStats, error) {
+	var st PruneStats
+	db := s.db.WithContext(ctx)
+	if r.FinishedJobMaxAge > 0 {
+		res := db.Exec(`DELETE FROM jobs WHERE ended_at IS NOT NULL AND ended_at < ?`, now.Add(-r.FinishedJobMaxAge))
+		if res.Error != nil {
+			return st, translate("models: prune jobs", res.Error)
+		}
+		st.Jobs = res.RowsAffected
+	}
+	if r.HistoryMaxAge > 0 {
+		res := db.Exec(`DELETE FROM job_history WHERE start_time < ?`, now.Add(-r.HistoryMaxAge))
+		if res.Error != nil {
+			return st, translate("models: prune history", res.Error)
+		}
+		st.History += res.RowsAffected
+	}
+	if r.HistoryPerJob > 0 {
+		res := db.Exec(`DELETE FROM job_history h USING (
+				SELECT id FROM (
+					SELECT id, row_number() OVER (PARTITION BY job_id ORDER BY start_time DESC, id DESC) AS n
+					FROM job_history WHERE job_id IN (
+						SELECT job_id FROM job_history GROUP BY job_id HAVING count(*) > ?)
+				) ranked WHERE n > ?
+			) old WHERE h.id = old.id`, r.HistoryPerJob, r.HistoryPerJob)
+		if res.Error != nil {
+			return st, translate("models: prune history", res.Error)
+		}
+		st.History += res.RowsAffected
+	}
+	if r.AttemptMaxAge > 0 {
+		res := db.Exec(`DELETE FROM job_attempts WHERE finished_at IS NOT NULL AND finished_at < ?`, now.Add(-r.AttemptMaxAge))
+		if res.Error != nil {
+			return st, translate("models: prune attempts", res.Error)
+		}
+		st.Attempts = res.RowsAffected
+	}
+	if r.InstanceMaxAge > 0 {
+		n, err := pruneInstances(db, now.Add(-r.InstanceMaxAge))
+		if err != nil {
+			return st, translate("models: prune instances", err)
+		}
+		st.Instances = n
+	}
+	return st, nil
+}

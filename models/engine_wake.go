@@ -1,0 +1,49 @@
+package models
+
+import (
+	"context"
+	"time"
+)
+
+// NextWake returns the earliest moment at which the engine has something
+// to do: a due job, a pending attempt or an expiring lease (jobs and
+// attempts of disabled collections aside). ok is false when there is none.
+func (s *Store) NextWake(ctx context.Context) (at time.Time, ok bool, err error) {
+	var row struct{ At *time.Time }
+	err = s.db.WithContext(ctx).Raw(`SELECT least(
+		(SELECT j.next_run_at FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id
+		  WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND c.state = 'Enabled'
+		  ORDER BY j.next_run_at LIMIT 1),
+		(SELECT a.due_at FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+		  JOIN job_collections c ON c.id = j.job_collection_id
+		  WHERE a.status = 'pending' AND j.state = 'enabled' AND c.state = 'Enabled'
+		  ORDER BY a.due_at LIMIT 1),
+		(SELECT min(lease_expires_at) FROM job_attempts WHERE status = 'running'),
+		(SELECT CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE needs_schedule AND state = 'enabled')
+		        THEN 'epoch'::timestamptz END)
+		) AS at`).Scan(&row).Error
+	if err != nil {
+		return time.Time{}, false, translate("models: next wake", err)
+	}
+	if row.At == nil {
+		return time.Time{}, false, nil
+	}
+	return *row.At, true, nil
+}
+
+// DueBacklog counts the work due at now and not started: due jobs and due
+// pending attempts of enabled jobs in enabled collections.
+func (s *Store) DueBacklog(ctx context.Context, now time.Time) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw(`SELECT
+		(SELECT count(*) FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id
+		  WHERE j.state = 'enabled' AND j.next_run_at <= ? AND c.state = 'Enabled') +
+		(SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+		  JOIN job_collections c ON c.id = j.job_collection_id
+		  WHERE a.status = 'pending' AND a.due_at <= ? AND j.state = 'enabled' AND c.state = 'Enabled')`,
+		now, now).Scan(&n).Error
+	if err != nil {
+		return 0, translate("models: due backlog", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,154 @@
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"sked/models"
+	"sked/models/jobdef"
+	"sked/scheduler/action"
+	"sync"
+	"time"
+)
+
+// claim runs one claim with up to free attempts and dispatches what it
+// got. It returns how many attempts it started and how many rows it got.
+func (e *Engine) claim(free int) (started, claimed int, err error) {
+	now := e.clock.Now()
+	// This claim covers everything due by now (what it leaves, NextWake
+	// returns).
+	e.alarm.reached(now)
+	t0 := time.Now()
+	got, err := e.store.ClaimDue(e.bgCtx, e.claimRequest(now, free))
+	e.metrics.claim.Observe(time.Since(t0).Seconds())
+	if err != nil {
+		return 0, 0, err
+	}
+	var expired []models.AttemptOutcome
+	for i := range got {
+		a := got[i]
+		if a.Expired {
+			e.logger.Warn("engine: attempt interrupted (its instance stopped answering)", "job_id", a.JobID, "attempt_id", a.ID)
+			expired = append(expired, e.interrupted(&a, now))
+			continue
+		}
+		started++
+		e.sem <- struct{}{}
+		e.inflight.Add(1)
+		go func() {
+			defer func() {
+				<-e.sem
+				e.inflight.Done()
+				select {
+				case e.slotFreed <- struct{}{}:
+				default:
+				}
+			}()
+			o := e.execute(e.execCtx, &a)
+			if e.crashed.Load() {
+				return
+			}
+			if !o.Succeeded && e.execCtx.Err() != nil {
+				// Interrupted by Stop: released, not failed.
+				e.releaseMu.Lock()
+				e.released = append(e.released, a.ID)
+				e.releaseMu.Unlock()
+				return
+			}
+			e.results <- o
+		}()
+	}
+	if len(expired) > 0 {
+		// Recorded here, not by the writer, so that the next claim does not
+		// report them again.
+		done, err := e.store.FinishAttempts(e.bgCtx, expired)
+		if err != nil {
+			return started, len(got), fmt.Errorf("record interrupted attempts: %w", err)
+		}
+		e.observe(expired, done)
+	}
+	return started, len(got), nil
+}
+
+func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
+	return models.ClaimRequest{
+		Now: now, Owner: e.id, Limit: limit,
+		Plan:  func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
+		Lease: e.leaseFor,
+	}
+}
+
+// interrupted is the outcome of an attempt whose lease expired.
+func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.AttemptOutcome {
+	cj, _ := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
+	spec, main := specsFor(cj, a.Action)
+	o := outcome(a, spec, main, action.Result{
+		Message: "interrupted: the instance running the attempt stopped answering (its heartbeat stopped or its lease expired)",
+	}, now)
+	o.Expired = true
+	return o
+}
+
+// specsFor returns the spec of action and the main action's spec.
+func specsFor(cj *compiledJob, act string) (spec, main *jobdef.Action) {
+	if cj == nil || cj.job.Action == nil {
+		return nil, nil
+	}
+	if act == models.ErrorAction {
+		return cj.job.Action.ErrorAction, cj.job.Action
+	}
+	return cj.job.Action, cj.job.Action
+}
+
+// execute runs attempt a and returns its outcome.
+func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.AttemptOutcome {
+	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
+	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
+	var res action.Result
+	var spec, main *jobdef.Action
+	switch {
+	case err != nil:
+		res.Message = "the job definition cannot be read: " + err.Error()
+	default:
+		spec, main = specsFor(cj, a.Action)
+		if spec == nil {
+			res.Message = "the job has no " + a.Action
+			break
+		}
+		res = e.exec.Execute(ctx, &action.Attempt{
+			JobID: a.JobID, AttemptID: a.ID, ExpectedTime: a.ExpectedTime, Spec: spec, Timeout: spec.Timeout,
+		})
+	}
+	o := outcome(a, spec, main, res, e.clock.Now())
+	o.Owner = e.id
+	return o
+}
+
+// runDue claims everything due at the clock's now (up to MaxWorkers
+// attempts), runs it, waits and records the results. It returns how many
+// rows the claim returned. For tests that drive the engine step by step
+// with a fake clock, without Start.
+func (e *Engine) runDue(ctx context.Context) (int, error) {
+	now := e.clock.Now()
+	got, err := e.store.ClaimDue(ctx, e.claimRequest(now, e.cfg.MaxWorkers))
+	if err != nil {
+		return 0, err
+	}
+	outcomes := make([]models.AttemptOutcome, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		if got[i].Expired {
+			outcomes[i] = e.interrupted(&got[i], now)
+			continue
+		}
+		wg.Go(func() { outcomes[i] = e.execute(ctx, &got[i]) })
+	}
+	wg.Wait()
+	if len(outcomes) > 0 {
+		done, err := e.store.FinishAttempts(ctx, outcomes)
+		if err != nil {
+			return 0, err
+		}
+		e.observe(outcomes, done)
+	}
+	return len(got), nil
+}

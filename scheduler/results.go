@@ -1,0 +1,84 @@
+package scheduler
+
+import (
+	"sked/models"
+	"time"
+)
+
+// writer records results in batches until results is closed and drained.
+// Config.ResultWriters of them run at once.
+func (e *Engine) writer() {
+	batch := make([]models.AttemptOutcome, 0, e.cfg.ResultBatch)
+	for first := range e.results {
+		batch = append(batch[:0], first)
+	fill:
+		for len(batch) < e.cfg.ResultBatch {
+			select {
+			case o, ok := <-e.results:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, o)
+			default:
+				break fill
+			}
+		}
+		e.write(batch)
+	}
+}
+
+// write records batch, retrying while the database is unavailable, until
+// it succeeds or writing is cancelled (the results are then lost here, and
+// the attempts' leases expire: another instance records them interrupted).
+func (e *Engine) write(batch []models.AttemptOutcome) {
+	backoff := e.cfg.ErrorBackoff
+	for {
+		if e.crashed.Load() {
+			return
+		}
+		done, err := e.store.FinishAttempts(e.writeCtx, batch)
+		if err == nil {
+			e.observe(batch, done)
+			return
+		}
+		if e.writeCtx.Err() != nil {
+			e.logger.Error("engine: results not recorded", "count", len(batch), "err", err)
+			return
+		}
+		e.logger.Warn("engine: recording results failed", "count", len(batch), "err", err, "retry_in", backoff.String())
+		t := e.clock.NewTimer(backoff)
+		select {
+		case <-t.C():
+		case <-e.writeCtx.Done():
+		}
+		t.Stop()
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// observe arms the alarm for the attempts that a written batch stored,
+// and updates the metrics and logs.
+func (e *Engine) observe(batch []models.AttemptOutcome, done []models.FinishedAttempt) {
+	for i, f := range done {
+		if f.NextStored && batch[i].Next != nil {
+			e.alarm.set(batch[i].Next.DueAt)
+		}
+	}
+	for i, f := range done {
+		if !f.Recorded {
+			e.logger.Info("engine: result not recorded (attempt no longer ours or job deleted)", "attempt_id", f.AttemptID)
+			continue
+		}
+		status := models.StatusCompleted
+		if !batch[i].Succeeded {
+			status = models.StatusFailed
+		}
+		e.metrics.attempts.WithLabelValues(status, f.Action).Inc()
+		if f.JobEnded {
+			e.logger.Info("engine: job ended", "job_id", f.JobID)
+		}
+	}
+	if e.onFinish != nil {
+		e.onFinish(batch, done)
+	}
+}

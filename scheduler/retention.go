@@ -1,0 +1,44 @@
+package scheduler
+
+import (
+	"context"
+	"sked/models"
+	"time"
+)
+
+// retention prunes history, finished jobs and attempts every
+// RetentionInterval, starting one minute after Start.
+func (e *Engine) retention() {
+	wait := min(time.Minute, e.cfg.RetentionInterval)
+	for {
+		t := e.clock.NewTimer(wait)
+		select {
+		case <-e.bgCtx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+		wait = e.cfg.RetentionInterval
+		if _, err := e.prune(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
+			e.logger.Warn("engine: retention failed", "err", err)
+		}
+	}
+}
+
+// prune applies the retention settings once.
+func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
+	r := models.Retention{
+		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
+		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge, AttemptMaxAge: e.cfg.AttemptMaxAge,
+		InstanceMaxAge: deadInstanceMaxAge,
+	}
+	st, err := e.store.Prune(ctx, e.clock.Now(), r)
+	if err != nil {
+		return st, err
+	}
+	if st.History+st.Jobs+st.Attempts+st.Instances > 0 {
+		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts,
+			"instances_deleted", st.Instances)
+	}
+	return st, nil
+}
