@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"sked/models"
+	"sked/models/problem"
 )
 
 // stdio is the outside world of a command: its input and output streams
@@ -216,7 +217,7 @@ func cmdUserAdd(ctx context.Context, sio stdio, args []string) error {
 	}
 	defer db.Close()
 	user, err := db.Store.CreateUser(ctx, in)
-	var ve *models.ValidationError
+	var ve *problem.List
 	if errors.As(err, &ve) {
 		return usagef("%v", err)
 	}
@@ -278,7 +279,7 @@ func cmdTokenAdd(ctx context.Context, sio stdio, args []string) error {
 		return fmt.Errorf("token add: %w", err)
 	}
 	_, token, err := db.Store.CreateToken(ctx, user.ID, name)
-	var ve *models.ValidationError
+	var ve *problem.List
 	if errors.As(err, &ve) {
 		return usagef("token add: %v", err)
 	}

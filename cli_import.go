@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
 
@@ -61,7 +61,7 @@ func cmdImport(ctx context.Context, sio stdio, args []string) error {
 	if err == nil { // a crontab file needs --resource-group and --collection
 		err = file.RequireTarget(models.CollectionRef{ResourceGroup: group, Name: coll})
 	}
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		for _, l := range ve.Lines() {
 			fmt.Fprintln(sio.err, l)
 		}
@@ -105,7 +105,7 @@ func cmdImport(ctx context.Context, sio stdio, args []string) error {
 	if rep != nil {
 		printImportReport(sio.out, rep)
 	}
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		fmt.Fprintln(sio.err, "nothing was imported:")
 		for _, l := range ve.Lines() {
 			fmt.Fprintln(sio.err, l)

@@ -13,6 +13,7 @@ import (
 
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 )
@@ -66,7 +67,7 @@ func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 		return err
 	}
 	job, err := jobdef.Parse(input)
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		problems = append(problems, ve.Lines()...)
 	} else if err != nil {
 		return err
@@ -76,7 +77,7 @@ func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 	var res recurrence.Result
 	if len(problems) == 0 {
 		res, err = recurrence.PreviewWith(job, now, *n, recurrence.Options{Calendars: cals})
-		if ve := jobdef.AsValidationError(err); ve != nil {
+		if ve := problem.As(err); ve != nil {
 			problems = append(problems, ve.Lines()...)
 		} else if err != nil {
 			return err
@@ -158,7 +159,7 @@ func (f calendarFlags) load() (recurrence.Calendars, []string) {
 			continue
 		}
 		def, err := caldef.Parse(data)
-		if ve := jobdef.AsValidationError(err); ve != nil {
+		if ve := problem.As(err); ve != nil {
 			for _, line := range ve.Lines() {
 				problems = append(problems, prefix+line)
 			}

@@ -35,7 +35,7 @@ func (s *Server) changePassword(c echo.Context) error {
 		errs = web.FieldErrors{"confirm": "The repeated password does not match."}
 	} else {
 		err := s.store.ChangePassword(c.Request().Context(), user.ID, c.FormValue("current"), password)
-		if errs = sentenceErrors(err, map[string]string{"current": "The current password", "password": "The new password"}); errs == nil && err != nil {
+		if errs = formErrors(err, map[string]string{"current": "The current password", "password": "The new password"}); errs == nil && err != nil {
 			return err
 		}
 	}

@@ -1,15 +1,12 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"sked/models"
 	"sked/web"
 )
 
@@ -48,31 +45,4 @@ func accountOptionalTime(t *time.Time) web.AccountTime {
 		return web.AccountTime{}
 	}
 	return accountTimeView(*t)
-}
-
-// sentenceErrors turns a models.ValidationError into field errors written
-// as sentences: "is …" and "must …" messages get the field's label in
-// front ("The name is required."), others already name what they are
-// about. It returns nil when err is another error.
-func sentenceErrors(err error, labels map[string]string) web.FieldErrors {
-	var v *models.ValidationError
-	if !errors.As(err, &v) {
-		return nil
-	}
-	out := web.FieldErrors{}
-	for _, p := range v.Problems {
-		if out[p.Field] != "" {
-			continue
-		}
-		msg := p.Message
-		if strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "must ") {
-			label := labels[p.Field]
-			if label == "" {
-				label = "The " + p.Field
-			}
-			msg = label + " " + msg
-		}
-		out[p.Field] = msg + "."
-	}
-	return out
 }

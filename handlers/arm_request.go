@@ -13,7 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // apiVersions are the api-version values the REST API accepts.
@@ -108,7 +108,7 @@ func (s *Server) armRequest(next echo.HandlerFunc) echo.HandlerFunc {
 
 // badRequest is a 400 naming one field.
 func badRequest(path, msg string) error {
-	return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: path, Message: msg}}}
+	return &problem.List{Problems: []problem.Problem{{Path: path, Message: msg}}}
 }
 
 // collectionRef is the collection named by the path.

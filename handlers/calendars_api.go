@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
 
@@ -120,7 +120,7 @@ func (s *Server) apiImportCalendar(c echo.Context) error {
 	if v := c.QueryParam("dryRun"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "dryRun", Message: fmt.Sprintf("%q is not true or false", v)}}}
+			return &problem.List{Problems: []problem.Problem{{Path: "dryRun", Message: fmt.Sprintf("%q is not true or false", v)}}}
 		}
 		dry = b
 	}

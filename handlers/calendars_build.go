@@ -10,7 +10,7 @@ import (
 
 	"sked/models"
 	"sked/models/caldef"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/recurrence"
 	"sked/web"
 )
@@ -93,7 +93,7 @@ func calendarFormBody(f web.CalendarForm) ([]byte, error) {
 		entries = []byte("[]")
 	}
 	if !json.Valid(entries) || entries[0] != '[' {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "entries",
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "entries",
 			Message: `must be a JSON array of entries, such as [{"date": "2026-12-24", "label": "Christmas Eve"}]`}}}
 	}
 	doc := map[string]any{"entries": json.RawMessage(entries)}
@@ -108,7 +108,7 @@ func calendarFormBody(f web.CalendarForm) ([]byte, error) {
 
 // calendarFormErrors places the problems of a refused calendar: on the
 // form's fields, and the entries' own problems as a list.
-func calendarFormErrors(ve *jobdef.ValidationError) (web.FieldErrors, []string) {
+func calendarFormErrors(ve *problem.List) (web.FieldErrors, []string) {
 	errs := web.FieldErrors{}
 	var entries []string
 	for _, p := range ve.Problems {

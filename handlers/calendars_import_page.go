@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/web"
 )
@@ -39,7 +39,7 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 	if confirmed {
 		data = []byte(c.FormValue("ics"))
 	} else if data, err = uploadedICS(c); err != nil {
-		if ve := jobdef.AsValidationError(err); ve != nil {
+		if ve := problem.As(err); ve != nil {
 			v.Errors = web.FieldErrors{"file": ve.Problems[0].Message}
 			return render(c, statusUnprocessable, web.CalendarImportPage(page(c, "Import a calendar"), v))
 		}
@@ -47,7 +47,7 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 	}
 	rep, err := s.calendars.ImportCalendar(c.Request().Context(), actorOf(c), catalog.CalendarImport{WorkspaceID: ws, Name: v.Name, ICS: data,
 		DryRun: !confirmed, TimeZone: v.TimeZone})
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		v.Errors, _ = calendarFormErrors(ve)
 		if msg := ve.Problems[0]; v.Errors["file"] == "" && msg.Path != "name" && msg.Path != "timeZone" {
 			v.Errors["file"] = msg.String()
@@ -69,13 +69,13 @@ func (s *Server) calendarImportSubmit(c echo.Context) error {
 func uploadedICS(c echo.Context) ([]byte, error) {
 	fh, err := c.FormFile("file")
 	if errors.Is(err, http.ErrMissingFile) || errors.Is(err, http.ErrNotMultipart) {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: "Choose an .ics file."}}}
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "file", Message: "Choose an .ics file."}}}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("import calendar: %w", err)
 	}
 	if fh.Size > catalog.MaxCalendarImportBytes {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: "The file is over the maximum of 1 MB."}}}
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "file", Message: "The file is over the maximum of 1 MB."}}}
 	}
 	f, err := fh.Open()
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/web"
 )
 
@@ -143,7 +143,7 @@ func (s *Server) saveCalendarForm(c echo.Context, ws string, f web.CalendarForm)
 		f.Conflict = ce.Message
 		return s.renderCalendarForm(c, f)
 	}
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		f.Errors, f.EntryProblems = calendarFormErrors(ve)
 		return s.renderCalendarForm(c, f)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/web"
 )
 
@@ -45,7 +45,7 @@ func (s *Server) newCollectionSubmit(c echo.Context) error {
 	}
 	body := fmt.Sprintf(`{"properties":{"sku":{"name":%q}}}`, f.SKU)
 	row, _, err := s.collections.PutCollection(ctx, actorOf(c), ref, []byte(body))
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		f.Errors = web.FieldErrors{}
 		for _, p := range ve.Problems {
 			switch p.Path {

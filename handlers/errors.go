@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/web"
 )
@@ -72,7 +72,7 @@ func recovered(_ echo.Context, err error, stack []byte) error {
 // classify maps an error to a status code and a message safe to show.
 func classify(err error) (int, string) {
 	var he *echo.HTTPError
-	var ve *models.ValidationError
+	var ve *problem.List
 	var qe *models.QuotaError
 	var ce *models.ConflictError
 	switch {
@@ -99,8 +99,8 @@ func classify(err error) (int, string) {
 		return he.Code, msg
 	case errors.As(err, &ve):
 		return http.StatusBadRequest, ve.Error()
-	case jobdef.AsValidationError(err) != nil:
-		return http.StatusBadRequest, jobdef.AsValidationError(err).Error()
+	case problem.As(err) != nil:
+		return http.StatusBadRequest, problem.As(err).Error()
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, "Not found."
 	case errors.Is(err, models.ErrInvalidText):
@@ -142,15 +142,9 @@ type apiErrorDetail struct {
 // or nil for other errors.
 func problemDetails(err error) []apiErrorDetail {
 	var out []apiErrorDetail
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		for _, p := range ve.Problems {
 			out = append(out, apiErrorDetail{Code: "BadRequest", Target: p.Path, Message: p.String()})
-		}
-	}
-	var mv *models.ValidationError
-	if errors.As(err, &mv) {
-		for _, p := range mv.Problems {
-			out = append(out, apiErrorDetail{Code: "BadRequest", Target: p.Field, Message: p.Error()})
 		}
 	}
 	return out

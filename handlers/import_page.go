@@ -13,6 +13,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/web"
 )
@@ -67,7 +68,7 @@ func (s *Server) importSubmit(c echo.Context) error {
 	if err == nil { // a crontab file needs the collection fields
 		err = file.RequireTarget(models.CollectionRef{ResourceGroup: v.ResourceGroup, Name: v.Collection})
 	}
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		v.Problems = ve.Lines()
 		return s.renderImport(c, statusUnprocessable, v)
 	} else if err != nil {
@@ -116,13 +117,13 @@ func (s *Server) importResult(v web.ImportPage, rep *catalog.ImportReport, err e
 	var qe *models.QuotaError
 	switch {
 	case err == nil:
-	case rep != nil && (jobdef.AsValidationError(err) != nil || errors.As(err, &qe)):
+	case rep != nil && (problem.As(err) != nil || errors.As(err, &qe)):
 		v.Report = importReportView(rep)
 		v.Report.Message = "Nothing was written: " + strings.SplitN(err.Error(), "\n", 2)[0] +
 			" — see the jobs marked invalid below, or import the valid ones only."
 		return statusUnprocessable, v
-	case jobdef.AsValidationError(err) != nil:
-		v.Problems = jobdef.AsValidationError(err).Lines()
+	case problem.As(err) != nil:
+		v.Problems = problem.As(err).Lines()
 		return statusUnprocessable, v
 	default:
 		s.log.Error("import failed", "err", err)

@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
 
@@ -50,23 +50,23 @@ func skipBodyLimit(c echo.Context) bool {
 func (s *Server) importFile(c echo.Context) error {
 	q := c.QueryParams()
 	opts := catalog.ImportOptions{DryRun: true, Mode: q.Get("mode"), OnConflict: q.Get("onConflict")}
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	if v := q.Get("dryRun"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			ps = append(ps, jobdef.Problem{Path: "dryRun", Message: fmt.Sprintf("%q is not true or false", v)})
+			ps = append(ps, problem.Problem{Path: "dryRun", Message: fmt.Sprintf("%q is not true or false", v)})
 		}
 		opts.DryRun = b || err != nil
 	}
 	if v := q.Get("previewCount"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			ps = append(ps, jobdef.Problem{Path: "previewCount", Message: fmt.Sprintf("%q is not a whole number from 1 to %d", v, catalog.MaxImportPreview)})
+			ps = append(ps, problem.Problem{Path: "previewCount", Message: fmt.Sprintf("%q is not a whole number from 1 to %d", v, catalog.MaxImportPreview)})
 		}
 		opts.PreviewCount = n
 	}
 	if len(ps) > 0 {
-		return &jobdef.ValidationError{Problems: ps}
+		return &problem.List{Problems: ps}
 	}
 	body, err := readImportBody(c)
 	if errors.Is(err, errImportTooLarge) {
@@ -96,7 +96,7 @@ func (s *Server) importFile(c echo.Context) error {
 		}
 	}
 	rep, err := s.importer.Import(ctx, actorOf(c), workspaceID, target, file, opts)
-	if ve := jobdef.AsValidationError(err); ve != nil && rep != nil {
+	if ve := problem.As(err); ve != nil && rep != nil {
 		return c.JSON(http.StatusBadRequest, struct {
 			Error  apiErrorBody          `json:"error"`
 			Report *catalog.ImportReport `json:"report"`
@@ -140,15 +140,15 @@ func readImportBody(c echo.Context) ([]byte, error) {
 func (s *Server) exportFile(c echo.Context) error {
 	q := c.QueryParams()
 	sub, group, coll, job := q.Get("subscription"), q.Get("resourceGroup"), q.Get("jobCollection"), q.Get("job")
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	if job != "" && coll == "" {
-		ps = append(ps, jobdef.Problem{Path: "jobCollection", Message: "is required with job"})
+		ps = append(ps, problem.Problem{Path: "jobCollection", Message: "is required with job"})
 	}
 	if coll != "" && group == "" {
-		ps = append(ps, jobdef.Problem{Path: "resourceGroup", Message: "is required with jobCollection"})
+		ps = append(ps, problem.Problem{Path: "resourceGroup", Message: "is required with jobCollection"})
 	}
 	if len(ps) > 0 {
-		return &jobdef.ValidationError{Problems: ps}
+		return &problem.List{Problems: ps}
 	}
 	ctx := c.Request().Context()
 	var (

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/web"
 )
 
@@ -305,7 +305,7 @@ func formErrorField(path string) string {
 }
 
 // jobFormErrors splits a validation error into field errors and the rest.
-func jobFormErrors(ve *jobdef.ValidationError, jsonMode bool) (web.FieldErrors, []string) {
+func jobFormErrors(ve *problem.List, jsonMode bool) (web.FieldErrors, []string) {
 	fields := web.FieldErrors{}
 	var rest []string
 	for _, p := range ve.Problems {

@@ -13,6 +13,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 	"sked/web"
@@ -125,7 +126,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		return s.renderJobForm(c, http.StatusOK, f)
 	case "form":
 		job, err := jobdef.ParseWith([]byte(f.JSON), jobdef.Options{SecretsOptional: true})
-		if ve := jobdef.AsValidationError(err); ve != nil {
+		if ve := problem.As(err); ve != nil {
 			f.Mode, f.Problems = "json", append([]string{"Fix the JSON before switching to the builder:"}, ve.Lines()...)
 			return s.renderJobForm(c, statusUnprocessable, f)
 		} else if err != nil {
@@ -160,8 +161,8 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 	j, _, err := s.jobs.PutJob(c.Request().Context(), actorOf(c), row, f.Name, body)
 	var qe *models.QuotaError
 	switch {
-	case jobdef.AsValidationError(err) != nil:
-		f.Errors, f.Problems = jobFormErrors(jobdef.AsValidationError(err), f.Mode == "json")
+	case problem.As(err) != nil:
+		f.Errors, f.Problems = jobFormErrors(problem.As(err), f.Mode == "json")
 		if len(f.Problems) == 0 {
 			f.Problems = []string{"Some fields need attention: see the messages below them."}
 		}
@@ -236,7 +237,7 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 	}
 	now := s.clock()
 	job, err := jobdef.ParseWith(body, jobdef.Options{SecretsOptional: true})
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		fields, _ := jobFormErrors(ve, false)
 		for k, v := range fields {
 			pv.FieldErrors[k] = v
@@ -260,7 +261,7 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 		return pv
 	}
 	res, err := recurrence.PreviewWith(job, now, n, recurrence.Options{Calendars: cals})
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		fields, _ := jobFormErrors(ve, false)
 		for k, v := range fields {
 			pv.FieldErrors[k] = v

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 var (
@@ -32,7 +33,7 @@ func zoneNames() []string {
 }
 
 // onlyActionProblems reports whether every problem is in the action.
-func onlyActionProblems(ve *jobdef.ValidationError) bool {
+func onlyActionProblems(ve *problem.List) bool {
 	for _, p := range ve.Problems {
 		if p.Path != "action" && !strings.HasPrefix(p.Path, "action.") {
 			return false

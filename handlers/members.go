@@ -75,7 +75,7 @@ func (s *Server) addMember(c echo.Context) error {
 	}
 	form := web.MemberForm{Username: c.FormValue("username"), Role: c.FormValue("role")}
 	added, err := s.store.AddMember(ctx, m.workspace, form.Username, form.Role)
-	form.Errors = sentenceErrors(err, map[string]string{"username": "The user name", "role": "The role"})
+	form.Errors = formErrors(err, map[string]string{"username": "The user name", "role": "The role"})
 	if err != nil && form.Errors == nil {
 		return err
 	}

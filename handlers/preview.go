@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 )
@@ -62,7 +63,7 @@ func (s *Server) previewCalendars(c echo.Context, body []byte, job *jobdef.Job) 
 		Workspace *string `json:"workspace"`
 	}
 	if json.Unmarshal(body, &extra) != nil || extra.Workspace == nil || *extra.Workspace == "" {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "workspace",
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "workspace",
 			Message: "is required when the job excludes calendars: the workspace whose calendars apply"}}}
 	}
 	ws, err := s.memberWorkspace(c, *extra.Workspace)

@@ -1,13 +1,13 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"sked/models"
+	"sked/models/problem"
 	"sked/web"
 )
 
@@ -24,33 +24,44 @@ func isHTMX(c echo.Context) bool {
 	return c.Request().Header.Get(hxRequest) == "true"
 }
 
-// fieldErrors turns a models.ValidationError into the form's field errors.
-// It returns nil when err is another error.
-func fieldErrors(err error) web.FieldErrors {
-	var v *models.ValidationError
-	if !errors.As(err, &v) {
+// accountLabels name the account forms' fields at the start of a sentence
+// (users, setup, sign-in).
+var accountLabels = map[string]string{
+	"username":   "User name",
+	"password":   "Password",
+	"confirm":    "The repeated password",
+	"setup_code": "The setup code",
+}
+
+// fieldErrors is formErrors with the account forms' labels.
+func fieldErrors(err error) web.FieldErrors { return formErrors(err, accountLabels) }
+
+// formErrors turns a *problem.List into a form's field errors written as
+// sentences: "is …" and "must …" messages get the field's label in front
+// ("The name is required."; labels maps a field to it, "The <field>" when
+// it has none), others already name what they are about. The first
+// problem of a field wins. It returns nil when err holds no *problem.List.
+func formErrors(err error, labels map[string]string) web.FieldErrors {
+	v := problem.As(err)
+	if v == nil {
 		return nil
 	}
 	out := web.FieldErrors{}
 	for _, p := range v.Problems {
-		if out[p.Field] == "" {
-			out[p.Field] = fieldLabel(p.Field) + " " + p.Message + "."
+		if out[p.Path] != "" {
+			continue
 		}
+		msg := p.Message
+		if strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "must ") {
+			label := labels[p.Path]
+			if label == "" {
+				label = "The " + p.Path
+			}
+			msg = label + " " + msg
+		}
+		out[p.Path] = msg + "."
 	}
 	return out
-}
-
-// fieldLabel is how a form shows a field's name at the start of a message.
-func fieldLabel(field string) string {
-	switch field {
-	case "username":
-		return "User name"
-	case "password":
-		return "Password"
-	case "confirm":
-		return "The repeated password"
-	}
-	return field
 }
 
 // statusUnprocessable is the status of a form re-rendered with its errors.

@@ -34,7 +34,7 @@ func (s *Server) createToken(c echo.Context) error {
 	} else {
 		tok, secret, err := s.store.CreateToken(ctx, user.ID, name)
 		if err != nil {
-			if errs = sentenceErrors(err, map[string]string{"name": "The name"}); errs == nil {
+			if errs = formErrors(err, map[string]string{"name": "The name"}); errs == nil {
 				return err
 			}
 		} else {

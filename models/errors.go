@@ -71,58 +71,6 @@ func (e *QuotaError) Error() string { return e.Message }
 // Is makes a QuotaError match ErrConflict.
 func (e *QuotaError) Is(target error) bool { return target == ErrConflict }
 
-// FieldError is a validation problem with one input field. Field names the
-// field as the user knows it (a form field or a JSON path).
-type FieldError struct {
-	Field   string
-	Message string
-}
-
-// Error returns "field: message".
-func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
-
-// ValidationError lists every problem found in one input, in the order
-// found. It is returned instead of stopping at the first problem.
-type ValidationError struct {
-	Problems []FieldError
-}
-
-// Error joins the problems, one "field: message" per line.
-func (e *ValidationError) Error() string {
-	s := ""
-	for i, p := range e.Problems {
-		if i > 0 {
-			s += "\n"
-		}
-		s += p.Error()
-	}
-	return s
-}
-
-// Add records a problem with field.
-func (e *ValidationError) Add(field, message string) {
-	e.Problems = append(e.Problems, FieldError{Field: field, Message: message})
-}
-
-// For returns the first message recorded for field, or "".
-func (e *ValidationError) For(field string) string {
-	for _, p := range e.Problems {
-		if p.Field == field {
-			return p.Message
-		}
-	}
-	return ""
-}
-
-// OrNil returns e when it holds problems and nil otherwise, so that a
-// function can end with `return v.OrNil()`.
-func (e *ValidationError) OrNil() error {
-	if len(e.Problems) == 0 {
-		return nil
-	}
-	return e
-}
-
 // translate turns driver and GORM errors into the package's sentinel errors,
 // prefixed with op.
 func translate(op string, err error) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sked/models/problem"
 	"strings"
 	"time"
 
@@ -75,11 +76,11 @@ func (s *Store) MembersOf(ctx context.Context, workspaceID string) ([]Member, er
 // AddMember makes the user named username (case-insensitively) a member
 // of workspaceID with role (RoleOwner or RoleMember). An empty or unknown
 // name, a user who already is a member and an unknown role are a
-// ValidationError on "username" or "role"; an unknown workspace gives
+// *problem.List on "username" or "role"; an unknown workspace gives
 // ErrNotFound.
 func (s *Store) AddMember(ctx context.Context, workspaceID, username, role string) (*Member, error) {
 	username = strings.TrimSpace(username)
-	v := &ValidationError{}
+	v := &problem.List{}
 	if username == "" {
 		v.Add("username", "is required")
 	}
@@ -98,7 +99,7 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 		var user User
 		err := tx.Where("lower(username) = lower(?)", username).Take(&user).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return &ValidationError{Problems: []FieldError{{Field: "username", Message: fmt.Sprintf("%q is not a user of Sked", username)}}}
+			return &problem.List{Problems: []problem.Problem{{Path: "username", Message: fmt.Sprintf("%q is not a user of Sked", username)}}}
 		}
 		if err != nil {
 			return translate("models: add member", err)
@@ -109,7 +110,7 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 			return translate("models: add member", res.Error)
 		}
 		if res.RowsAffected == 0 {
-			return &ValidationError{Problems: []FieldError{{Field: "username", Message: fmt.Sprintf("%s is already a member", user.Username)}}}
+			return &problem.List{Problems: []problem.Problem{{Path: "username", Message: fmt.Sprintf("%s is already a member", user.Username)}}}
 		}
 		added = &Member{UserID: user.ID, Username: user.Username, Role: role, IsAdmin: user.IsAdmin, Disabled: user.Disabled, CreatedAt: m.CreatedAt}
 		return nil

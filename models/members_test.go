@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sked/models"
+	"sked/models/problem"
 	"sked/models/testdb"
 )
 
@@ -56,9 +57,9 @@ func TestResetPassword(t *testing.T) {
 	}
 
 	err = store.ResetPassword(ctx, u.ID, "short")
-	var v *models.ValidationError
+	var v *problem.List
 	if !errors.As(err, &v) || v.For("password") != "must be at least 8 characters" {
-		t.Fatalf("ResetPassword with a short password = %v, want a ValidationError on password", err)
+		t.Fatalf("ResetPassword with a short password = %v, want a *problem.List on password", err)
 	}
 	if _, err := store.Authenticate(ctx, "bob", "password123"); err != nil {
 		t.Fatalf("a refused reset changed the password: %v", err)
@@ -128,7 +129,7 @@ func TestMembersAddListRemove(t *testing.T) {
 		{"bad role", "bob", "king", "role", "must be owner or member"},
 	} {
 		_, err := store.AddMember(ctx, ws, tc.username, tc.role)
-		var v *models.ValidationError
+		var v *problem.List
 		if !errors.As(err, &v) || v.For(tc.field) != tc.message {
 			t.Errorf("%s: AddMember = %v, want %s: %s", tc.name, err, tc.field, tc.message)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/problem"
 	"sked/models/testdb"
 )
 
@@ -237,8 +238,8 @@ func TestSetupCode(t *testing.T) {
 	admin := models.NewUser{Username: "admin", Password: "password123"}
 	for _, bad := range []string{"", "AAAA-BBBB-CCCC", code + "X"} {
 		_, err := store.CompleteSetupWithCode(ctx, bad, admin)
-		var ve *models.ValidationError
-		if !errors.As(err, &ve) || ve.Problems[0].Field != "setup_code" {
+		var ve *problem.List
+		if !errors.As(err, &ve) || ve.Problems[0].Path != "setup_code" {
 			t.Errorf("setup with code %q = %v, want a setup_code problem", bad, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
+	"sked/models/problem"
 	"strings"
 	"time"
 	"unicode"
@@ -129,7 +130,7 @@ func (s *Store) NewSetupCode(ctx context.Context, now time.Time) (code string, o
 
 // CompleteSetupWithCode is CompleteSetup for the first-run setup page: it
 // also needs a setup code from NewSetupCode (compared ignoring case,
-// spaces and dashes). A missing or wrong code is a ValidationError on
+// spaces and dashes). A missing or wrong code is a *problem.List on
 // "setup_code", reported together with u's problems, and creates nothing.
 // Success deletes every setup code.
 func (s *Store) CompleteSetupWithCode(ctx context.Context, code string, u NewUser) (*User, error) {
@@ -146,7 +147,7 @@ func (s *Store) CompleteSetupWithCode(ctx context.Context, code string, u NewUse
 		if admins > 0 {
 			return fmt.Errorf("models: setup: %w", ErrSetupDone)
 		}
-		v := &ValidationError{}
+		v := &problem.List{}
 		if norm := normalizeSetupCode(code); norm == "" {
 			v.Add("setup_code", "is required")
 		} else {

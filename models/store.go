@@ -109,7 +109,7 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // inTx runs fn in a transaction. An error of fn is returned as fn returned
-// it (fn translates its own, or returns a ValidationError as is); an error
+// it (fn translates its own, or returns a *problem.List as is); an error
 // of the transaction itself (begin, commit) is translated with op, so that
 // no driver or GORM error leaves the store unwrapped.
 func (s *Store) inTx(ctx context.Context, op string, fn func(tx *gorm.DB) error) error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/problem"
 	"sked/models/testdb"
 )
 
@@ -133,9 +134,9 @@ func TestCreateUserValidation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := store.CreateUser(ctx, tt.in)
-			var ve *models.ValidationError
+			var ve *problem.List
 			if !errors.As(err, &ve) {
-				t.Fatalf("err = %v, want a ValidationError", err)
+				t.Fatalf("err = %v, want a *problem.List", err)
 			}
 			if got := ve.For(tt.field); !strings.Contains(got, tt.msg) {
 				t.Errorf("%s: %q, want it to contain %q", tt.field, got, tt.msg)
@@ -154,7 +155,7 @@ func TestCreateUserNamesAreCaseInsensitive(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := store.CreateUser(ctx, models.NewUser{Username: "grace", Password: "password456"})
-	var ve *models.ValidationError
+	var ve *problem.List
 	if !errors.As(err, &ve) || ve.For("username") != "is already taken" {
 		t.Fatalf("duplicate name error = %v, want username: is already taken", err)
 	}

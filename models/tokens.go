@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"sked/models/problem"
 	"strings"
 	"time"
 
@@ -53,7 +54,7 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (*AP
 		name = "api"
 	}
 	if n := len([]rune(name)); n > 100 {
-		return nil, "", &ValidationError{Problems: []FieldError{{Field: "name", Message: fmt.Sprintf("is %d characters, over the maximum of 100", n)}}}
+		return nil, "", &problem.List{Problems: []problem.Problem{{Path: "name", Message: fmt.Sprintf("is %d characters, over the maximum of 100", n)}}}
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sked/models/problem"
 	"strings"
 	"time"
 
@@ -45,7 +46,7 @@ var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
 // Validate reports every problem with u, with fields "username" and
 // "password".
 func (u NewUser) Validate() error {
-	v := &ValidationError{}
+	v := &problem.List{}
 	switch {
 	case strings.TrimSpace(u.Username) == "":
 		v.Add("username", "is required")
@@ -64,7 +65,7 @@ func (u NewUser) Validate() error {
 }
 
 // CreateUser validates u, hashes its password and inserts it. A name taken
-// by another user (compared case-insensitively) is a ValidationError on
+// by another user (compared case-insensitively) is a *problem.List on
 // "username". When no workspace exists yet, the `default` workspace is
 // created; the user becomes a member of `default` (its owner when it is an
 // administrator).
@@ -90,7 +91,7 @@ func (s *Store) createUserTx(tx *gorm.DB, u NewUser) (*User, error) {
 		return nil, translate("models: create user", err)
 	}
 	if taken > 0 {
-		return nil, &ValidationError{Problems: []FieldError{{Field: "username", Message: "is already taken"}}}
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "username", Message: "is already taken"}}}
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(u.Password), s.passwordCost)
 	if err != nil {
@@ -189,17 +190,17 @@ func (s *Store) Users(ctx context.Context) ([]User, error) {
 // ValidatePassword reports a problem with password, on field "password",
 // under the rules of NewUser.Validate.
 func ValidatePassword(password string) error {
-	v := &ValidationError{}
+	v := &problem.List{}
 	for _, p := range asValidation(NewUser{Username: "x", Password: password}.Validate()) {
-		if p.Field == "password" {
-			v.Add(p.Field, p.Message)
+		if p.Path == "password" {
+			v.Add(p.Path, p.Message)
 		}
 	}
 	return v.OrNil()
 }
 
-func asValidation(err error) []FieldError {
-	var v *ValidationError
+func asValidation(err error) []problem.Problem {
+	var v *problem.List
 	if errors.As(err, &v) {
 		return v.Problems
 	}
@@ -207,7 +208,7 @@ func asValidation(err error) []FieldError {
 }
 
 // ResetPassword gives the user id a new password (validated as for
-// NewUser; a problem is a ValidationError on "password") and ends all of
+// NewUser; a problem is a *problem.List on "password") and ends all of
 // the user's sessions, in one transaction. An unknown id gives
 // ErrNotFound.
 func (s *Store) ResetPassword(ctx context.Context, id int64, password string) error {
@@ -219,7 +220,7 @@ func (s *Store) ResetPassword(ctx context.Context, id int64, password string) er
 
 // ChangePassword gives userID a new password when current is their
 // password, and ends all of their sessions, in one transaction. A wrong
-// current password is a ValidationError on "current"; a new password the
+// current password is a *problem.List on "current"; a new password the
 // rules refuse (see ValidatePassword) one on "password". An unknown user
 // gives ErrNotFound.
 func (s *Store) ChangePassword(ctx context.Context, userID int64, current, password string) error {
@@ -227,7 +228,7 @@ func (s *Store) ChangePassword(ctx context.Context, userID int64, current, passw
 	if err := s.db.WithContext(ctx).Take(&user, userID).Error; err != nil {
 		return translate("models: change password", err)
 	}
-	v := &ValidationError{}
+	v := &problem.List{}
 	if current == "" {
 		v.Add("current", "is required")
 	} else if bcrypt.CompareHashAndPassword([]byte(user.PasswordHash), []byte(current)) != nil {

@@ -10,10 +10,11 @@ import (
 	"unicode/utf8"
 
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // Parse reads and validates a calendar document. Every problem is reported
-// at once, as a *jobdef.ValidationError whose paths name the field
+// at once, as a *problem.List whose paths name the field
 // ("entries[3].to", "timeZone"); "calendar" stands for the document.
 func Parse(data []byte) (*Calendar, error) {
 	ps := &problems{}
@@ -206,7 +207,7 @@ func parseEntry(raw json.RawMessage, path string, ps *problems) (Entry, bool) {
 func parseRule(raw json.RawMessage, path string, ps *problems) (*jobdef.Recurrence, json.RawMessage) {
 	rec, err := jobdef.ParseRecurrence(raw)
 	if err != nil {
-		if ve := jobdef.AsValidationError(err); ve != nil {
+		if ve := problem.As(err); ve != nil {
 			for _, p := range ve.Problems {
 				ps.add(path+strings.TrimPrefix(p.Path, "recurrence"), p.Message)
 			}
@@ -264,19 +265,19 @@ func parseExcept(raw json.RawMessage, path string, ps *problems) []Date {
 }
 
 // problems accumulates validation problems.
-type problems struct{ list []jobdef.Problem }
+type problems struct{ list []problem.Problem }
 
 // add records one problem.
 func (p *problems) add(path, msg string) {
-	p.list = append(p.list, jobdef.Problem{Path: path, Message: msg})
+	p.list = append(p.list, problem.Problem{Path: path, Message: msg})
 }
 
-// err returns the problems as a *jobdef.ValidationError, or nil.
+// err returns the problems as a *problem.List, or nil.
 func (p *problems) err() error {
 	if len(p.list) == 0 {
 		return nil
 	}
-	return &jobdef.ValidationError{Problems: p.list}
+	return &problem.List{Problems: p.list}
 }
 
 // lookup returns the value of key, matched without regard to case, and

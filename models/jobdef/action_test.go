@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math/big"
+	"sked/models/problem"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +120,7 @@ func TestParseActions(t *testing.T) {
 func TestPfxWrongPassword(t *testing.T) {
 	pfx, _ := testPfx(t, "right")
 	_, err := Parse([]byte(`{"action":{"type":"https","request":{"uri":"https://example.com/","method":"GET","authentication":{"type":"clientCertificate","pfx":"` + pfx + `","password":"wrong"}}}}`))
-	ve := AsValidationError(err)
+	ve := problem.As(err)
 	if ve == nil || len(ve.Problems) != 1 || ve.Problems[0].Path != "action.request.authentication.password" ||
 		!strings.Contains(ve.Problems[0].Message, "password") {
 		t.Fatalf("got %v", err)

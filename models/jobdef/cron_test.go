@@ -2,6 +2,7 @@ package jobdef
 
 import (
 	"encoding/json"
+	"sked/models/problem"
 
 	"strings"
 	"testing"
@@ -191,14 +192,14 @@ func TestCronInJobs(t *testing.T) {
 		`{"cron":"CRON_TZ=Asia/Tokyo 0 5 * * *","timeZone":"UTC"}`:   "differs from recurrence.timeZone",
 	} {
 		_, err := Parse(cronJob(rec))
-		ve := AsValidationError(err)
+		ve := problem.As(err)
 		if ve == nil || len(ve.Problems) != 1 || ve.Problems[0].Path != "recurrence.cron" || !strings.Contains(ve.Problems[0].Message, msg) {
 			t.Errorf("%s: got %v, want one problem at recurrence.cron containing %q", rec, err, msg)
 		}
 	}
 	// Other problems of the recurrence are still reported beside the cron's.
 	_, err = Parse(cronJob(`{"cron":"@reboot","timeZone":"Mars"}`))
-	if ve := AsValidationError(err); ve == nil || len(ve.Problems) != 2 {
+	if ve := problem.As(err); ve == nil || len(ve.Problems) != 2 {
 		t.Fatalf("want two problems, got %v", err)
 	}
 }

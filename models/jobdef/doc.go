@@ -5,7 +5,7 @@
 //
 // Parse is the single entry point: it accepts either shape, ignores unknown
 // fields and the read-only status, applies the defaults of SPEC §1 and returns
-// every problem at once as a *ValidationError whose lines read "path: message".
+// every problem at once as a *problem.List whose lines read "path: message".
 // The package is pure (standard library only) and embeds the IANA time zone
 // database (time/tzdata) so that zones work on machines without zoneinfo.
 package jobdef

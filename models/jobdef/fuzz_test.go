@@ -1,11 +1,12 @@
 package jobdef
 
 import (
+	"sked/models/problem"
 	"testing"
 )
 
 // FuzzParse checks that Parse never panics and always returns either a job or
-// a *ValidationError with at least one problem.
+// a *problem.List with at least one problem.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`{"action":{"type":"http","request":{"uri":"http://example.com/","method":"GET"}},"recurrence":{"frequency":"week","schedule":{"weekDays":["monday"],"hours":[10,22]}}}`,
@@ -26,7 +27,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		ve := AsValidationError(err)
+		ve := problem.As(err)
 		if ve == nil || len(ve.Problems) == 0 || job != nil {
 			t.Fatalf("bad error %T %v", err, err)
 		}

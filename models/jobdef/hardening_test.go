@@ -2,6 +2,7 @@ package jobdef
 
 import (
 	"errors"
+	"sked/models/problem"
 	"strings"
 	"testing"
 )
@@ -53,9 +54,9 @@ func TestHardeningValidation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			job, err := Parse([]byte(tc.json))
-			ve := AsValidationError(err)
+			ve := problem.As(err)
 			if ve == nil {
-				t.Fatalf("not refused with a ValidationError: %v %+v", err, job)
+				t.Fatalf("not refused with a *problem.List: %v %+v", err, job)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(ve.Error(), w) {

@@ -16,7 +16,7 @@ import (
 // JSON null counts as absent. Defaults: interval 1, state enabled,
 // misfirePolicy skip, concurrency allow, timeouts 60 s, zone UTC.
 //
-// On any problem Parse returns a nil Job and a *ValidationError listing every
+// On any problem Parse returns a nil Job and a *problem.List listing every
 // problem found (not only the first), each as "path: message" with the path
 // relative to the job's properties (the same for both shapes), for example
 // `recurrence.schedule.weekDays: can only be used with frequency "week"`.

@@ -1,6 +1,7 @@
 package jobdef
 
 import (
+	"sked/models/problem"
 	"strings"
 	"testing"
 	"time"
@@ -247,9 +248,9 @@ func TestValidationMessages(t *testing.T) {
 			if err == nil {
 				t.Fatalf("accepted: %+v", job)
 			}
-			ve := AsValidationError(err)
+			ve := problem.As(err)
 			if ve == nil {
-				t.Fatalf("not a ValidationError: %T %v", err, err)
+				t.Fatalf("not a *problem.List: %T %v", err, err)
 			}
 			if got, want := ve.Error(), strings.Join(tc.want, "\n"); got != want {
 				t.Errorf("\n got:\n%s\nwant:\n%s", got, want)

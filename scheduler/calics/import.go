@@ -12,6 +12,7 @@ import (
 
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // File is a parsed iCalendar file.
@@ -38,7 +39,7 @@ type Skipped struct {
 }
 
 // Read parses an iCalendar file. A file that is not one is a
-// *jobdef.ValidationError on "file".
+// *problem.List on "file".
 func Read(data []byte) (*File, error) {
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 		return nil, fileProblem("is not UTF-8 text")
@@ -63,7 +64,7 @@ func Read(data []byte) (*File, error) {
 
 // fileProblem is a validation problem with the uploaded file.
 func fileProblem(msg string) error {
-	return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: msg}}}
+	return &problem.List{Problems: []problem.Problem{{Path: "file", Message: msg}}}
 }
 
 // Convert turns the file's events into entries of a calendar whose days
@@ -268,7 +269,7 @@ func validEntry(fields map[string]any) (caldef.Entry, string) {
 	}
 	cal, err := caldef.Parse(raw)
 	if err != nil {
-		if ve := jobdef.AsValidationError(err); ve != nil && len(ve.Problems) > 0 {
+		if ve := problem.As(err); ve != nil && len(ve.Problems) > 0 {
 			p := ve.Problems[0]
 			return caldef.Entry{}, strings.TrimPrefix(strings.TrimPrefix(p.Path, "entries[0]"), ".") + " " + p.Message
 		}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
 
@@ -24,7 +24,7 @@ func TestJobsNeedTheirCalendars(t *testing.T) {
 	coll := e.putCollection("rg", "jc", `{"location":"westus","properties":{"sku":{"name":"Standard"}}}`)
 	before := e.fingerprint()
 	_, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(calendarJob))
-	ve := jobdef.AsValidationError(err)
+	ve := problem.As(err)
 	if ve == nil || !strings.Contains(ve.Error(), `recurrence.calendars.exclude[0]: there is no calendar named "holidays" in this workspace`) {
 		t.Fatalf("got %v", err)
 	}
@@ -97,7 +97,7 @@ func TestCalendarNamesOfPagesAreReserved(t *testing.T) {
 	e := newEnv(t)
 	for _, name := range []string{"new", "Import"} {
 		_, _, err := e.cat.PutCalendar(e.ctx, catalog.Actor{UserID: e.user.ID}, models.DefaultWorkspaceID, name, []byte(`{"entries":[]}`))
-		if ve := jobdef.AsValidationError(err); ve == nil || !strings.Contains(ve.Error(), "name: ") || !strings.Contains(ve.Error(), "is reserved") {
+		if ve := problem.As(err); ve == nil || !strings.Contains(ve.Error(), "name: ") || !strings.Contains(ve.Error(), "is reserved") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"sked/models"
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/calics"
 )
 
@@ -19,14 +20,14 @@ import (
 var reservedCalendarNames = map[string]bool{"new": true, "import": true}
 
 // checkCalendarName refuses a name that cannot name a calendar (a
-// *jobdef.ValidationError on "name").
+// *problem.List on "name").
 func checkCalendarName(name string) error {
 	switch {
 	case !jobdef.ValidCalendarName(name):
-		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
+		return &problem.List{Problems: []problem.Problem{{Path: "name",
 			Message: fmt.Sprintf("%q is not a calendar name (1–64 letters, digits, '-', '_' or '.', starting with a letter or digit)", name)}}}
 	case reservedCalendarNames[strings.ToLower(name)]:
-		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "name",
+		return &problem.List{Problems: []problem.Problem{{Path: "name",
 			Message: fmt.Sprintf("%q is reserved for the calendar pages (…/calendars/new, …/calendars/import): choose another name", name)}}}
 	}
 	return nil
@@ -38,7 +39,7 @@ const maxJobsNamed = 5
 // ParseCalendar validates the calendar JSON body for the calendar name:
 // the name's shape ("name"), the document (caldef.Parse, problems named
 // by path such as "entries[3].to") and that every entry can be expanded
-// into days. Errors are a *jobdef.ValidationError (400).
+// into days. Errors are a *problem.List (400).
 func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
 	if err := checkCalendarName(name); err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func ParseCalendar(name string, body []byte) (*caldef.Calendar, error) {
 // PutCalendar creates or replaces the calendar name of workspaceID with
 // body (the calendar JSON), for actor (recording actor.UserID, 0: none,
 // as its editor), and re-plans the jobs that exclude it. It reports
-// whether the calendar was created. Errors: a *jobdef.ValidationError
+// whether the calendar was created. Errors: a *problem.List
 // (400), models.ErrNotFound for an unknown workspace.
 func (c *Catalog) PutCalendar(ctx context.Context, actor Actor, workspaceID, name string, body []byte) (*caldef.Calendar, bool, error) {
 	return c.putCalendarChange(ctx, actor, workspaceID, name, body, nil)

@@ -4,20 +4,20 @@ import (
 	"fmt"
 
 	"sked/models/caldef"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/calics"
 	"sked/scheduler/recurrence"
 )
 
 // compileCalendar checks that the entries of cal expand into days within
 // the core's limits (recurrence.CompileCalendar); a failure is a
-// *jobdef.ValidationError on "entries".
+// *problem.List on "entries".
 func compileCalendar(name string, cal *caldef.Calendar) error {
 	if _, err := recurrence.CompileCalendar(name, cal); err != nil {
-		if ve := jobdef.AsValidationError(err); ve != nil {
+		if ve := problem.As(err); ve != nil {
 			return ve
 		}
-		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "entries", Message: err.Error()}}}
+		return &problem.List{Problems: []problem.Problem{{Path: "entries", Message: err.Error()}}}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"sked/models"
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/calics"
 )
 
@@ -65,13 +66,13 @@ type NotImported struct {
 // missing, unless in.DryRun. Entries the calendar already has (compared
 // without their labels) are not added twice. actor makes the change (its
 // UserID is recorded as the calendar's editor). Errors: a
-// *jobdef.ValidationError naming "file", "timeZone" or "name" (400).
+// *problem.List naming "file", "timeZone" or "name" (400).
 func (c *Catalog) ImportCalendar(ctx context.Context, actor Actor, in CalendarImport) (*CalendarImportReport, error) {
 	if err := checkCalendarName(in.Name); err != nil {
 		return nil, err
 	}
 	if len(in.ICS) > MaxCalendarImportBytes {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: "is over the maximum of 1 MB"}}}
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "file", Message: "is over the maximum of 1 MB"}}}
 	}
 	file, err := calics.Read(in.ICS)
 	if err != nil {
@@ -109,7 +110,7 @@ func (c *Catalog) ImportCalendar(ctx context.Context, actor Actor, in CalendarIm
 	}
 	rep.Entries = len(cal.Entries)
 	if len(cal.Entries) > caldef.MaxEntries {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: fmt.Sprintf(
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "file", Message: fmt.Sprintf(
 			"would give the calendar %d entries, over the maximum of %d", len(cal.Entries), caldef.MaxEntries)}}}
 	}
 	if in.DryRun || (len(rep.Added) == 0 && !created) {
@@ -145,7 +146,7 @@ func (c *Catalog) importTarget(ctx context.Context, in CalendarImport, file *cal
 	if cal.TimeZone != "" {
 		loc, err := jobdef.LoadZone(cal.TimeZone)
 		if err != nil {
-			return nil, 0, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "timeZone",
+			return nil, 0, &problem.List{Problems: []problem.Problem{{Path: "timeZone",
 				Message: fmt.Sprintf("%q is not a known IANA or Windows time zone", cal.TimeZone)}}}
 		}
 		cal.Location = loc

@@ -11,6 +11,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // collectionStates are the states a collection may be put in.
@@ -38,24 +39,24 @@ type wireCollection struct {
 
 // ParseCollection reads a collection in the ARM shape ({"location",
 // "tags", "properties": {"sku": {"name"}, "state", "quota"}}) and checks
-// every field, reporting all problems at once as a *jobdef.ValidationError.
+// every field, reporting all problems at once as a *problem.List.
 // Absent fields take the defaults: SKU Standard, state Enabled, the SKU's
 // quota.
 func ParseCollection(body []byte) (*models.JobCollection, error) {
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	add := func(path, msg string, args ...any) {
-		ps = append(ps, jobdef.Problem{Path: path, Message: fmt.Sprintf(msg, args...)})
+		ps = append(ps, problem.Problem{Path: path, Message: fmt.Sprintf(msg, args...)})
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var w wireCollection
 	if !json.Valid(body) {
 		add("collection", "not valid JSON")
-		return nil, &jobdef.ValidationError{Problems: ps}
+		return nil, &problem.List{Problems: ps}
 	}
 	if err := dec.Decode(&w); err != nil {
 		add("collection", "has a field of the wrong type: %s", describeTypeError(err))
-		return nil, &jobdef.ValidationError{Problems: ps}
+		return nil, &problem.List{Problems: ps}
 	}
 	c := &models.JobCollection{SKU: models.SKUStandard, State: "Enabled", Tags: json.RawMessage(`{}`)}
 	if w.Location != nil {
@@ -144,7 +145,7 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 		}
 	}
 	if len(ps) > 0 {
-		return nil, &jobdef.ValidationError{Problems: ps}
+		return nil, &problem.List{Problems: ps}
 	}
 	return c, nil
 }
@@ -208,7 +209,7 @@ func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.C
 		return nil, err
 	}
 	if !json.Valid(body) || !isObject(body) {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "collection", Message: "must be a JSON object"}}}
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "collection", Message: "must be a JSON object"}}}
 	}
 	merged := mergePatch(CollectionJSON(&cur.JobCollection, true), body)
 	row, _, err := c.putCollection(ctx, ref, merged)
@@ -283,15 +284,15 @@ func createdDetail(created bool) string {
 
 // checkRef validates the names in a collection path.
 func checkRef(ref models.CollectionRef) error {
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	if !ValidResourceGroup(ref.ResourceGroup) {
-		ps = append(ps, jobdef.Problem{Path: "resourceGroupName", Message: fmt.Sprintf("%q is not a resource group name (1 to 90 letters, digits, '-', '_', '.', '(', ')')", ref.ResourceGroup)})
+		ps = append(ps, problem.Problem{Path: "resourceGroupName", Message: fmt.Sprintf("%q is not a resource group name (1 to 90 letters, digits, '-', '_', '.', '(', ')')", ref.ResourceGroup)})
 	}
 	if !ValidName(ref.Name) {
-		ps = append(ps, jobdef.Problem{Path: "jobCollectionName", Message: fmt.Sprintf("%q is not a job collection name (a letter or digit, then up to 99 letters, digits, '-' or '_')", ref.Name)})
+		ps = append(ps, problem.Problem{Path: "jobCollectionName", Message: fmt.Sprintf("%q is not a job collection name (a letter or digit, then up to 99 letters, digits, '-' or '_')", ref.Name)})
 	}
 	if len(ps) > 0 {
-		return &jobdef.ValidationError{Problems: ps}
+		return &problem.List{Problems: ps}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/recurrence"
 )
 
@@ -173,7 +174,7 @@ type importColl struct {
 // and reported with its action, problems, description and next
 // occurrences. A dry run writes nothing. Otherwise, in ModeAll any invalid
 // job (or collection) means nothing is written and the error is a
-// *jobdef.ValidationError listing every problem, its path prefixed with
+// *problem.List listing every problem, its path prefixed with
 // the job's path in the file; in ModeValid the valid jobs are written and
 // the invalid ones reported. A refusal by the database (a quota reached by
 // a concurrent writer) rolls the whole import back. actor makes the
@@ -296,14 +297,14 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 
 // normalizeImportOptions fills in the defaults and checks the options.
 func normalizeImportOptions(o *ImportOptions) error {
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	switch strings.ToLower(o.Mode) {
 	case "", ModeAll:
 		o.Mode = ModeAll
 	case ModeValid:
 		o.Mode = ModeValid
 	default:
-		ps = append(ps, jobdef.Problem{Path: "mode", Message: fmt.Sprintf("%q is not one of all, valid", o.Mode)})
+		ps = append(ps, problem.Problem{Path: "mode", Message: fmt.Sprintf("%q is not one of all, valid", o.Mode)})
 	}
 	switch strings.ToLower(o.OnConflict) {
 	case "", OnConflictReplace:
@@ -311,16 +312,16 @@ func normalizeImportOptions(o *ImportOptions) error {
 	case OnConflictSkip:
 		o.OnConflict = OnConflictSkip
 	default:
-		ps = append(ps, jobdef.Problem{Path: "onConflict", Message: fmt.Sprintf("%q is not one of skip, replace", o.OnConflict)})
+		ps = append(ps, problem.Problem{Path: "onConflict", Message: fmt.Sprintf("%q is not one of skip, replace", o.OnConflict)})
 	}
 	switch {
 	case o.PreviewCount == 0:
 		o.PreviewCount = DefaultImportPreview
 	case o.PreviewCount < 0 || o.PreviewCount > MaxImportPreview:
-		ps = append(ps, jobdef.Problem{Path: "previewCount", Message: fmt.Sprintf("%d is not from 1 to %d", o.PreviewCount, MaxImportPreview)})
+		ps = append(ps, problem.Problem{Path: "previewCount", Message: fmt.Sprintf("%d is not from 1 to %d", o.PreviewCount, MaxImportPreview)})
 	}
 	if len(ps) > 0 {
-		return &jobdef.ValidationError{Problems: ps}
+		return &problem.List{Problems: ps}
 	}
 	return nil
 }
@@ -331,7 +332,7 @@ func normalizeImportOptions(o *ImportOptions) error {
 func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, stored models.StoredJob, now time.Time, n int) (models.JobWrite, bool) {
 	job, err := jobdef.ParseWith(fj.Body, jobdef.Options{Keep: stored.Secrets})
 	if err != nil {
-		strict := jobdef.AsValidationError(err)
+		strict := problem.As(err)
 		lenient, lerr := jobdef.ParseWith(fj.Body, jobdef.Options{Keep: stored.Secrets, SecretsOptional: true})
 		if lerr != nil || strict == nil {
 			rj.Problems = append(rj.Problems, problemLines(err)...)
@@ -373,8 +374,8 @@ func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, s
 func problemLines(err error) []string {
 	var qe *models.QuotaError
 	switch {
-	case jobdef.AsValidationError(err) != nil:
-		return jobdef.AsValidationError(err).Lines()
+	case problem.As(err) != nil:
+		return problem.As(err).Lines()
 	case errors.As(err, &qe):
 		return []string{qe.Quota + ": " + qe.Message}
 	}

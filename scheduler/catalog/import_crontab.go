@@ -11,6 +11,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // ShapeCrontab is an import file that is a crontab (SPEC §13.7): not JSON,
@@ -88,7 +89,7 @@ func parseCrontab(data []byte) (*ImportFile, error) {
 func crontabJob(n int, line, zone string) FileJob {
 	j := FileJob{Path: fmt.Sprintf("line %d", n), Collection: -1, Name: fmt.Sprintf("line-%d", n)}
 	problem := func(format string, args ...any) {
-		j.Problems = append(j.Problems, jobdef.Problem{Path: "crontab", Message: fmt.Sprintf(format, args...)})
+		j.Problems = append(j.Problems, problem.Problem{Path: "crontab", Message: fmt.Sprintf(format, args...)})
 	}
 	words := strings.Fields(line)
 	var cron string

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
 
@@ -63,7 +63,7 @@ func TestParseCrontab(t *testing.T) {
 		"JSON broken": {`{"startTime": `, "file: not valid JSON"},
 	} {
 		_, err := catalog.ParseImport([]byte(tc.file))
-		if ve := jobdef.AsValidationError(err); ve == nil || !strings.HasPrefix(ve.Error(), tc.want) {
+		if ve := problem.As(err); ve == nil || !strings.HasPrefix(ve.Error(), tc.want) {
 			t.Errorf("%s: %v, want %s", name, err, tc.want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestParseCrontab(t *testing.T) {
 		}
 		// A file none of whose lines is a crontab job is neither.
 		_, err = catalog.ParseImport([]byte(line))
-		if ve := jobdef.AsValidationError(err); ve == nil || !strings.HasPrefix(ve.Error(), "file: not valid JSON (a job, an array of jobs, an ARM list or an export bundle), nor a crontab") {
+		if ve := problem.As(err); ve == nil || !strings.HasPrefix(ve.Error(), "file: not valid JSON (a job, an array of jobs, an ARM list or an export bundle), nor a crontab") {
 			t.Errorf("%q alone: %v", line, err)
 		}
 	}

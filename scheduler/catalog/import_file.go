@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sked/models/problem"
 	"strings"
-
-	"sked/models/jobdef"
 )
 
 // MaxImportBytes is the largest import file: 50 MB.
@@ -42,7 +41,7 @@ type FileCollection struct {
 	// Body is its JSON, read by ParseCollection.
 	Body json.RawMessage
 	// Problems are those with its id or name.
-	Problems []jobdef.Problem
+	Problems []problem.Problem
 }
 
 // FileJob is one job of an import file.
@@ -63,7 +62,7 @@ type FileJob struct {
 	// Body is the job's JSON (either shape), compacted.
 	Body json.RawMessage
 	// Problems are those with its id or name.
-	Problems []jobdef.Problem
+	Problems []problem.Problem
 	// Warnings are notes about its part of the file (a crontab's ignored
 	// environment lines), reported with the job.
 	Warnings []string
@@ -71,7 +70,7 @@ type FileJob struct {
 
 // fileProblem is the error of a file that cannot be imported at all.
 func fileProblem(format string, args ...any) error {
-	return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "file", Message: fmt.Sprintf(format, args...)}}}
+	return &problem.List{Problems: []problem.Problem{{Path: "file", Message: fmt.Sprintf(format, args...)}}}
 }
 
 // ParseImport reads an import file (SPEC §8): a flat seed-style job, an
@@ -90,7 +89,7 @@ func fileProblem(format string, args ...any) error {
 // or "collection/job" name gives, else the import's target.
 //
 // A file over MaxImportBytes, not JSON, or of none of these shapes is
-// refused before anything else with a *jobdef.ValidationError whose one
+// refused before anything else with a *problem.List whose one
 // problem has the path "file".
 func ParseImport(data []byte) (*ImportFile, error) {
 	if len(data) > MaxImportBytes {
@@ -176,24 +175,24 @@ func (f *ImportFile) addCollection(path string, raw json.RawMessage, withJobs bo
 	if idOK && id != "" {
 		segs, ok := parseARMID(id, false)
 		if !ok {
-			c.Problems = append(c.Problems, jobdef.Problem{Path: "id", Message: fmt.Sprintf(
+			c.Problems = append(c.Problems, problem.Problem{Path: "id", Message: fmt.Sprintf(
 				"%q is not a collection id (/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Scheduler/jobCollections/{collection})", id)})
 		} else {
 			c.Subscription, c.ResourceGroup, c.Name = segs[0], segs[1], segs[2]
 			if nameOK && name != "" && !strings.EqualFold(name, c.Name) {
-				c.Problems = append(c.Problems, jobdef.Problem{Path: "name", Message: fmt.Sprintf("%q does not match the id, which names the collection %q", name, c.Name)})
+				c.Problems = append(c.Problems, problem.Problem{Path: "name", Message: fmt.Sprintf("%q does not match the id, which names the collection %q", name, c.Name)})
 			}
 		}
 	} else if nameOK && name != "" {
 		c.Name = name
 	} else {
-		c.Problems = append(c.Problems, jobdef.Problem{Path: "name", Message: "is required: a collection of an export bundle needs its id or its name"})
+		c.Problems = append(c.Problems, problem.Problem{Path: "name", Message: "is required: a collection of an export bundle needs its id or its name"})
 	}
 	if _, present := obj.get("id"); present && !idOK {
-		c.Problems = append(c.Problems, jobdef.Problem{Path: "id", Message: "must be a string"})
+		c.Problems = append(c.Problems, problem.Problem{Path: "id", Message: "must be a string"})
 	}
 	if _, present := obj.get("name"); present && !nameOK {
-		c.Problems = append(c.Problems, jobdef.Problem{Path: "name", Message: "must be a string"})
+		c.Problems = append(c.Problems, problem.Problem{Path: "name", Message: "must be a string"})
 	}
 	index := len(f.Collections)
 	f.Collections = append(f.Collections, c)
@@ -224,13 +223,13 @@ func (f *ImportFile) addJob(path string, coll int, raw json.RawMessage) {
 	case idOK && id != "":
 		segs, ok := parseARMID(id, true)
 		if !ok {
-			j.Problems = append(j.Problems, jobdef.Problem{Path: "id", Message: fmt.Sprintf(
+			j.Problems = append(j.Problems, problem.Problem{Path: "id", Message: fmt.Sprintf(
 				"%q is not a job id (/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Scheduler/jobCollections/{collection}/jobs/{job})", id)})
 			break
 		}
 		j.Subscription, j.ResourceGroup, j.CollectionName, j.Name = segs[0], segs[1], segs[2], segs[3]
 		if nameOK && name != "" && !strings.EqualFold(name, segs[3]) && !strings.EqualFold(name, segs[2]+"/"+segs[3]) {
-			j.Problems = append(j.Problems, jobdef.Problem{Path: "name", Message: fmt.Sprintf("%q does not match the id, which names the job %s/%s", name, segs[2], segs[3])})
+			j.Problems = append(j.Problems, problem.Problem{Path: "name", Message: fmt.Sprintf("%q does not match the id, which names the job %s/%s", name, segs[2], segs[3])})
 		}
 	case nameOK && name != "":
 		if c, n, ok := strings.Cut(name, "/"); ok {
@@ -240,10 +239,10 @@ func (f *ImportFile) addJob(path string, coll int, raw json.RawMessage) {
 		}
 	}
 	if _, present := obj.get("id"); present && !idOK {
-		j.Problems = append(j.Problems, jobdef.Problem{Path: "id", Message: "must be a string"})
+		j.Problems = append(j.Problems, problem.Problem{Path: "id", Message: "must be a string"})
 	}
 	if _, present := obj.get("name"); present && !nameOK {
-		j.Problems = append(j.Problems, jobdef.Problem{Path: "name", Message: "must be a string"})
+		j.Problems = append(j.Problems, problem.Problem{Path: "name", Message: "must be a string"})
 	}
 	if j.Name == "" {
 		j.Name = fmt.Sprintf("job-%d", len(f.Jobs)+1)

@@ -8,6 +8,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
 
@@ -152,7 +153,7 @@ func TestParseImportRefusesBadFiles(t *testing.T) {
 	}
 	for _, tc := range cases {
 		f, err := catalog.ParseImport(tc.file)
-		ve := jobdef.AsValidationError(err)
+		ve := problem.As(err)
 		if f != nil || ve == nil || len(ve.Problems) != 1 || ve.Problems[0].Path != "file" {
 			t.Errorf("%s: %v, %v; want one problem with the path file", tc.name, f, err)
 			continue

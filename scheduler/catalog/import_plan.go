@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"sked/models"
-	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // importPlan works out the collections of an import: where each job goes,
@@ -124,7 +124,7 @@ func (p *importPlan) collection(ctx context.Context, ref models.CollectionRef) (
 		ic.cals = cals
 	}
 	if err := checkRef(ref); err != nil {
-		for _, pr := range jobdef.AsValidationError(err).Problems {
+		for _, pr := range problem.As(err).Problems {
 			ic.problem(pr.Path, pr.Message)
 		}
 	}
@@ -175,7 +175,7 @@ func (p *importPlan) bundleCollection(ctx context.Context, fc *FileCollection) (
 		ic.problem(pr.Path, pr.Message)
 	}
 	settings, err := ParseCollection(fc.Body)
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		for _, pr := range ve.Problems {
 			ic.problem(pr.Path, pr.Message)
 		}
@@ -237,9 +237,9 @@ func (p *importPlan) fill(rep *ImportReport) {
 }
 
 // problems returns every problem that stops an import in ModeAll as one
-// *jobdef.ValidationError, or nil.
+// *problem.List, or nil.
 func (p *importPlan) problems(rep *ImportReport) error {
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	for _, ic := range p.order {
 		if !ic.invalid {
 			continue
@@ -250,7 +250,7 @@ func (p *importPlan) problems(rep *ImportReport) error {
 		}
 		for _, line := range ic.report.Problems {
 			path, msg, _ := strings.Cut(line, ": ")
-			ps = append(ps, jobdef.Problem{Path: where + "." + path, Message: msg})
+			ps = append(ps, problem.Problem{Path: where + "." + path, Message: msg})
 		}
 	}
 	for _, rj := range rep.Jobs {
@@ -262,11 +262,11 @@ func (p *importPlan) problems(rep *ImportReport) error {
 			if path == "jobCollection" && strings.HasPrefix(msg, "the collection ") {
 				continue // listed with the collection
 			}
-			ps = append(ps, jobdef.Problem{Path: rj.Path + "." + path, Message: msg})
+			ps = append(ps, problem.Problem{Path: rj.Path + "." + path, Message: msg})
 		}
 	}
 	if len(ps) == 0 {
 		return nil
 	}
-	return &jobdef.ValidationError{Problems: ps}
+	return &problem.List{Problems: ps}
 }

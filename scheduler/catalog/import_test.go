@@ -9,6 +9,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 )
@@ -120,9 +121,9 @@ func TestImportModeAllWritesAllOrNothing(t *testing.T) {
 	before := e.fingerprint()
 	file := `{"value": [` + named("a", seedJob) + `, ` + named("b", badJob) + `, ` + named("c", seedJob) + `]}`
 	rep, err := e.importFile(file, catalog.ImportOptions{})
-	ve := jobdef.AsValidationError(err)
+	ve := problem.As(err)
 	if ve == nil {
-		t.Fatalf("an invalid job in mode all: %v, want a ValidationError", err)
+		t.Fatalf("an invalid job in mode all: %v, want a *problem.List", err)
 	}
 	want := "value[1].recurrence.interval: 2000 is over the maximum of 1000 for frequency \"minute\"\n" +
 		"value[1].recurrence.schedule.weekDays: can only be used with frequency \"week\""
@@ -247,7 +248,7 @@ func TestImportKeepsTheJobQuota(t *testing.T) {
 	file := "[" + strings.Join(jobs, ",") + "]"
 	before := e.fingerprint()
 	rep, err := e.importFile(file, catalog.ImportOptions{})
-	var ve *jobdef.ValidationError
+	var ve *problem.List
 	if !errors.As(err, &ve) || len(ve.Problems) != 3 {
 		t.Fatalf("over the quota in mode all: %v", err)
 	}

@@ -9,13 +9,14 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/recurrence"
 )
 
 // PutJob creates or replaces the job name in coll from body (either shape
 // of SPEC §1). Secrets the body leaves out are kept from the job it
 // replaces. It reports whether the job was created. actor makes the
-// change. Errors: a *jobdef.ValidationError (400), a *models.QuotaError
+// change. Errors: a *problem.List (400), a *models.QuotaError
 // (409).
 func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
 	j, created, err := c.saveJob(ctx, coll, name, body, false)
@@ -36,7 +37,7 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 		return nil, err
 	}
 	if !json.Valid(body) || !isObject(body) {
-		return nil, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "job", Message: "must be a JSON object"}}}
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "job", Message: "must be a JSON object"}}}
 	}
 	patch := json.RawMessage(body)
 	var top map[string]json.RawMessage
@@ -57,7 +58,7 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 
 func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool) (*models.Job, bool, error) {
 	if !ValidName(name) {
-		return nil, false, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "jobName",
+		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
 	}
 	var keep jobdef.Secrets
@@ -103,11 +104,11 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 			"recurrence.count %d is over the collection's quota maxJobOccurrence of %d.", r.Count, q.MaxJobOccurrence)}
 	}
 	rule, err := recurrence.CompileWith(job, now, recurrence.Options{Calendars: cals})
-	if ve := jobdef.AsValidationError(err); ve != nil {
+	if ve := problem.As(err); ve != nil {
 		return models.JobWrite{}, ve
 	}
 	if err != nil {
-		return models.JobWrite{}, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "recurrence", Message: err.Error()}}}
+		return models.JobWrite{}, &problem.List{Problems: []problem.Problem{{Path: "recurrence", Message: err.Error()}}}
 	}
 	if job.Recurrence != nil {
 		if gap, ok := rule.MinGap(now); ok && gap < q.MaxRecurrence.Shortest() {

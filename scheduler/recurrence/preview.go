@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // DefaultPreviewCount is the number of occurrences a preview shows when none
@@ -76,14 +77,14 @@ func (res *Result) UnmarshalJSON(data []byte) error {
 // the single code path behind `sked preview` and POST /api/v1/preview.
 //
 // n = 0 means DefaultPreviewCount (10); n must not exceed MaxPreviewCount
-// (1000) nor be negative: otherwise the error is a *jobdef.ValidationError
+// (1000) nor be negative: otherwise the error is a *problem.List
 // with the path "n". Fewer than n occurrences come back when the job ends
 // sooner (count, endTime, or a schedule with no further date). The job's state
 // is not applied (a disabled job is previewed as if enabled, with a warning).
 //
 // Typical wiring:
 //
-//	job, err := jobdef.Parse(body)            // *jobdef.ValidationError → exit 2 / HTTP 400
+//	job, err := jobdef.Parse(body)            // *problem.List → exit 2 / HTTP 400
 //	res, err := recurrence.Preview(job, now, n)
 //	json.NewEncoder(w).Encode(res)            // {"occurrences": […], "description": …, "warnings": […]}
 //
@@ -102,7 +103,7 @@ func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, e
 		n = DefaultPreviewCount
 	}
 	if y := now.Year(); y < 1 || y > 9999 {
-		return Result{}, &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "now", Message: "must lie in the years 0001 to 9999"}}}
+		return Result{}, &problem.List{Problems: []problem.Problem{{Path: "now", Message: "must lie in the years 0001 to 9999"}}}
 	}
 	r, err := CompileWith(job, now, opts)
 	if err != nil {
@@ -120,9 +121,9 @@ func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, e
 func checkPreviewCount(n int) error {
 	switch {
 	case n < 0:
-		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "n", Message: fmt.Sprintf("%d is below the minimum of 1", n)}}}
+		return &problem.List{Problems: []problem.Problem{{Path: "n", Message: fmt.Sprintf("%d is below the minimum of 1", n)}}}
 	case n > MaxPreviewCount:
-		return &jobdef.ValidationError{Problems: []jobdef.Problem{{Path: "n", Message: fmt.Sprintf("%d is over the maximum of %d", n, MaxPreviewCount)}}}
+		return &problem.List{Problems: []problem.Problem{{Path: "n", Message: fmt.Sprintf("%d is over the maximum of %d", n, MaxPreviewCount)}}}
 	}
 	return nil
 }
@@ -141,25 +142,25 @@ type PreviewRequest struct {
 // DecodePreviewRequest decodes a preview request body: the job JSON (either
 // shape) with optional top-level "n" (1–1000, default 10) and "now" (RFC 3339,
 // default defaultNow). All problems, of the job and of n/now, come back
-// together as one *jobdef.ValidationError.
+// together as one *problem.List.
 func DecodePreviewRequest(body []byte, defaultNow time.Time) (PreviewRequest, error) {
 	req := PreviewRequest{Now: defaultNow, N: DefaultPreviewCount}
 	var extra struct {
 		N   json.RawMessage `json:"n"`
 		Now json.RawMessage `json:"now"`
 	}
-	var problems []jobdef.Problem
+	var problems []problem.Problem
 	if json.Unmarshal(body, &extra) == nil {
 		if len(extra.N) > 0 && string(extra.N) != "null" {
 			var n int
 			if err := json.Unmarshal(extra.N, &n); err != nil {
-				problems = append(problems, jobdef.Problem{Path: "n", Message: "must be an integer from 1 to 1000"})
+				problems = append(problems, problem.Problem{Path: "n", Message: "must be an integer from 1 to 1000"})
 			} else if err := checkPreviewCount(n); err != nil || n == 0 {
 				msg := "0 is below the minimum of 1"
 				if err != nil {
-					msg = jobdef.AsValidationError(err).Problems[0].Message
+					msg = problem.As(err).Problems[0].Message
 				}
-				problems = append(problems, jobdef.Problem{Path: "n", Message: msg})
+				problems = append(problems, problem.Problem{Path: "n", Message: msg})
 			} else {
 				req.N = n
 			}
@@ -171,7 +172,7 @@ func DecodePreviewRequest(body []byte, defaultNow time.Time) (PreviewRequest, er
 				t, err = time.Parse(time.RFC3339, s)
 			}
 			if err != nil || t.Year() < 1 || t.Year() > 9999 {
-				problems = append(problems, jobdef.Problem{Path: "now", Message: fmt.Sprintf("%s is not an RFC 3339 date-time", extra.Now)})
+				problems = append(problems, problem.Problem{Path: "now", Message: fmt.Sprintf("%s is not an RFC 3339 date-time", extra.Now)})
 			} else {
 				req.Now = t
 			}
@@ -179,14 +180,14 @@ func DecodePreviewRequest(body []byte, defaultNow time.Time) (PreviewRequest, er
 	}
 	job, err := jobdef.Parse(body)
 	if err != nil {
-		ve := jobdef.AsValidationError(err)
+		ve := problem.As(err)
 		if ve == nil {
 			return req, fmt.Errorf("decode preview request: %w", err)
 		}
 		problems = append(problems, ve.Problems...)
 	}
 	if len(problems) > 0 {
-		return req, &jobdef.ValidationError{Problems: problems}
+		return req, &problem.List{Problems: problems}
 	}
 	req.Job = job
 	return req, nil

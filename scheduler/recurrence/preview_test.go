@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // preview runs Preview on a job JSON created at now.
@@ -55,7 +56,7 @@ func TestPreviewCount(t *testing.T) {
 	}
 	for n, msg := range map[int]string{1001: "n: 1001 is over the maximum of 1000", -1: "n: -1 is below the minimum of 1"} {
 		_, err := Preview(mustParse(t, js), time.Now(), n)
-		if ve := jobdef.AsValidationError(err); ve == nil || ve.Error() != msg {
+		if ve := problem.As(err); ve == nil || ve.Error() != msg {
 			t.Errorf("n=%d: %v", n, err)
 		}
 	}

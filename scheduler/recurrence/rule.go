@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // minWall and maxWall bound the wall seconds the calendar works with: years
@@ -78,7 +79,7 @@ func Compile(job *jobdef.Job, created time.Time) (*Rule, error) {
 type Options struct {
 	// Calendars are the workspace's calendars; a job whose
 	// recurrence.calendars names one that is not here does not compile
-	// (a *jobdef.ValidationError naming recurrence.calendars.exclude[i]).
+	// (a *problem.List naming recurrence.calendars.exclude[i]).
 	Calendars Calendars
 }
 
@@ -93,17 +94,17 @@ func CompileWith(job *jobdef.Job, created time.Time, opts Options) (*Rule, error
 	if !job.ExcludesCalendars() {
 		return r, nil
 	}
-	var ps []jobdef.Problem
+	var ps []problem.Problem
 	for i, name := range job.Recurrence.Calendars.Exclude {
 		cal, ok := opts.Calendars[strings.ToLower(name)]
 		if !ok {
-			ps = append(ps, jobdef.Problem{Path: fmt.Sprintf("recurrence.calendars.exclude[%d]", i), Message: fmt.Sprintf("there is no calendar named %q in this workspace", name)})
+			ps = append(ps, problem.Problem{Path: fmt.Sprintf("recurrence.calendars.exclude[%d]", i), Message: fmt.Sprintf("there is no calendar named %q in this workspace", name)})
 			continue
 		}
 		r.cals = append(r.cals, cal)
 	}
 	if len(ps) > 0 {
-		return nil, fmt.Errorf("compile rule: %w", &jobdef.ValidationError{Problems: ps})
+		return nil, fmt.Errorf("compile rule: %w", &problem.List{Problems: ps})
 	}
 	r.onExcluded = job.Recurrence.Calendars.OnExcluded
 	return r, nil
