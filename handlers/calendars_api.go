@@ -13,18 +13,6 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// calendarAPIRoutes registers the calendars' REST API (SPEC §13.6) under
-// /api/v1/workspaces/{ws}/calendars, for holders of an API token who are
-// members of the workspace ({ws} is its name, the ARM subscription id).
-func (s *Server) calendarAPIRoutes(e *echo.Echo) {
-	const base = "/api/v1/workspaces/:ws/calendars"
-	e.GET(base, s.apiListCalendars, s.requireToken)
-	e.GET(base+"/:name", s.apiGetCalendar, s.requireToken)
-	e.PUT(base+"/:name", s.apiPutCalendar, s.requireToken)
-	e.DELETE(base+"/:name", s.apiDeleteCalendar, s.requireToken)
-	e.POST(base+"/:name/import", s.apiImportCalendar, s.requireToken)
-}
-
 // apiListCalendars answers GET …/calendars: {"value": [calendar, …]} in
 // name order, each as GET answers it.
 func (s *Server) apiListCalendars(c echo.Context) error {

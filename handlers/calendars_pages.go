@@ -19,27 +19,6 @@ import (
 // limit, so skipBodyLimit lets it through and the handler bounds it.
 const calendarImportPagePath = "/w/:ws/calendars/import"
 
-// calendarPageRoutes registers the calendar pages and the month view of a
-// workspace (SPEC §13.6): members only; changes are POST forms with the
-// CSRF token.
-func (s *Server) calendarPageRoutes(e *echo.Echo) {
-	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
-	const base = "/w/:ws/calendars"
-	e.GET(base, s.calendarsPage, signedIn...)
-	e.GET(base+"/new", s.calendarNewPage, signedIn...)
-	e.POST(base+"/new", s.calendarCreate, signedIn...)
-	e.GET(calendarImportPagePath, s.calendarImportPage, signedIn...)
-	e.POST(calendarImportPagePath, s.calendarImportSubmit, signedIn...)
-	e.GET(base+"/:name", s.calendarPage, signedIn...)
-	e.GET(base+"/:name/edit", s.calendarEditPage, signedIn...)
-	e.POST(base+"/:name/edit", s.calendarSave, signedIn...)
-	e.GET(base+"/:name/export.ics", s.calendarExport, signedIn...)
-	e.GET(base+"/:name/delete", s.calendarDeleteConfirm, signedIn...)
-	e.POST(base+"/:name/delete", s.calendarDelete, signedIn...)
-	e.GET("/w/:ws/month", s.monthPage, signedIn...)
-	e.GET("/w/:ws/month/day", s.monthDay, signedIn...)
-}
-
 // pageWorkspace is the path's workspace when the user is a member of it;
 // otherwise a 404 (a page does not tell which workspaces exist).
 func (s *Server) pageWorkspace(c echo.Context) (string, error) {

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -33,7 +32,7 @@ func FuzzRouter(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { store.Close() })
-	now := func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
+	now := newFakeClock().Now
 	user, err := store.CompleteSetup(context.Background(), models.NewUser{Username: "fuzz", Password: "password123"})
 	if err != nil {
 		f.Fatal(err)

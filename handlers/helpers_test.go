@@ -23,19 +23,6 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-// fakeClock is a settable clock for the sign-in throttle.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // app is a running Sked HTTP server on its own database, with a browser-like
 // client (cookie jar, no redirect following).
 type app struct {
@@ -78,7 +65,7 @@ func newApp(t *testing.T, secure bool, opts ...func(*handlers.Deps)) *app {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	clock := newFakeClock()
 	engine := &fakeEngine{store: store, now: clock.Now}
 	logs := &lockedBuffer{}
 	deps := handlers.Deps{

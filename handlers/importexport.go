@@ -21,15 +21,6 @@ const (
 	exportPath = "/api/v1/export"
 )
 
-// importExportRoutes registers POST /api/v1/import and GET /api/v1/export,
-// both for holders of an API token. The import route reads bodies up to
-// catalog.MaxImportBytes itself: the global body limit must skip it (see
-// skipBodyLimit).
-func (s *Server) importExportRoutes(e *echo.Echo) {
-	e.POST(importPath, s.importFile, s.requireToken)
-	e.GET(exportPath, s.exportFile, s.requireToken)
-}
-
 // skipBodyLimit tells the global body limit which routes bound their
 // bodies themselves: the import API and the import page (50 MB files),
 // and the calendar import page (its confirmation carries a 1 MB file).

@@ -20,24 +20,6 @@ import (
 	"sked/web"
 )
 
-// jobFormRoutes registers the job form, its live preview and the new
-// collection form.
-func (s *Server) jobFormRoutes(e *echo.Echo) {
-	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
-	e.GET("/collections/new", s.newCollectionPage, signedIn...)
-	e.POST("/collections/new", s.newCollectionSubmit, signedIn...)
-	const coll = "/c/:ws/:rg/:jc"
-	e.GET(coll+"/jobs/new", s.newJobPage, signedIn...)
-	e.POST(coll+"/jobs/new", s.jobFormSubmit, signedIn...)
-	e.GET(coll+"/jobs/:job/edit", s.editJobPage, signedIn...)
-	e.POST(coll+"/jobs/:job/edit", s.jobFormSubmit, signedIn...)
-	e.POST(coll+"/jobs/preview", s.jobFormPreview, signedIn...)
-	e.GET("/import", s.importPage, signedIn...)
-	e.POST("/import", s.importSubmit, signedIn...)
-	e.GET("/import/runs/:id", s.importProgress, signedIn...)
-	e.GET("/export", s.exportFile, signedIn...)
-}
-
 // pageCollection loads the collection of a page path after checking that
 // the user is a member of its workspace (404 otherwise, as for a
 // collection that does not exist).

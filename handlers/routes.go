@@ -1,15 +1,37 @@
 package handlers
 
 import (
+	"net/http"
+	"slices"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )
 
-// routes is the one table of every route. Pages get the session and the
-// CSRF check (every state-changing request must carry the token); pages
-// for signed-in users also get requireUser. Middleware is attached per
-// route, not through groups, so that unknown paths answer 404 and wrong
-// methods 405.
+// route is one row of the route table: a method and a path, the handler
+// that answers them, and the access group whose middleware runs first.
+type route struct {
+	method  string
+	path    string
+	handler echo.HandlerFunc
+	access  access
+}
+
+// access is a named middleware chain that routes share. The name is for
+// people and tests (TestRoutesTable); the chain runs in order, after the
+// global middleware of routes.
+type access struct {
+	name  string
+	chain []echo.MiddlewareFunc
+}
+
+// routes registers the global middleware and then every route of the
+// table. The global middleware runs for every request, known path or
+// not: path canonicalisation (before routing), panic recovery, request
+// id, request log, body limit (skipBodyLimit lets the import routes bound
+// their bodies themselves), security headers and the input gate.
+// Middleware of the access groups is attached per route, not through
+// echo groups, so that unknown paths answer 404 and wrong methods 405.
 func (s *Server) routes(e *echo.Echo) {
 	e.Pre(canonicalARMPath)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: recovered}))
@@ -19,53 +41,167 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(securityHeaders(hstsFor(s.baseURL)))
 	e.Use(s.inputGate)
 
-	page := []echo.MiddlewareFunc{s.loadSession, s.csrf}
-	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
-
-	e.GET("/healthz", s.healthz)
-	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", s.metrics)
-	e.GET("/static/*", s.staticFile)
-	e.POST("/api/v1/preview", s.preview, s.requireToken)
-
-	e.GET("/setup", s.setupPage, page...)
-	e.POST("/setup", s.setupSubmit, page...)
-	e.GET("/signin", s.signInPage, page...)
-	e.POST("/signin", s.signInSubmit, page...)
-	e.POST("/signout", s.signOut, page...)
-
-	e.GET("/", s.dashboard, signedIn...)
-
-	s.armRoutes(e)
-	s.jobFormRoutes(e)
-	s.accountRoutes(e)
-	s.importExportRoutes(e)
-	s.pageRoutes(e)
-	s.calendarAPIRoutes(e)
-	s.calendarPageRoutes(e)
+	for _, r := range s.routeTable() {
+		e.Add(r.method, r.path, r.handler, r.access.chain...)
+	}
 }
 
-// armRoutes registers the Azure Scheduler REST API 2016-03-01 (SPEC §7):
-// bearer token, api-version and workspace membership first.
-func (s *Server) armRoutes(e *echo.Echo) {
-	arm := []echo.MiddlewareFunc{s.requireToken, s.armRequest}
-	const sub = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
-	const rg = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-	const jc = rg + "/:jc"
-	const job = jc + "/jobs/:job"
-	e.GET(sub, s.listCollections, arm...)
-	e.GET(rg, s.listCollections, arm...)
-	e.GET(jc, s.getCollection, arm...)
-	e.PUT(jc, s.putCollection, arm...)
-	e.PATCH(jc, s.patchCollection, arm...)
-	e.DELETE(jc, s.deleteCollection, arm...)
-	e.POST(jc+"/enable", s.enableCollection, arm...)
-	e.POST(jc+"/disable", s.disableCollection, arm...)
-	e.GET(jc+"/jobs", s.listJobs, arm...)
-	e.GET(job, s.getJob, arm...)
-	e.PUT(job, s.putJob, arm...)
-	e.PATCH(job, s.patchJob, arm...)
-	e.DELETE(job, s.deleteJob, arm...)
-	e.POST(job+"/run", s.runJob, arm...)
-	e.GET(job+"/history", s.listHistory, arm...)
+// routeTable is every route, in registration order, with its access
+// group. The groups are:
+//
+//   - probe: health, readiness and metrics, for operators' probes; no
+//     middleware.
+//   - asset: the static files; no middleware.
+//   - visitor: the pages anyone may open (setup, sign-in, sign-out): the
+//     session, if any, and the CSRF check (every state-changing request
+//     carries the token).
+//   - signedIn: the pages and their htmx fragments for signed-in users:
+//     visitor's chain and requireUser; each page then checks that the user
+//     is a member of the path's workspace.
+//   - admin: the users pages: signedIn's chain and requireAdmin.
+//   - apiToken: the JSON APIs of Sked (preview, import and export,
+//     calendars): a bearer API token.
+//   - armAPI: the Azure Scheduler REST API 2016-03-01 (SPEC §7): a bearer
+//     API token, then api-version and workspace membership (armRequest).
+//   - feedToken: a job's calendar feed, which carries its own token in the
+//     URL (jobfeed.go); no middleware.
+func (s *Server) routeTable() []route {
+	probe := access{name: "probe"}
+	asset := access{name: "asset"}
+	visitor := access{name: "visitor", chain: []echo.MiddlewareFunc{s.loadSession, s.csrf}}
+	signedIn := access{name: "signedIn", chain: append(slices.Clip(visitor.chain), s.requireUser)}
+	admin := access{name: "admin", chain: append(slices.Clip(signedIn.chain), requireAdmin)}
+	apiToken := access{name: "apiToken", chain: []echo.MiddlewareFunc{s.requireToken}}
+	armAPI := access{name: "armAPI", chain: []echo.MiddlewareFunc{s.requireToken, s.armRequest}}
+	feedToken := access{name: "feedToken"}
+
+	const (
+		get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
+
+		// The Azure Scheduler REST API.
+		armSub = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
+		armRG  = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC  = armRG + "/:jc"
+		armJob = armJC + "/jobs/:job"
+
+		// The pages of a collection and its jobs.
+		coll = "/c/:ws/:rg/:jc"
+		job  = coll + "/jobs/:job"
+
+		// The calendars' API and pages.
+		calAPI  = "/api/v1/workspaces/:ws/calendars"
+		calPage = "/w/:ws/calendars"
+	)
+
+	return []route{
+		{get, "/healthz", s.healthz, probe},
+		{get, "/readyz", s.readyz, probe},
+		{get, "/metrics", s.metrics, probe},
+		{get, "/static/*", s.staticFile, asset},
+		{post, "/api/v1/preview", s.preview, apiToken},
+
+		{get, "/setup", s.setupPage, visitor},
+		{post, "/setup", s.setupSubmit, visitor},
+		{get, "/signin", s.signInPage, visitor},
+		{post, "/signin", s.signInSubmit, visitor},
+		{post, "/signout", s.signOut, visitor},
+
+		{get, "/", s.dashboard, signedIn},
+
+		// The Azure Scheduler REST API 2016-03-01 (SPEC §7).
+		{get, armSub, s.listCollections, armAPI},
+		{get, armRG, s.listCollections, armAPI},
+		{get, armJC, s.getCollection, armAPI},
+		{put, armJC, s.putCollection, armAPI},
+		{patch, armJC, s.patchCollection, armAPI},
+		{del, armJC, s.deleteCollection, armAPI},
+		{post, armJC + "/enable", s.enableCollection, armAPI},
+		{post, armJC + "/disable", s.disableCollection, armAPI},
+		{get, armJC + "/jobs", s.listJobs, armAPI},
+		{get, armJob, s.getJob, armAPI},
+		{put, armJob, s.putJob, armAPI},
+		{patch, armJob, s.patchJob, armAPI},
+		{del, armJob, s.deleteJob, armAPI},
+		{post, armJob + "/run", s.runJob, armAPI},
+		{get, armJob + "/history", s.listHistory, armAPI},
+
+		// The job form, its live preview, the new collection form, and the
+		// import and export pages.
+		{get, "/collections/new", s.newCollectionPage, signedIn},
+		{post, "/collections/new", s.newCollectionSubmit, signedIn},
+		{get, coll + "/jobs/new", s.newJobPage, signedIn},
+		{post, coll + "/jobs/new", s.jobFormSubmit, signedIn},
+		{get, coll + "/jobs/:job/edit", s.editJobPage, signedIn},
+		{post, coll + "/jobs/:job/edit", s.jobFormSubmit, signedIn},
+		{post, coll + "/jobs/preview", s.jobFormPreview, signedIn},
+		{get, "/import", s.importPage, signedIn},
+		{post, "/import", s.importSubmit, signedIn},
+		{get, "/import/runs/:id", s.importProgress, signedIn},
+		{get, "/export", s.exportFile, signedIn},
+
+		// People rather than jobs: the user's own account (password,
+		// sessions), the user's API tokens, the users (administrators) and
+		// the members of a workspace.
+		{get, "/account", s.accountPage, signedIn},
+		{post, "/account/password", s.changePassword, signedIn},
+		{post, "/account/sessions/:id/end", s.endSession, signedIn},
+		{post, "/account/sessions/end-others", s.endOtherSessions, signedIn},
+		{post, "/account/sessions/end-all", s.endAllSessions, signedIn},
+		{get, "/tokens", s.tokensPage, signedIn},
+		{post, "/tokens", s.createToken, signedIn},
+		{post, "/tokens/:id/revoke", s.revokeToken, signedIn},
+		{get, "/users", s.usersPage, admin},
+		{post, "/users", s.createUser, admin},
+		{post, "/users/:id/disable", s.disableUser, admin},
+		{post, "/users/:id/enable", s.enableUser, admin},
+		{post, "/users/:id/password", s.resetPassword, admin},
+		{get, "/workspaces/:ws/members", s.membersPage, signedIn},
+		{post, "/workspaces/:ws/members", s.addMember, signedIn},
+		{post, "/workspaces/:ws/members/:id/remove", s.removeMember, signedIn},
+
+		// Import and export for API tokens (SPEC §8); the import reads
+		// bodies up to catalog.MaxImportBytes itself (skipBodyLimit).
+		{post, importPath, s.importFile, apiToken},
+		{get, exportPath, s.exportFile, apiToken},
+
+		// The collection and job pages (SPEC §9); every change is a POST.
+		{get, coll, s.collectionPage, signedIn},
+		{post, coll + "/enable", s.collectionEnable, signedIn},
+		{post, coll + "/disable", s.collectionDisable, signedIn},
+		{get, job, s.jobPage, signedIn},
+		{get, job + "/history", s.jobHistoryPage, signedIn},
+		{get, job + "/timeline", s.jobTimeline, signedIn},
+		{post, job + "/run", s.jobRunNow, signedIn},
+		{post, job + "/enable", s.jobEnable, signedIn},
+		{post, job + "/disable", s.jobDisable, signedIn},
+		{get, job + "/delete", s.jobDeleteConfirm, signedIn},
+		{post, job + "/delete", s.jobDelete, signedIn},
+		{get, job + "/export.json", s.jobExport, signedIn},
+		{get, job + "/calendar.ics", s.jobFeed, feedToken},
+
+		// The calendars' REST API (SPEC §13.6): API token holders who are
+		// members of the workspace ({ws} is its name, the ARM
+		// subscription id).
+		{get, calAPI, s.apiListCalendars, apiToken},
+		{get, calAPI + "/:name", s.apiGetCalendar, apiToken},
+		{put, calAPI + "/:name", s.apiPutCalendar, apiToken},
+		{del, calAPI + "/:name", s.apiDeleteCalendar, apiToken},
+		{post, calAPI + "/:name/import", s.apiImportCalendar, apiToken},
+
+		// The calendar pages and the month view of a workspace (SPEC
+		// §13.6).
+		{get, calPage, s.calendarsPage, signedIn},
+		{get, calPage + "/new", s.calendarNewPage, signedIn},
+		{post, calPage + "/new", s.calendarCreate, signedIn},
+		{get, calendarImportPagePath, s.calendarImportPage, signedIn},
+		{post, calendarImportPagePath, s.calendarImportSubmit, signedIn},
+		{get, calPage + "/:name", s.calendarPage, signedIn},
+		{get, calPage + "/:name/edit", s.calendarEditPage, signedIn},
+		{post, calPage + "/:name/edit", s.calendarSave, signedIn},
+		{get, calPage + "/:name/export.ics", s.calendarExport, signedIn},
+		{get, calPage + "/:name/delete", s.calendarDeleteConfirm, signedIn},
+		{post, calPage + "/:name/delete", s.calendarDelete, signedIn},
+		{get, "/w/:ws/month", s.monthPage, signedIn},
+		{get, "/w/:ws/month/day", s.monthDay, signedIn},
+	}
 }

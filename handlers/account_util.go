@@ -13,34 +13,6 @@ import (
 	"sked/web"
 )
 
-// accountRoutes registers the pages about people rather than jobs: the
-// user's own account (password, sessions), the user's API tokens, the users page (administrators) and the members of a
-// workspace.
-func (s *Server) accountRoutes(e *echo.Echo) {
-	signedIn := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser}
-	admin := []echo.MiddlewareFunc{s.loadSession, s.csrf, s.requireUser, requireAdmin}
-
-	e.GET("/account", s.accountPage, signedIn...)
-	e.POST("/account/password", s.changePassword, signedIn...)
-	e.POST("/account/sessions/:id/end", s.endSession, signedIn...)
-	e.POST("/account/sessions/end-others", s.endOtherSessions, signedIn...)
-	e.POST("/account/sessions/end-all", s.endAllSessions, signedIn...)
-
-	e.GET("/tokens", s.tokensPage, signedIn...)
-	e.POST("/tokens", s.createToken, signedIn...)
-	e.POST("/tokens/:id/revoke", s.revokeToken, signedIn...)
-
-	e.GET("/users", s.usersPage, admin...)
-	e.POST("/users", s.createUser, admin...)
-	e.POST("/users/:id/disable", s.disableUser, admin...)
-	e.POST("/users/:id/enable", s.enableUser, admin...)
-	e.POST("/users/:id/password", s.resetPassword, admin...)
-
-	e.GET("/workspaces/:ws/members", s.membersPage, signedIn...)
-	e.POST("/workspaces/:ws/members", s.addMember, signedIn...)
-	e.POST("/workspaces/:ws/members/:id/remove", s.removeMember, signedIn...)
-}
-
 // errNotAdmin answers non-administrators on the users pages.
 var errNotAdmin = echo.NewHTTPError(http.StatusForbidden, "Only administrators can manage users.")
 
