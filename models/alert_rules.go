@@ -36,7 +36,9 @@ type AlertRule struct {
 func (AlertRule) TableName() string { return "alert_rules" }
 
 // MinInterval returns the rule's minInterval.
-func (r *AlertRule) MinInterval() time.Duration { return time.Duration(r.MinIntervalMs) * time.Millisecond }
+func (r *AlertRule) MinInterval() time.Duration {
+	return time.Duration(r.MinIntervalMs) * time.Millisecond
+}
 
 // AlertRuleWrite is what PutAlertRule writes.
 type AlertRuleWrite struct {
