@@ -105,8 +105,8 @@ func (s *Store) ChannelByID(ctx context.Context, id int64) (*Channel, error) {
 	return &c, nil
 }
 
-// ChannelsOf returns the channels of workspaceID in name order, without
-// their secrets (Secrets nil; Sealed tells whether there are any).
+// ChannelsOf returns the channels of workspaceID in name order, with
+// their secrets opened.
 func (s *Store) ChannelsOf(ctx context.Context, workspaceID string) ([]Channel, error) {
 	var out []Channel
 	err := s.db.WithContext(ctx).
@@ -115,6 +115,11 @@ func (s *Store) ChannelsOf(ctx context.Context, workspaceID string) ([]Channel, 
 		Find(&out).Error
 	if err != nil {
 		return nil, translate("models: channels of workspace", err)
+	}
+	for i := range out {
+		if out[i].Secrets, err = s.box.open(out[i].Sealed); err != nil {
+			return nil, fmt.Errorf("models: channel %s: %w", out[i].Name, err)
+		}
 	}
 	return out, nil
 }

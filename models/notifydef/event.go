@@ -1,7 +1,10 @@
 package notifydef
 
 import (
+	"crypto/rand"
+	"encoding/base32"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -97,4 +100,14 @@ func (e *Event) Message() string {
 		return e.Attempt.Message
 	}
 	return ""
+}
+
+// NewEventID returns a new event id: "evt_" and 26 characters of
+// base32 (128 random bits).
+func NewEventID() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("notifydef: new event id: %w", err)
+	}
+	return "evt_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b)), nil
 }
