@@ -16,10 +16,10 @@ import (
 
 // The changes of channels and alert rules.
 const (
-	OpPutChannel     Op = "channel.put"
-	OpDeleteChannel  Op = "channel.delete"
-	OpTestChannel    Op = "channel.test"
-	OpPutAlertRule   Op = "alert.put"
+	OpPutChannel      Op = "channel.put"
+	OpDeleteChannel   Op = "channel.delete"
+	OpTestChannel     Op = "channel.test"
+	OpPutAlertRule    Op = "alert.put"
 	OpDeleteAlertRule Op = "alert.delete"
 )
 
