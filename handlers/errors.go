@@ -10,6 +10,7 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/web"
 )
@@ -101,6 +102,8 @@ func classify(err error) (int, string) {
 		return http.StatusBadRequest, ve.Error()
 	case jobdef.AsValidationError(err) != nil:
 		return http.StatusBadRequest, jobdef.AsValidationError(err).Error()
+	case problem.As(err) != nil:
+		return http.StatusBadRequest, problem.As(err).Error()
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, "Not found."
 	case errors.Is(err, models.ErrInvalidText):
@@ -144,6 +147,11 @@ func problemDetails(err error) []apiErrorDetail {
 	var out []apiErrorDetail
 	if ve := jobdef.AsValidationError(err); ve != nil {
 		for _, p := range ve.Problems {
+			out = append(out, apiErrorDetail{Code: "BadRequest", Target: p.Path, Message: p.String()})
+		}
+	}
+	if pl := problem.As(err); pl != nil {
+		for _, p := range pl.Problems {
 			out = append(out, apiErrorDetail{Code: "BadRequest", Target: p.Path, Message: p.String()})
 		}
 	}
