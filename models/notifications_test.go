@@ -235,3 +235,35 @@ func TestNotificationsQueue(t *testing.T) {
 		t.Errorf("log after delete: %+v %v", log, err)
 	}
 }
+
+func TestResealChannelSecrets(t *testing.T) {
+	dsn := testdb.DSN(t)
+	oldKey, newKey := []byte(strings.Repeat("o", 32)), []byte(strings.Repeat("n", 32))
+	ctx := context.Background()
+	old, err := models.Open(ctx, dsn, models.Options{SecretKeys: [][]byte{oldKey}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	newCollection(t, old, "rg", "jc") // creates the default workspace
+	if _, err := old.PutChannel(ctx, models.ChannelWrite{WorkspaceID: models.DefaultWorkspaceID, Name: "mail", Type: "email",
+		Config: []byte(`{}`), Secrets: map[string]string{"password": "pw"}}); err != nil {
+		t.Fatal(err)
+	}
+	rotated, err := models.Open(ctx, dsn, models.Options{SecretKeys: [][]byte{newKey, oldKey}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rotated.Close()
+	if n, err := rotated.ResealSecrets(ctx); err != nil || n != 1 {
+		t.Fatalf("reseal: %d %v", n, err)
+	}
+	onlyNew, err := models.Open(ctx, dsn, models.Options{SecretKeys: [][]byte{newKey}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer onlyNew.Close()
+	if c, err := onlyNew.ChannelByName(ctx, models.DefaultWorkspaceID, "mail"); err != nil || c.Secrets["password"] != "pw" {
+		t.Errorf("after dropping the old key: %+v %v", c, err)
+	}
+}

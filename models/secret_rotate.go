@@ -8,14 +8,31 @@ import (
 	"gorm.io/gorm"
 )
 
-// ResealSecrets re-encrypts the secrets of every job that is not sealed
-// with the first secret key yet, in batches of 500 per transaction, and
-// returns how many it re-encrypted. After it, the older keys can be
-// removed from the configuration. Safe to run while Sked serves.
+// sealedTables are the tables with a sealed secrets column.
+var sealedTables = []string{"jobs", "channels"}
+
+// ResealSecrets re-encrypts the secrets of every job and notification
+// channel that are not sealed with the first secret key yet, in batches
+// of 500 per transaction, and returns how many it re-encrypted. After
+// it, the older keys can be removed from the configuration. Safe to run
+// while Sked serves.
 func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 	if s.box == nil || len(s.box.keys) == 0 {
 		return 0, fmt.Errorf("models: reseal secrets: %w", ErrNoSecretKey)
 	}
+	total := 0
+	for _, table := range sealedTables {
+		n, err := s.resealTable(ctx, table)
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// resealTable is ResealSecrets for one table of sealedTables.
+func (s *Store) resealTable(ctx context.Context, table string) (int, error) {
 	first := s.box.keys[0].id
 	total := 0
 	var after int64
@@ -25,7 +42,7 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 			Secrets []byte
 		}
 		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			if err := tx.Raw(`SELECT id, secrets FROM jobs WHERE secrets IS NOT NULL AND id > ? ORDER BY id LIMIT 500 FOR UPDATE`,
+			if err := tx.Raw(`SELECT id, secrets FROM `+table+` WHERE secrets IS NOT NULL AND id > ? ORDER BY id LIMIT 500 FOR UPDATE`,
 				after).Scan(&rows).Error; err != nil {
 				return err
 			}
@@ -36,13 +53,13 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 				}
 				sec, err := s.box.open(r.Secrets)
 				if err != nil {
-					return fmt.Errorf("job %d: %w", r.ID, err)
+					return fmt.Errorf("%s %d: %w", table, r.ID, err)
 				}
 				sealed, err := s.box.seal(sec)
 				if err != nil {
 					return err
 				}
-				if err := tx.Exec(`UPDATE jobs SET secrets = ? WHERE id = ?`, sealed, r.ID).Error; err != nil {
+				if err := tx.Exec(`UPDATE `+table+` SET secrets = ? WHERE id = ?`, sealed, r.ID).Error; err != nil {
 					return err
 				}
 				total++
