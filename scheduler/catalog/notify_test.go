@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sked/models"
+	"sked/models/notifydef"
 	"sked/models/problem"
 	"sked/scheduler/action"
 	"sked/scheduler/catalog"
@@ -113,4 +114,11 @@ func TestTestChannel(t *testing.T) {
 	if _, err := e.cat.TestChannel(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "nope", "", n); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("unknown channel: %v", err)
 	}
+}
+
+// okSender delivers every notification without sending it.
+type okSender struct{}
+
+func (okSender) Send(context.Context, *notifydef.Channel, *notifydef.Event) action.SendResult {
+	return action.SendResult{Delivered: true, StatusCode: http.StatusOK}
 }
