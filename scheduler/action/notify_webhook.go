@@ -35,18 +35,28 @@ func NewWebhookSecret() (string, error) {
 // webhook-timestamp (Unix seconds) and webhook-signature
 // ("v1," and the base64 HMAC-SHA256 of "id.timestamp.body").
 func SignWebhook(secret, id string, ts time.Time, body []byte) (http.Header, error) {
-	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, webhookSecretPrefix))
-	if err != nil || len(key) == 0 {
-		return nil, errors.New("action: sign webhook: the signing secret is not whsec_ and base64")
-	}
+	return signWebhook([]string{secret}, id, ts, body)
+}
+
+// signWebhook is SignWebhook with one signature per secret, separated by
+// spaces in webhook-signature as the specification allows.
+func signWebhook(secrets []string, id string, ts time.Time, body []byte) (http.Header, error) {
 	stamp := strconv.FormatInt(ts.Unix(), 10)
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte(id + "." + stamp + "."))
-	mac.Write(body)
+	sigs := make([]string, 0, len(secrets))
+	for _, secret := range secrets {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, webhookSecretPrefix))
+		if err != nil || len(key) == 0 {
+			return nil, errors.New("action: sign webhook: the signing secret is not whsec_ and base64")
+		}
+		mac := hmac.New(sha256.New, key)
+		mac.Write([]byte(id + "." + stamp + "."))
+		mac.Write(body)
+		sigs = append(sigs, "v1,"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	}
 	h := http.Header{}
 	h.Set("webhook-id", id)
 	h.Set("webhook-timestamp", stamp)
-	h.Set("webhook-signature", "v1,"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	h.Set("webhook-signature", strings.Join(sigs, " "))
 	return h, nil
 }
 
