@@ -91,15 +91,15 @@ func (w NotificationWrite) row() *Notification {
 }
 
 // EnqueueNotification stores a pending notification and returns its id.
-// The engine is to call EnqueueNotificationTx instead, in the
-// transaction that writes the history entry causing it.
+// The engine's store methods are to call enqueueNotification instead, in
+// the transaction that writes the history entry causing it.
 func (s *Store) EnqueueNotification(ctx context.Context, w NotificationWrite) (int64, error) {
-	return EnqueueNotificationTx(s.db.WithContext(ctx), w)
+	return enqueueNotification(s.db.WithContext(ctx), w)
 }
 
-// EnqueueNotificationTx is EnqueueNotification on tx (a transaction of
-// the store's database).
-func EnqueueNotificationTx(tx *gorm.DB, w NotificationWrite) (int64, error) {
+// enqueueNotification is EnqueueNotification on tx (a transaction of the
+// store's database).
+func enqueueNotification(tx *gorm.DB, w NotificationWrite) (int64, error) {
 	n := w.row()
 	if err := tx.Omit("ID").Create(n).Error; err != nil {
 		return 0, translate("models: enqueue notification", err)
