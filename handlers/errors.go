@@ -99,8 +99,6 @@ func classify(err error) (int, string) {
 		return he.Code, msg
 	case errors.As(err, &ve):
 		return http.StatusBadRequest, ve.Error()
-	case problem.As(err) != nil:
-		return http.StatusBadRequest, problem.As(err).Error()
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, "Not found."
 	case errors.Is(err, models.ErrInvalidText):

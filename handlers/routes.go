@@ -60,7 +60,7 @@ func (s *Server) routes(e *echo.Echo) {
 //     is a member of the path's workspace.
 //   - admin: the users pages: signedIn's chain and requireAdmin.
 //   - apiToken: the JSON APIs of Sked (preview, import and export,
-//     calendars): a bearer API token.
+//     calendars, notifications): a bearer API token.
 //   - armAPI: the Azure Scheduler REST API 2016-03-01 (SPEC §7): a bearer
 //     API token, then api-version and workspace membership (armRequest).
 //   - feedToken: a job's calendar feed, which carries its own token in the
@@ -91,6 +91,10 @@ func (s *Server) routeTable() []route {
 		// The calendars' API and pages.
 		calAPI  = "/api/v1/workspaces/:ws/calendars"
 		calPage = "/w/:ws/calendars"
+
+		// The notifications' API (SPEC §13.3).
+		chanAPI  = "/api/v1/workspaces/:ws/channels"
+		alertAPI = "/api/v1/workspaces/:ws/alerts"
 	)
 
 	return []route{
@@ -187,6 +191,20 @@ func (s *Server) routeTable() []route {
 		{put, calAPI + "/:name", s.apiPutCalendar, apiToken},
 		{del, calAPI + "/:name", s.apiDeleteCalendar, apiToken},
 		{post, calAPI + "/:name/import", s.apiImportCalendar, apiToken},
+
+		// The notifications' REST API (SPEC §13.3): channels, alert rules
+		// and the delivery log, for API token holders who are members of
+		// the workspace.
+		{get, chanAPI, s.apiListChannels, apiToken},
+		{get, chanAPI + "/:name", s.apiGetChannel, apiToken},
+		{put, chanAPI + "/:name", s.apiPutChannel, apiToken},
+		{del, chanAPI + "/:name", s.apiDeleteChannel, apiToken},
+		{post, chanAPI + "/:name/test", s.apiTestChannel, apiToken},
+		{get, alertAPI, s.apiListAlerts, apiToken},
+		{get, alertAPI + "/:name", s.apiGetAlert, apiToken},
+		{put, alertAPI + "/:name", s.apiPutAlert, apiToken},
+		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken},
+		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken},
 
 		// The calendar pages and the month view of a workspace (SPEC
 		// §13.6).

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/scheduler/action"
 	"sked/scheduler/catalog"
 )
 
@@ -54,7 +55,8 @@ type Deps struct {
 	// here and never stopped (tests).
 	Imports *catalog.Imports
 	// AllowTargets are the networks jobs may call although private or
-	// loopback (--allow-targets); previews warn about other such targets.
+	// loopback (--allow-targets); previews warn about other such targets,
+	// and a channel's test event obeys them.
 	AllowTargets []netip.Prefix
 	// BaseURL is where users reach Sked; it starts the nextLink of lists.
 	// Empty means the scheme and Host of each request.
@@ -85,6 +87,8 @@ type Server struct {
 	collections collectionWriter
 	jobs        jobWriter
 	calendars   calendarWriter
+	notify      notifyWriter
+	notifier    catalog.Sender // sends test events; its connections obey allow
 	importer    importer
 	imports     backgroundImports
 }
@@ -136,6 +140,8 @@ func New(d Deps) *echo.Echo {
 		collections: cat,
 		jobs:        cat,
 		calendars:   cat,
+		notify:      cat,
+		notifier:    action.NewNotifier(action.Config{AllowTargets: d.AllowTargets}),
 		importer:    cat,
 		imports:     imports,
 	}

@@ -5,6 +5,7 @@ import (
 
 	"sked/models"
 	"sked/models/caldef"
+	"sked/scheduler/action"
 	"sked/scheduler/catalog"
 )
 
@@ -39,6 +40,16 @@ type calendarWriter interface {
 	PutCalendarVersion(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte, version int64) (*caldef.Calendar, bool, error)
 	DeleteCalendar(ctx context.Context, actor catalog.Actor, workspaceID, name string) error
 	ImportCalendar(ctx context.Context, actor catalog.Actor, in catalog.CalendarImport) (*catalog.CalendarImportReport, error)
+}
+
+// notifyWriter changes channels and alert rules and sends test events:
+// the notifications API (channels_api.go, alerts_api.go).
+type notifyWriter interface {
+	PutChannel(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte) (*catalog.SavedChannel, error)
+	DeleteChannel(ctx context.Context, actor catalog.Actor, workspaceID, name string) error
+	TestChannel(ctx context.Context, actor catalog.Actor, workspaceID, name, baseURL string, sender catalog.Sender) (action.SendResult, error)
+	PutAlertRule(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte) (*models.AlertRule, bool, error)
+	DeleteAlertRule(ctx context.Context, actor catalog.Actor, workspaceID, name string) error
 }
 
 // importer imports (or checks) a file of jobs: the import API and page.

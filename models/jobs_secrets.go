@@ -1,12 +1,9 @@
 package models
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
-
-	"gorm.io/gorm"
 
 	"sked/models/jobdef"
 )
@@ -58,54 +55,4 @@ func (s *Store) JobsWithSecrets(ctx context.Context, collectionID int64) (map[st
 		out[strings.ToLower(r.Name)] = StoredJob{ID: r.ID, Name: r.Name, Secrets: sec}
 	}
 	return out, nil
-}
-
-// ResealSecrets re-encrypts the secrets of every job that is not sealed
-// with the first secret key yet, in batches of 500 per transaction, and
-// returns how many it re-encrypted. After it, the older keys can be
-// removed from the configuration. Safe to run while Sked serves.
-func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
-	if s.box == nil || len(s.box.keys) == 0 {
-		return 0, fmt.Errorf("models: reseal secrets: %w", ErrNoSecretKey)
-	}
-	first := s.box.keys[0].id
-	total := 0
-	var after int64
-	for {
-		var rows []struct {
-			ID      int64
-			Secrets []byte
-		}
-		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			if err := tx.Raw(`SELECT id, secrets FROM jobs WHERE secrets IS NOT NULL AND id > ? ORDER BY id LIMIT 500 FOR UPDATE`,
-				after).Scan(&rows).Error; err != nil {
-				return err
-			}
-			for _, r := range rows {
-				after = r.ID
-				if len(r.Secrets) > 5 && bytes.Equal(r.Secrets[1:5], first[:]) {
-					continue
-				}
-				sec, err := s.box.open(r.Secrets)
-				if err != nil {
-					return fmt.Errorf("job %d: %w", r.ID, err)
-				}
-				sealed, err := s.box.seal(sec)
-				if err != nil {
-					return err
-				}
-				if err := tx.Exec(`UPDATE jobs SET secrets = ? WHERE id = ?`, sealed, r.ID).Error; err != nil {
-					return err
-				}
-				total++
-			}
-			return nil
-		})
-		if err != nil {
-			return total, translate("models: reseal secrets", err)
-		}
-		if len(rows) < 500 {
-			return total, nil
-		}
-	}
 }

@@ -19,6 +19,13 @@ type Attempt struct {
 	Spec *jobdef.Action
 	// Timeout bounds the attempt; zero means DefaultTimeout (60 s).
 	Timeout time.Duration
+	// SigningSecrets are the signing secrets ("whsec_…") of the job's
+	// collection when it signs its requests (SPEC §13.3, signed job
+	// requests), newest first; nil means unsigned. An HTTP request then
+	// carries the Standard Webhooks headers with webhook-id = the
+	// Idempotency-Key and one v1 signature per secret, so that a target
+	// keeps verifying while a secret is rotated.
+	SigningSecrets []string
 }
 
 // IdempotencyKey returns the Idempotency-Key of the attempt: the job id and

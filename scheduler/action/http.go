@@ -83,6 +83,16 @@ func (h *HTTPExecutor) execute(ctx context.Context, a *Attempt) Result {
 		req.Header.Set(h.Name, h.Value)
 	}
 	setSkedHeaders(req, a)
+	if len(a.SigningSecrets) > 0 {
+		red.add(a.SigningSecrets...)
+		sig, err := signWebhook(a.SigningSecrets, a.IdempotencyKey(), time.Now(), []byte(r.Body))
+		if err != nil {
+			return Result{Message: "signing the request: " + err.Error()}
+		}
+		for k, v := range sig {
+			req.Header[k] = v
+		}
+	}
 	client := h.client
 	if au := r.Authentication; au != nil {
 		c, err := h.authenticate(ctx, req, au, timeout, red)

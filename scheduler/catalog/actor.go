@@ -68,6 +68,10 @@ type Change struct {
 	Job string
 	// Calendar is the calendar's name.
 	Calendar string
+	// Channel is the notification channel's name.
+	Channel string
+	// Alert is the alert rule's name.
+	Alert string
 	// Detail is what else the change says: the new state of a collection,
 	// the attempt id of a run, "created", or the jobs an import wrote.
 	Detail string

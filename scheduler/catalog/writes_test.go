@@ -111,6 +111,24 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 				_, err = cat.Import(e.ctx, actor, ws, cref, f, catalog.ImportOptions{})
 				return err
 			}},
+		{"PutChannel", catalog.Change{Op: catalog.OpPutChannel, WorkspaceID: ws, Channel: "ops", Detail: "created"}, func() error {
+			_, err := cat.PutChannel(e.ctx, actor, ws, "ops", []byte(`{"type": "webhook", "properties": {"url": "https://example.com/hook"}}`))
+			return err
+		}},
+		{"TestChannel", catalog.Change{Op: catalog.OpTestChannel, WorkspaceID: ws, Channel: "ops", Detail: "delivered"}, func() error {
+			_, err := cat.TestChannel(e.ctx, actor, ws, "ops", "", okSender{})
+			return err
+		}},
+		{"PutAlertRule", catalog.Change{Op: catalog.OpPutAlertRule, WorkspaceID: ws, Alert: "faults", Detail: "created"}, func() error {
+			_, _, err := cat.PutAlertRule(e.ctx, actor, ws, "faults", []byte(`{"channel": "ops", "events": ["jobFaulted"]}`))
+			return err
+		}},
+		{"DeleteAlertRule", catalog.Change{Op: catalog.OpDeleteAlertRule, WorkspaceID: ws, Alert: "faults"}, func() error {
+			return cat.DeleteAlertRule(e.ctx, actor, ws, "faults")
+		}},
+		{"DeleteChannel", catalog.Change{Op: catalog.OpDeleteChannel, WorkspaceID: ws, Channel: "ops"}, func() error {
+			return cat.DeleteChannel(e.ctx, actor, ws, "ops")
+		}},
 		{"DeleteJob", jobIn(catalog.OpDeleteJob), func() error { return cat.DeleteJob(e.ctx, actor, coll, "daily") }},
 		{"DeleteCalendar", calIn(catalog.OpDeleteCalendar), func() error { return cat.DeleteCalendar(e.ctx, actor, ws, "holidays") }},
 		{"DeleteCollection", collIn(catalog.OpDeleteCollection), func() error { return cat.DeleteCollection(e.ctx, actor, cref) }},
