@@ -275,13 +275,6 @@ func (c *Calendar) exclusionStart(u int64) (int64, bool) {
 	return 0, false
 }
 
-// excludesWithin reports whether a span of excluded days overlaps the
-// instants from lo to hi.
-func (c *Calendar) excludesWithin(lo, hi int64) bool {
-	i := c.spanAt(lo)
-	return i < len(c.ispans) && c.ispans[i].start <= hi
-}
-
 // exclusionReason describes why instant u is excluded: "Christmas Day
 // (holidays-de)", or "holidays-de" for an unlabelled entry; the calendars
 // that exclude it are joined with commas.

@@ -60,19 +60,21 @@ func (r *Rule) walk(t0 int64, onExcluded func(o occurrence, end, t0 int64) (m ex
 }
 
 // walkFrom is walk, given the first regular occurrence at or after t0 (o,
-// when ok) if known.
+// when ok) if known. The common case, an occurrence no calendar excludes,
+// returns at once.
 func (r *Rule) walkFrom(t0 int64, o occurrence, ok, known bool, onExcluded func(o occurrence, end, t0 int64) (m execution, ok bool, next int64)) (execution, bool) {
-	for i := range r.calendarSteps() {
-		if i > 0 || !known {
-			o, ok = r.regular(t0)
-		}
-		if !ok {
-			return execution{}, false
-		}
-		end, ex := r.excluded(o.at)
-		if !ex {
-			return execution{occurrence: o}, true
-		}
+	if !known {
+		o, ok = r.regular(t0)
+	}
+	if !ok {
+		return execution{}, false
+	}
+	end, ex := r.excluded(o.at)
+	if !ex {
+		return execution{occurrence: o}, true
+	}
+	steps := r.calendarSteps()
+	for i := 0; ; {
 		m, moved, next := onExcluded(o, end, t0)
 		if moved {
 			return m, true
@@ -81,8 +83,16 @@ func (r *Rule) walkFrom(t0 int64, o occurrence, ok, known bool, onExcluded func(
 			return execution{}, false // excluded for ever
 		}
 		t0 = next
+		if i++; i >= steps {
+			return execution{}, false
+		}
+		if o, ok = r.regular(t0); !ok {
+			return execution{}, false
+		}
+		if end, ex = r.excluded(o.at); !ex {
+			return execution{occurrence: o}, true
+		}
 	}
-	return execution{}, false
 }
 
 // firstSkip drops the occurrences on excluded days.
@@ -95,37 +105,47 @@ func (r *Rule) firstSkip(t0 int64) (execution, bool) {
 // firstNextDay moves an occurrence on an excluded day to the nearest later
 // day that is not excluded. Of the regular occurrences within one span of
 // excluded days only the last can move up to the next regular occurrence,
-// so each span costs one look back (prevRegular) and one move.
+// so each span costs one look back (around) and one move.
 func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 	// The regular occurrence before t0 may have moved to t0 or later. Then
 	// the move passed excluded days up to a day before it, so the look back
 	// is needed only when an excluded day lies within a day before t0.
-	var first occurrence
-	var hasFirst, known bool
-	if r.nearExclusion(t0) {
-		p, ok, n, more := r.around(t0)
-		if ok {
-			if _, ex := r.excluded(p.at); ex {
-				if m, ok := r.movedForward(p, n, more); ok && m.at >= t0 {
-					return m, true
-				}
-			}
+	clear, near := r.nearExclusion(t0)
+	if !near {
+		// No look back; and nothing is excluded before clear, so an
+		// occurrence before it needs no look-up either.
+		o, ok := r.regular(t0)
+		if ok && o.at < clear {
+			return execution{occurrence: o}, true
 		}
-		first, hasFirst, known = n, more, true
+		return r.walkFrom(t0, o, ok, true, r.nextDayMove)
 	}
-	return r.walkFrom(t0, first, hasFirst, known, func(o occurrence, end, _ int64) (execution, bool, int64) {
-		last := o
-		n, more := r.regular(o.at + 1)
-		if more && n.at < end {
-			// More regular runs in the span: only the last can move.
-			if q, ok := r.prevRegular(end); ok && q.at > o.at {
-				last = q
-				n, more = r.regular(q.at + 1)
+	p, ok, n, more := r.around(t0)
+	if ok {
+		if _, ex := r.excluded(p.at); ex {
+			if m, ok := r.movedForward(p, n, more); ok && m.at >= t0 {
+				return m, true
 			}
 		}
-		m, ok := r.movedForward(last, n, more)
-		return m, ok, max(end, last.at+1)
-	})
+	}
+	return r.walkFrom(t0, n, more, true, r.nextDayMove)
+}
+
+// nextDayMove is what firstNextDay makes of an excluded occurrence o whose
+// excluded days end at end: the last regular occurrence of the span, moved
+// to the next day not excluded (or dropped), and the span's end to search
+// on from.
+func (r *Rule) nextDayMove(o occurrence, end, _ int64) (execution, bool, int64) {
+	last := o
+	n, more := r.regular(o.at + 1)
+	if more && n.at < end {
+		// More regular runs in the span: only the last can move.
+		if q, ok, qn, qmore := r.around(end); ok && q.at > o.at {
+			last, n, more = q, qn, qmore
+		}
+	}
+	m, ok := r.movedForward(last, n, more)
+	return m, ok, max(end, last.at+1)
 }
 
 // firstPreviousDay moves an occurrence on an excluded day to the nearest
@@ -134,8 +154,8 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 // occurrence.
 func (r *Rule) firstPreviousDay(t0 int64) (execution, bool) {
 	return r.walk(t0, func(o occurrence, end, t0 int64) (execution, bool, int64) {
-		m, ok := r.movedBackward(o)
-		return m, ok && m.at >= t0, max(end, o.at+1)
+		m, ok := r.movedBackward(o, t0)
+		return m, ok, max(end, o.at+1)
 	})
 }
 
@@ -153,11 +173,13 @@ func (r *Rule) movedForward(o, n occurrence, more bool) (execution, bool) {
 
 // movedBackward returns o moved to the nearest earlier day that no calendar
 // excludes, unless that passes back beyond the previous regular occurrence
-// or before the job's creation or start. A move onto the previous regular
-// occurrence merges with it (one run, already returned before).
-func (r *Rule) movedBackward(o occurrence) (execution, bool) {
+// or before the job's creation or start, or lies before lo (a move the
+// search has passed already: checked first, as the cheapest). A move onto
+// the previous regular occurrence merges with it (one run, already returned
+// before).
+func (r *Rule) movedBackward(o occurrence, lo int64) (execution, bool) {
 	m, ok := r.moveByDays(o, -1)
-	if !ok || m.at < max(r.created, r.anchor) {
+	if !ok || m.at < max(r.created, r.anchor, lo) {
 		return execution{}, false
 	}
 	// A regular occurrence strictly between m and o means m passed the
@@ -215,20 +237,20 @@ func (r *Rule) exclusionStart(u int64) (start int64, ok bool) {
 
 // nearExclusion reports whether a calendar excludes an instant within the
 // 26 hours up to instant u (a day of the job's clock, with room for a
-// daylight-saving change).
-func (r *Rule) nearExclusion(u int64) bool {
+// daylight-saving change) and, when none does, the instant before which
+// none excludes any from there on (math.MaxInt64 when none ever does).
+func (r *Rule) nearExclusion(u int64) (clear int64, near bool) {
+	clear = math.MaxInt64
 	for _, c := range r.cals {
-		if c.excludesWithin(u-secondsPerDay-2*3600, u) {
-			return true
+		i := c.spanAt(u - secondsPerDay - 2*3600)
+		if i < len(c.ispans) {
+			if c.ispans[i].start <= u {
+				return 0, true
+			}
+			clear = min(clear, c.ispans[i].start)
 		}
 	}
-	return false
-}
-
-// prevRegular returns the last regular occurrence before t (Unix seconds).
-func (r *Rule) prevRegular(t int64) (occurrence, bool) {
-	p, ok, _, _ := r.around(t)
-	return p, ok
+	return clear, false
 }
 
 // around returns the last regular occurrence before t (p, when hasP) and
