@@ -73,6 +73,18 @@ func TestCalendarFastPath(t *testing.T) {
 		if rng.Intn(2) == 0 {
 			rr.zone = jobZones[rng.Intn(len(jobZones))]
 		}
+		if rng.Intn(3) == 0 {
+			// A rule of days or weeks at one time of day: minGap's shape.
+			rr.freq = []string{"day", "week"}[rng.Intn(2)]
+			rr.hours, rr.minutes, rr.monthDays, rr.occ, rr.months = []int{rng.Intn(24)}, []int{rng.Intn(60)}, nil, nil, nil
+			rr.weekDays = nil
+			if rr.freq == "week" && rng.Intn(2) == 0 {
+				for _, d := range pick(rng, 0, 6, 3) {
+					rr.weekDays = append(rr.weekDays, time.Weekday(d))
+				}
+			}
+			rr.interval = 1 + rng.Intn(3)
+		}
 		if rr.freq != "year" && rng.Intn(2) == 0 {
 			rr.interval = 1 + rng.Intn(3)
 		}

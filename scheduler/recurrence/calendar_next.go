@@ -2,6 +2,7 @@ package recurrence
 
 import (
 	"math"
+	"math/bits"
 
 	"sked/models/jobdef"
 )
@@ -136,6 +137,13 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 // to the next day not excluded (or dropped), and the span's end to search
 // on from.
 func (r *Rule) nextDayMove(o occurrence, end, _ int64) (execution, bool, int64) {
+	if g := r.minGap(); g > 0 && end < o.at+g {
+		// No other regular run in the span, and none up to a move that
+		// stays within the gap: the move needs neither.
+		if m, ok := r.moveByDays(o, 1); !ok || m.at < o.at+g {
+			return m, ok && !(r.hasUntil && m.at > r.until), max(end, o.at+1)
+		}
+	}
 	last := o
 	n, more := r.regular(o.at + 1)
 	if more && n.at < end {
@@ -151,12 +159,50 @@ func (r *Rule) nextDayMove(o occurrence, end, _ int64) (execution, bool, int64) 
 // firstPreviousDay moves an occurrence on an excluded day to the nearest
 // earlier day that is not excluded. Of the regular occurrences within one
 // span only the first can move back as far as the previous regular
-// occurrence.
+// occurrence; a move back to the previous one merges with it, already
+// returned, and one beyond it lies before t0 (the search passed it).
 func (r *Rule) firstPreviousDay(t0 int64) (execution, bool) {
 	return r.walk(t0, func(o occurrence, end, t0 int64) (execution, bool, int64) {
 		m, ok := r.movedBackward(o, t0)
 		return m, ok, max(end, o.at+1)
 	})
+}
+
+// minGap returns a lower bound on the time between two consecutive regular
+// occurrences, or 0 when it offers none: for a rule of days or of weeks at
+// one time of day, whose wall times lie whole days apart, the fewest days
+// between two of them less the largest change of offset (2·maxOffsetSpan,
+// as an instant is its wall time less an offset within ±maxOffsetSpan).
+// One-time jobs, a run at creation and elapsed rules have no such bound.
+func (r *Rule) minGap() int64 {
+	if r.once || r.runNow || r.elapsed || bits.OnesCount32(r.hourMask) != 1 || bits.OnesCount64(r.minMask) != 1 {
+		return 0
+	}
+	var days int64
+	switch r.freq {
+	case jobdef.Day:
+		days = r.interval
+	case jobdef.Week:
+		first, prev := int64(-1), int64(-1)
+		for i := int64(0); i < 7; i++ {
+			if r.weekMask&(1<<i) == 0 {
+				continue
+			}
+			if prev >= 0 {
+				days = min(days, i-prev)
+			} else {
+				first, days = i, 7*r.interval
+			}
+			prev = i
+		}
+		if first < 0 {
+			return 0
+		}
+		days = min(days, 7*r.interval-prev+first) // to the first day of the next week of the rule
+	default:
+		return 0
+	}
+	return max(days*secondsPerDay-2*maxOffsetSpan, 0)
 }
 
 // movedForward returns o moved to the nearest later day that no calendar
@@ -171,20 +217,14 @@ func (r *Rule) movedForward(o, n occurrence, more bool) (execution, bool) {
 	return m, true
 }
 
-// movedBackward returns o moved to the nearest earlier day that no calendar
-// excludes, unless that passes back beyond the previous regular occurrence
-// or before the job's creation or start, or lies before lo (a move the
-// search has passed already: checked first, as the cheapest). A move onto
-// the previous regular occurrence merges with it (one run, already returned
-// before).
+// movedBackward returns o, the first regular occurrence at or after lo,
+// moved to the nearest earlier day that no calendar excludes, unless that
+// lies before lo (a move the search has passed already) or before the job's
+// creation or start. A move back to lo or later passes no other regular
+// occurrence (none lies from lo up to o) and merges with none.
 func (r *Rule) movedBackward(o occurrence, lo int64) (execution, bool) {
 	m, ok := r.moveByDays(o, -1)
 	if !ok || m.at < max(r.created, r.anchor, lo) {
-		return execution{}, false
-	}
-	// A regular occurrence strictly between m and o means m passed the
-	// previous one (m on the previous one itself merges with it).
-	if q, ok := r.regular(m.at + 1); ok && q.at < o.at {
 		return execution{}, false
 	}
 	return m, true
