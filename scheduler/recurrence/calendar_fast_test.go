@@ -164,3 +164,61 @@ func checkSpanIndex(t *testing.T, rng *rand.Rand, c *Calendar) {
 		}
 	}
 }
+
+// TestCalendarFastPathDST compares the calendar search with the slow path
+// around daylight-saving transitions (and Samoa's skipped day), for rules
+// at times of day in and next to the changed hour, with excluded days on
+// and next to the day of the change, for every quarter of an hour.
+func TestCalendarFastPathDST(t *testing.T) {
+	transitions := []struct{ zone, day string }{
+		{"Europe/Berlin", "2026-03-29"}, {"Europe/Berlin", "2026-10-25"},
+		{"Australia/Lord_Howe", "2026-04-05"}, {"Australia/Lord_Howe", "2026-10-04"},
+		{"America/Sao_Paulo", "2018-11-04"}, {"America/Sao_Paulo", "2018-02-17"},
+		{"Pacific/Apia", "2011-12-30"},
+	}
+	tods := []string{"00:30", "01:30", "02:00", "02:30", "03:00", "09:00", "23:30"}
+	for _, tr := range transitions {
+		day, err := time.Parse("2006-01-02", tr.day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		date := func(k int) string { return day.AddDate(0, 0, k).Format("2006-01-02") }
+		calendars := []string{
+			`{"date":"` + date(0) + `"}`,
+			`{"date":"` + date(-1) + `"}`,
+			`{"date":"` + date(1) + `"}`,
+			`{"from":"` + date(-1) + `","to":"` + date(0) + `"},{"date":"` + date(2) + `"}`,
+		}
+		for ci, entries := range calendars {
+			for _, calZone := range []string{tr.zone, "UTC"} {
+				cals := calendarsOf(t, map[string]string{"c": `{"timeZone":"` + calZone + `","entries":[` + entries + `]}`})
+				for _, tod := range tods {
+					for _, freq := range []string{"day", "week"} {
+						for _, mode := range []string{"skip", "nextDay", "previousDay"} {
+							rec := `{"frequency":"` + freq + `","timeZone":"` + tr.zone + `","calendars":{"exclude":["c"],"onExcluded":"` + mode + `"}}`
+							start := day.AddDate(0, 0, -10).Format("2006-01-02") + "T" + tod + ":00"
+							if freq == "week" {
+								start = day.AddDate(0, 0, -14+ci%3).Format("2006-01-02") + "T" + tod + ":00"
+							}
+							js := jobJSON(start, rec)
+							r, err := CompileWith(mustParse(t, js), day.AddDate(0, 0, -20), Options{Calendars: cals})
+							if err != nil {
+								t.Fatal(err)
+							}
+							for t0 := day.AddDate(0, 0, -4).Unix(); t0 < day.AddDate(0, 0, 5).Unix(); t0 += 900 {
+								for _, u := range []int64{t0, t0 + 1} {
+									got, ok := r.first(u)
+									want, wok := r.slowFirst(u)
+									if got != want || ok != wok {
+										t.Fatalf("%s calendar %s in %s\nfirst(%v) = %+v, %v; the slow path gives %+v, %v",
+											js, entries, calZone, time.Unix(u, 0).UTC(), got, ok, want, wok)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -112,6 +112,9 @@ func (r *Rule) firstNextDay(t0 int64) (execution, bool) {
 	// the move passed excluded days up to a day before it, so the look back
 	// is needed only when an excluded day lies within a day before t0.
 	clear, near := r.nearExclusion(t0)
+	if near && !r.lookBackNeeded(t0) {
+		near = false // and clear is 0: the occurrence is looked up
+	}
 	if !near {
 		// No look back; and nothing is excluded before clear, so an
 		// occurrence before it needs no look-up either.
@@ -175,7 +178,7 @@ func (r *Rule) firstPreviousDay(t0 int64) (execution, bool) {
 // as an instant is its wall time less an offset within ±maxOffsetSpan).
 // One-time jobs, a run at creation and elapsed rules have no such bound.
 func (r *Rule) minGap() int64 {
-	if r.once || r.runNow || r.elapsed || bits.OnesCount32(r.hourMask) != 1 || bits.OnesCount64(r.minMask) != 1 {
+	if _, ok := r.oneTimeOfDay(); !ok {
 		return 0
 	}
 	var days int64
@@ -203,6 +206,40 @@ func (r *Rule) minGap() int64 {
 		return 0
 	}
 	return max(days*secondsPerDay-2*maxOffsetSpan, 0)
+}
+
+// oneTimeOfDay reports whether every regular occurrence of the rule has
+// the same wall time of day, tod (seconds): a rule with one hour and one
+// minute, neither elapsed nor one-time nor with a run at creation.
+func (r *Rule) oneTimeOfDay() (tod int64, ok bool) {
+	if r.once || r.runNow || r.elapsed || bits.OnesCount32(r.hourMask) != 1 || bits.OnesCount64(r.minMask) != 1 {
+		return 0, false
+	}
+	return int64(bits.TrailingZeros32(r.hourMask))*3600 + int64(bits.TrailingZeros64(r.minMask))*60 + r.sec, true
+}
+
+// lookBackNeeded reports whether firstNextDay must look back from t0 for a
+// regular occurrence moved to t0 or later, once an excluded day lies within
+// a day before t0. It need not for a rule at one time of day when the job's
+// offset holds from three days before t0 to two days after it and the last
+// instant before t0 at that time of day, uL, is not excluded: regular
+// occurrences and their moves all lie at that time of day, where the
+// instants within the stretch are whole days apart; a regular occurrence
+// before t0 excluded, moved to t0 or later, would have been moved past uL,
+// so uL would be excluded (either it was tried, or the move jumped over it
+// within a span of excluded days).
+func (r *Rule) lookBackNeeded(t0 int64) bool {
+	tod, ok := r.oneTimeOfDay()
+	if !ok {
+		return true
+	}
+	p := r.zone.periodAt(t0)
+	if p.start > t0-3*secondsPerDay || p.end < t0+2*secondsPerDay {
+		return true
+	}
+	uL := t0 - 1 - floorMod(t0-1+p.off-tod, secondsPerDay)
+	_, ex := r.excluded(uL)
+	return ex
 }
 
 // movedForward returns o moved to the nearest later day that no calendar
