@@ -25,6 +25,7 @@ type Calendar struct {
 	zone   zone
 	spans  []daySpan     // merged, sorted, disjoint days
 	ispans []instantSpan // the same spans as instants: what Next searches
+	index  spanIndex     // where in ispans to search for an instant
 	marks  []dayMark     // as expanded, sorted by from: where labels come from
 }
 
@@ -132,13 +133,15 @@ func CompileCalendar(name string, c *caldef.Calendar) (*Calendar, error) {
 		}
 		cal.ispans[i] = instantSpan{start, end}
 	}
+	cal.index = newSpanIndex(cal.ispans)
 	return cal, nil
 }
 
 // spanAt returns the index of the first instant span that ends after u, or
-// len(ispans); the span holds u when its start is not after u.
+// len(ispans); the span holds u when its start is not after u. The index
+// narrows the search to the spans that end within u's bucket.
 func (c *Calendar) spanAt(u int64) int {
-	lo, hi := 0, len(c.ispans)
+	lo, hi := c.index.bounds(u, len(c.ispans))
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if c.ispans[m].end <= u {
@@ -270,13 +273,6 @@ func (c *Calendar) exclusionStart(u int64) (int64, bool) {
 		return c.ispans[i].start, true
 	}
 	return 0, false
-}
-
-// excludesWithin reports whether a span of excluded days overlaps the
-// instants from lo to hi.
-func (c *Calendar) excludesWithin(lo, hi int64) bool {
-	i := c.spanAt(lo)
-	return i < len(c.ispans) && c.ispans[i].start <= hi
 }
 
 // exclusionReason describes why instant u is excluded: "Christmas Day
