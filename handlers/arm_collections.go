@@ -79,15 +79,15 @@ func (s *Server) deleteCollection(c echo.Context) error {
 
 // enableCollection answers POST …/jobCollections/{jc}/enable.
 func (s *Server) enableCollection(c echo.Context) error {
-	return s.setCollectionState(c, "Enabled")
+	return s.setCollectionState(c, models.CollectionEnabled)
 }
 
 // disableCollection answers POST …/jobCollections/{jc}/disable.
 func (s *Server) disableCollection(c echo.Context) error {
-	return s.setCollectionState(c, "Disabled")
+	return s.setCollectionState(c, models.CollectionDisabled)
 }
 
-func (s *Server) setCollectionState(c echo.Context, state string) error {
+func (s *Server) setCollectionState(c echo.Context, state models.CollectionState) error {
 	if _, err := s.collections.SetCollectionState(c.Request().Context(), actorOf(c), collectionRef(c), state); err != nil {
 		return err
 	}

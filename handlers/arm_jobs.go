@@ -8,19 +8,13 @@ import (
 	"sked/models"
 )
 
-// jobStates are the values of the jobs list's $filter.
-var jobStates = []string{"enabled", "disabled", "completed", "faulted"}
-
-// historyStatuses are the values of the history list's $filter.
-var historyStatuses = []string{"Completed", "Failed", "Postponed"}
-
 // listJobs answers GET …/jobs, optionally filtered on state.
 func (s *Server) listJobs(c echo.Context) error {
 	p, err := parsePaging(c)
 	if err != nil {
 		return err
 	}
-	state, err := parseFilter(c, "state", jobStates)
+	state, err := parseFilter(c, "state", models.JobStates)
 	if err != nil {
 		return err
 	}
@@ -150,7 +144,7 @@ func (s *Server) listHistory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	status, err := parseFilter(c, "status", historyStatuses)
+	status, err := parseFilter(c, "status", models.HistoryStatuses)
 	if err != nil {
 		return err
 	}

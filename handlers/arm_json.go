@@ -61,7 +61,7 @@ func toARMCollection(c *models.CollectionRow) armCollection {
 		out.Tags = json.RawMessage(`{}`)
 	}
 	out.Properties.SKU.Name = c.SKU
-	out.Properties.State = c.State
+	out.Properties.State = string(c.State)
 	out.Properties.Quota = armQuota{MaxJobCount: q.MaxJobCount,
 		MaxRecurrence: armMaxRecurrence{Frequency: string(q.MaxRecurrence.Frequency), Interval: q.MaxRecurrence.Interval}}
 	if q.MaxJobOccurrence > 0 {
@@ -105,7 +105,7 @@ func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time, cals rec
 		m = map[string]json.RawMessage{}
 	}
 	m["state"], _ = json.Marshal(j.State)
-	if j.State != "disabled" || j.ExecutionCount > 0 {
+	if j.State != jobdef.Disabled || j.ExecutionCount > 0 {
 		st := armStatus{ExecutionCount: j.ExecutionCount, FailureCount: j.FailureCount, FaultedCount: j.FaultedCount}
 		if j.LastRunAt != nil {
 			s := j.LastRunAt.UTC().Format(time.RFC3339Nano)
@@ -142,14 +142,14 @@ type armHistory struct {
 }
 
 type armHistoryProperties struct {
-	StartTime             string  `json:"startTime"`
-	EndTime               *string `json:"endTime,omitempty"`
-	ExpectedExecutionTime string  `json:"expectedExecutionTime"`
-	ActionName            string  `json:"actionName"`
-	Status                string  `json:"status"`
-	Message               string  `json:"message"`
-	RetryCount            int     `json:"retryCount"`
-	RepeatCount           int64   `json:"repeatCount"`
+	StartTime             string               `json:"startTime"`
+	EndTime               *string              `json:"endTime,omitempty"`
+	ExpectedExecutionTime string               `json:"expectedExecutionTime"`
+	ActionName            models.ActionName    `json:"actionName"`
+	Status                models.HistoryStatus `json:"status"`
+	Message               string               `json:"message"`
+	RetryCount            int                  `json:"retryCount"`
+	RepeatCount           int64                `json:"repeatCount"`
 }
 
 // toARMHistory writes one history entry of job j.

@@ -169,7 +169,7 @@ func parsePaging(c echo.Context) (paging, error) {
 // parseFilter reads a $filter of the form "<field> eq <value>" (value
 // optionally quoted, case-insensitive) and returns the value in the
 // spelling of allowed, or "" when there is no filter.
-func parseFilter(c echo.Context, field string, allowed []string) (string, error) {
+func parseFilter[T ~string](c echo.Context, field string, allowed []T) (T, error) {
 	v := strings.TrimSpace(c.QueryParam("$filter"))
 	if v == "" {
 		return "", nil
@@ -180,11 +180,15 @@ func parseFilter(c echo.Context, field string, allowed []string) (string, error)
 	}
 	val := strings.Trim(parts[2], `'"`)
 	for _, a := range allowed {
-		if strings.EqualFold(a, val) {
+		if strings.EqualFold(string(a), val) {
 			return a, nil
 		}
 	}
-	return "", badRequest("$filter", fmt.Sprintf("%q is not a %s: use one of %s", val, field, strings.Join(allowed, ", ")))
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return "", badRequest("$filter", fmt.Sprintf("%q is not a %s: use one of %s", val, field, strings.Join(names, ", ")))
 }
 
 // nextLink returns the URL of the page after p, or "" when page was the

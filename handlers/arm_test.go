@@ -158,7 +158,7 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 
 	// History: newest first, filtered on status.
 	jobID := a.jobID(coll, "job1")
-	for i, st := range []string{"Completed", "Failed", "Completed"} {
+	for i, st := range []models.HistoryStatus{models.StatusCompleted, models.StatusFailed, models.StatusCompleted} {
 		at := a.clock.Now().Add(-time.Duration(3-i) * 10 * time.Minute)
 		if err := a.store.AddHistory(context.Background(), &models.HistoryEntry{JobID: jobID, StartTime: at, ExpectedExecutionTime: at,
 			ActionName: "MainAction", Status: st, Message: fmt.Sprintf("entry %d", i)}); err != nil {

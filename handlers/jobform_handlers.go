@@ -58,7 +58,7 @@ func (s *Server) newJobPage(c echo.Context) error {
 		return err
 	}
 	f := s.baseJobForm(c, row)
-	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", "enabled"
+	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", string(jobdef.Enabled)
 	f.PreviewCount = "10"
 	f.Preview = s.previewOf(c, row, jobFormJSON(f), 10)
 	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), s.withCalendars(c, f)))

@@ -42,13 +42,13 @@ func (s *Server) collectionPage(c echo.Context) error {
 
 // collectionEnable and collectionDisable change a collection's state.
 func (s *Server) collectionEnable(c echo.Context) error {
-	return s.setCollectionPageState(c, "Enabled")
+	return s.setCollectionPageState(c, models.CollectionEnabled)
 }
 func (s *Server) collectionDisable(c echo.Context) error {
-	return s.setCollectionPageState(c, "Disabled")
+	return s.setCollectionPageState(c, models.CollectionDisabled)
 }
 
-func (s *Server) setCollectionPageState(c echo.Context, state string) error {
+func (s *Server) setCollectionPageState(c echo.Context, state models.CollectionState) error {
 	row, err := s.pageCollection(c)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func (s *Server) setCollectionPageState(c echo.Context, state string) error {
 	}
 	row.State = state
 	msg := "The collection is enabled: its jobs run on their schedules again."
-	if state != "Enabled" {
+	if state != models.CollectionEnabled {
 		msg = "The collection is disabled: none of its jobs runs until it is enabled again."
 	}
 	if !isHTMX(c) {

@@ -117,13 +117,13 @@ func parseHistoryParams(c echo.Context) (web.HistoryParams, error) {
 			return p, bad("The range %q is not one of 24h, 7d, 30d, 60d.", v)
 		}
 	}
-	switch v := c.QueryParam("status"); v {
+	switch v := models.HistoryStatus(c.QueryParam("status")); v {
 	case "", models.StatusCompleted, models.StatusFailed, models.StatusPostponed:
 		p.Status = v
 	default:
 		return p, bad("The status %q is not one of Completed, Failed, Postponed.", v)
 	}
-	switch v := c.QueryParam("action"); v {
+	switch v := models.ActionName(c.QueryParam("action")); v {
 	case "", models.MainAction, models.ErrorAction:
 		p.Action = v
 	default:

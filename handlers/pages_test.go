@@ -80,7 +80,7 @@ func (f *pgFixture) addHistory(jobID int64, start time.Time, status, action stri
 	f.t.Helper()
 	end := start.Add(250 * time.Millisecond)
 	e := &models.HistoryEntry{JobID: jobID, StartTime: start, EndTime: &end, ExpectedExecutionTime: start.Add(-time.Duration(lateMs) * time.Millisecond),
-		ActionName: action, Status: status, Message: msg, RetryCount: 1, RepeatCount: 1, LatenessMs: &lateMs}
+		ActionName: models.ActionName(action), Status: models.HistoryStatus(status), Message: msg, RetryCount: 1, RepeatCount: 1, LatenessMs: &lateMs}
 	if err := f.store.AddHistory(context.Background(), e); err != nil {
 		f.t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestCollectionEnableDisable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.State
+		return string(c.State)
 	}
 	// Without the CSRF token: refused, nothing changed.
 	before := f.fingerprint()
@@ -686,10 +686,10 @@ func TestHistoryTableIsFilteredAndPagedByKeyset(t *testing.T) {
 				}
 				order = append(order, n)
 				cells := tr.Find("td")
-				if got := strings.TrimSpace(cells.Eq(1).Text()); got != e.Status || (c.status != "" && got != c.status) {
+				if got := strings.TrimSpace(cells.Eq(1).Text()); got != string(e.Status) || (c.status != "" && got != c.status) {
 					t.Errorf("%s: entry %d status %q, want %s", c.query, n, got, e.Status)
 				}
-				if got := strings.TrimSpace(cells.Eq(2).Text()); got != e.ActionName || (c.action != "" && got != c.action) {
+				if got := strings.TrimSpace(cells.Eq(2).Text()); got != string(e.ActionName) || (c.action != "" && got != c.action) {
 					t.Errorf("%s: entry %d action %q", c.query, n, got)
 				}
 				if got := cells.Eq(0).Find("time").First().AttrOr("datetime", ""); got != e.StartTime.In(pgBerlin(t)).Format(time.RFC3339) {

@@ -19,7 +19,7 @@ import (
 type collectionWriter interface {
 	PutCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error)
 	PatchCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error)
-	SetCollectionState(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state string) (*models.CollectionRow, error)
+	SetCollectionState(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error)
 	DeleteCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error
 }
 

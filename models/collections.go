@@ -31,7 +31,7 @@ type JobCollection struct {
 	Location               string
 	Tags                   json.RawMessage `gorm:"type:jsonb"`
 	SKU                    string          `gorm:"column:sku"`
-	State                  string
+	State                  CollectionState
 	MaxJobCount            *int
 	MaxJobOccurrence       *int
 	MaxRecurrenceFrequency *string
@@ -55,7 +55,7 @@ func (s *Store) CreateCollection(ctx context.Context, workspaceID, group string,
 		c.SKU = "Standard"
 	}
 	if c.State == "" {
-		c.State = "Enabled"
+		c.State = CollectionEnabled
 	}
 	return s.inTx(ctx, "models: create collection", func(tx *gorm.DB) error {
 		rg, err := ensureResourceGroup(tx, workspaceID, group)

@@ -186,7 +186,7 @@ type CollectionSummary struct {
 	WorkspaceID   string
 	ResourceGroup string
 	Name          string
-	State         string
+	State         CollectionState
 	SKU           string `gorm:"column:sku"`
 	Enabled       int64
 	Disabled      int64

@@ -39,7 +39,7 @@ type Attempt struct {
 	ID             int64
 	JobID          int64
 	ExpectedTime   time.Time
-	Action         string
+	Action         ActionName
 	Attempt        int
 	Occurrence     int64
 	Status         AttemptStatus

@@ -79,7 +79,7 @@ type ClaimRequest struct {
 	Plan func(*EngineJob) *JobPlan
 	// Lease returns how long a pending attempt of action (MainAction or
 	// ErrorAction) of job jobID with definition def may be held.
-	Lease func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action string) time.Duration
+	Lease func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action ActionName) time.Duration
 }
 
 // ClaimedAttempt is an attempt returned by ClaimDue: one to execute now
@@ -93,7 +93,7 @@ type ClaimedAttempt struct {
 	SealedSecrets  []byte         `gorm:"column:secrets"`
 	Secrets        jobdef.Secrets `gorm:"-"`
 	ExpectedTime   time.Time
-	Action         string
+	Action         ActionName
 	Attempt        int
 	Occurrence     int64
 	DueAt          time.Time

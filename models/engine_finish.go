@@ -14,7 +14,7 @@ import (
 // NextAttempt is the attempt that follows a failed one within the same
 // occurrence: a retry of the same action or the first error action attempt.
 type NextAttempt struct {
-	Action  string
+	Action  ActionName
 	Attempt int
 	DueAt   time.Time
 }
@@ -52,7 +52,7 @@ type FinishedAttempt struct {
 	Recorded bool
 	// Action, Attempt and DueAt describe the attempt.
 	JobID   int64
-	Action  string
+	Action  ActionName
 	Attempt int
 	DueAt   time.Time
 	// StartedAt is when it started.
@@ -172,7 +172,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 type finishedRow struct {
 	ID            int64
 	JobID         int64
-	Action        string
+	Action        ActionName
 	Attempt       int
 	DueAt         time.Time
 	StartedAt     time.Time

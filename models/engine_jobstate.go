@@ -103,7 +103,7 @@ func endJob(tx *gorm.DB, id int64, state jobdef.State, now time.Time) error {
 // collection id. Jobs of a collection that is not Enabled do not run;
 // enabling it wakes the engines. It returns ErrNotFound for an unknown
 // collection.
-func (s *Store) SetCollectionState(ctx context.Context, id int64, state string) error {
+func (s *Store) SetCollectionState(ctx context.Context, id int64, state CollectionState) error {
 	res := s.db.WithContext(ctx).Exec(`UPDATE job_collections SET state = ?, updated_at = now() WHERE id = ?`, state, id)
 	if res.Error != nil {
 		return translate("models: set collection state", res.Error)

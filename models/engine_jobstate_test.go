@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/testdb"
 )
 
@@ -20,7 +21,7 @@ func TestJobScheduleColumnsFollowTheWritersClock(t *testing.T) {
 	coll := newCollection(t, store, "rg", "sched")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC) // far from the database's clock
 	const changed = `{"action":{"type":"http","request":{"uri":"https://example.com/other","method":"GET"}},"state":"enabled"}`
-	save := func(def, state string, now time.Time) {
+	save := func(def string, state jobdef.State, now time.Time) {
 		t.Helper()
 		if _, _, err := store.SaveJob(ctx, models.JobWrite{CollectionID: coll.ID, Name: "j", Definition: []byte(def), State: state, Now: now}); err != nil {
 			t.Fatal(err)
@@ -42,7 +43,7 @@ func TestJobScheduleColumnsFollowTheWritersClock(t *testing.T) {
 			t.Fatal(err)
 		}
 		same := func(a, b *time.Time) bool { return (a == nil) == (b == nil) && (a == nil || a.Equal(*b)) }
-		if j.State != state || !same(j.ScheduleBase, base) || !same(j.NextRunAt, next) || j.NeedsSchedule != needs || j.ScheduledCount != sched {
+		if string(j.State) != string(state) || !same(j.ScheduleBase, base) || !same(j.NextRunAt, next) || j.NeedsSchedule != needs || j.ScheduledCount != sched {
 			t.Errorf("%s: state %s base %v next %v needs %v scheduled %d; want %s %v %v %v %d", step,
 				j.State, j.ScheduleBase, j.NextRunAt, j.NeedsSchedule, j.ScheduledCount, state, base, next, needs, sched)
 		}

@@ -9,19 +9,6 @@ import "errors"
 // methods only read and write, each in one short transaction, with the
 // caller's clock. The recurrence maths stays out of this package.
 
-// Action names, as in the history and the job_attempts table.
-const (
-	MainAction  = "MainAction"
-	ErrorAction = "ErrorAction"
-)
-
-// History statuses.
-const (
-	StatusCompleted = "Completed"
-	StatusFailed    = "Failed"
-	StatusPostponed = "Postponed"
-)
-
 // NotifyChannel is the LISTEN/NOTIFY channel on which the database tells
 // the engines that there is something to look at: a job was created,
 // changed, enabled or run now, or a collection was enabled (empty payload:

@@ -16,8 +16,8 @@ type HistoryEntry struct {
 	StartTime             time.Time
 	EndTime               *time.Time
 	ExpectedExecutionTime time.Time
-	ActionName            string
-	Status                string
+	ActionName            ActionName
+	Status                HistoryStatus
 	Message               string
 	RetryCount            int
 	RepeatCount           int64
@@ -56,9 +56,9 @@ func (s *Store) History(ctx context.Context, q HistoryQuery) ([]HistoryEntry, er
 type HistoryQuery struct {
 	JobID int64
 	// Status is Completed, Failed or Postponed; empty means any.
-	Status string
+	Status HistoryStatus
 	// Action is MainAction or ErrorAction; empty means any.
-	Action string
+	Action ActionName
 	// BeforeStart and BeforeID are the cursor: the page starts after the
 	// entry (BeforeStart, BeforeID) in newest-first order. BeforeID 0
 	// means from the newest entry.
@@ -98,7 +98,7 @@ func (s *Store) historyQuery(ctx context.Context, q HistoryQuery) *gorm.DB {
 type HistoryPageParams struct {
 	JobID int64
 	// Status, when not empty, keeps only the entries with this status.
-	Status string
+	Status HistoryStatus
 	// Skip entries are skipped, then at most Limit returned.
 	Skip, Limit int
 }
@@ -144,7 +144,7 @@ func (s *Store) HistoryBetween(ctx context.Context, p HistoryBetweenParams) ([]H
 // from + (i+1)·width).
 type HistoryBucket struct {
 	Bucket        int
-	Status        string
+	Status        HistoryStatus
 	Count         int64
 	MaxLatenessMs *int64
 }

@@ -170,7 +170,7 @@ func (s *Store) ExecutionBuckets(ctx context.Context, p ExecutionBucketsParams) 
 func mergeBuckets(in []HistoryBucket) []HistoryBucket {
 	type key struct {
 		bucket int
-		status string
+		status HistoryStatus
 	}
 	index := map[key]int{}
 	var out []HistoryBucket

@@ -28,7 +28,7 @@ func TestExecutionBucketsKeepSettledHours(t *testing.T) {
 	add := func(at time.Time, status string) {
 		t.Helper()
 		if err := store.AddHistory(ctx, &models.HistoryEntry{JobID: j.ID, StartTime: at, ExpectedExecutionTime: at,
-			ActionName: "MainAction", Status: status}); err != nil {
+			ActionName: "MainAction", Status: models.HistoryStatus(status)}); err != nil {
 			t.Fatal(err)
 		}
 	}

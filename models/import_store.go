@@ -91,7 +91,7 @@ func importCollectionTx(tx *gorm.DB, ic ImportCollection) (int64, bool, error) {
 			return ids[0], false, nil
 		}
 	}
-	c := JobCollection{SKU: SKUStandard, State: "Enabled"}
+	c := JobCollection{SKU: SKUStandard, State: CollectionEnabled}
 	if ic.Settings != nil {
 		c = *ic.Settings
 	}

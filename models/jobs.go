@@ -15,7 +15,7 @@ type Job struct {
 	JobCollectionID int64
 	Name            string
 	Definition      json.RawMessage `gorm:"type:json"`
-	State           string
+	State           jobdef.State
 	NextRunAt       *time.Time
 	LastRunAt       *time.Time
 	ExecutionCount  int64
@@ -39,7 +39,7 @@ func (Job) TableName() string { return "jobs" }
 // means enabled.
 func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
 	if j.State == "" {
-		j.State = "enabled"
+		j.State = jobdef.Enabled
 	}
 	now := time.Now().UTC()
 	var row struct {
@@ -117,7 +117,7 @@ func (s *Store) JobDetail(ctx context.Context, collectionID int64, name string) 
 // entry's status and start (nil when it has none).
 type CollectionJob struct {
 	Job
-	LastStatus    *string
+	LastStatus    *HistoryStatus
 	LastStartTime *time.Time
 }
 
@@ -148,7 +148,7 @@ func (s *Store) CollectionJobs(ctx context.Context, collectionID int64, after st
 type ListJobsParams struct {
 	CollectionID int64
 	// State, when not empty, keeps only the jobs in this state.
-	State string
+	State jobdef.State
 	// Skip jobs are skipped, then at most Limit returned.
 	Skip, Limit int
 }

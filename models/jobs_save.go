@@ -22,7 +22,7 @@ type JobWrite struct {
 	Secrets jobdef.Secrets
 	// State is enabled, disabled, completed or faulted; EndedAt is set
 	// with the last two (now when nil).
-	State   string
+	State   jobdef.State
 	EndedAt *time.Time
 	// MaxJobs refuses the creation of a job beyond this many in the
 	// collection with a QuotaError (checked under the collection's row
@@ -116,12 +116,12 @@ func (w JobWrite) now() time.Time {
 
 // stateAndEnd returns the state to store (enabled when empty) and, for
 // completed and faulted, when the job ended (EndedAt, else now).
-func (w JobWrite) stateAndEnd(now time.Time) (string, *time.Time) {
+func (w JobWrite) stateAndEnd(now time.Time) (jobdef.State, *time.Time) {
 	state := w.State
 	if state == "" {
-		state = "enabled"
+		state = jobdef.Enabled
 	}
-	if state != "completed" && state != "faulted" {
+	if !state.Final() {
 		return state, nil
 	}
 	if w.EndedAt != nil {

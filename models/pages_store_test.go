@@ -12,6 +12,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/testdb"
 )
 
@@ -61,7 +62,7 @@ func (f *pagesFixture) joinOther() {
 
 func (f *pagesFixture) collection(ws, name, state string) *models.JobCollection {
 	f.t.Helper()
-	c := &models.JobCollection{Name: name, State: state}
+	c := &models.JobCollection{Name: name, State: models.CollectionState(state)}
 	if err := f.store.CreateCollection(f.ctx, ws, "rg", c); err != nil {
 		f.t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func (f *pagesFixture) collection(ws, name, state string) *models.JobCollection 
 func (f *pagesFixture) job(c *models.JobCollection, name, state string, next *time.Time) *models.Job {
 	f.t.Helper()
 	j := &models.Job{JobCollectionID: c.ID, Name: name, Definition: json.RawMessage(`{"action":{"type":"http","request":{"uri":"https://example.com","method":"GET"}}}`),
-		State: state, NextRunAt: next}
+		State: jobdef.State(state), NextRunAt: next}
 	if _, err := f.store.PutJob(f.ctx, j); err != nil {
 		f.t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func (f *pagesFixture) job(c *models.JobCollection, name, state string, next *ti
 func (f *pagesFixture) history(j *models.Job, start time.Time, status, action string, lateMs int64) *models.HistoryEntry {
 	f.t.Helper()
 	e := &models.HistoryEntry{JobID: j.ID, StartTime: start, ExpectedExecutionTime: start.Add(-time.Duration(lateMs) * time.Millisecond),
-		ActionName: action, Status: status, Message: status + " at " + start.Format(time.RFC3339), LatenessMs: &lateMs}
+		ActionName: models.ActionName(action), Status: models.HistoryStatus(status), Message: status + " at " + start.Format(time.RFC3339), LatenessMs: &lateMs}
 	if err := f.store.AddHistory(f.ctx, e); err != nil {
 		f.t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestFilteredHistoryPagesByKeysetWithFilters(t *testing.T) {
 	cases := []struct{ status, action string }{{"", ""}, {"Failed", ""}, {"", "ErrorAction"}, {"Completed", "MainAction"}}
 	for _, c := range cases {
 		var seen []models.HistoryEntry
-		q := models.HistoryQuery{JobID: j.ID, Status: c.status, Action: c.action, Limit: 4}
+		q := models.HistoryQuery{JobID: j.ID, Status: models.HistoryStatus(c.status), Action: models.ActionName(c.action), Limit: 4}
 		for pages := 0; ; pages++ {
 			if pages > 40 {
 				t.Fatalf("%+v: paging does not end", c)
@@ -145,7 +146,7 @@ func TestFilteredHistoryPagesByKeysetWithFilters(t *testing.T) {
 				t.Errorf("%+v: entry %d on two pages", c, e.ID)
 			}
 			ids[e.ID] = true
-			if (c.status != "" && e.Status != c.status) || (c.action != "" && e.ActionName != c.action) {
+			if (c.status != "" && string(e.Status) != c.status) || (c.action != "" && string(e.ActionName) != c.action) {
 				t.Errorf("%+v: entry %d is %s/%s", c, e.ID, e.Status, e.ActionName)
 			}
 			if i > 0 {
@@ -239,7 +240,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	}
 	got := map[key]int64{}
 	for _, bk := range buckets {
-		got[key{bk.Bucket, bk.Status}] = bk.Count
+		got[key{bk.Bucket, string(bk.Status)}] = bk.Count
 	}
 	want := map[key]int64{{0, "Completed"}: 1, {1, "Failed"}: 2, {1, "Completed"}: 1}
 	if len(got) != len(want) {
@@ -267,7 +268,7 @@ func TestRecentFailuresAndExecutionBucketsOfMembersOnly(t *testing.T) {
 	}
 	got = map[key]int64{}
 	for _, bk := range buckets {
-		got[key{bk.Bucket, bk.Status}] = bk.Count
+		got[key{bk.Bucket, string(bk.Status)}] = bk.Count
 	}
 	if len(got) != 3 || got[key{1, "Failed"}] != 3 || got[key{0, "Completed"}] != 1 {
 		t.Errorf("buckets of a member of everything = %+v", buckets)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/problem"
 	"sked/models/testdb"
 )
@@ -341,7 +342,7 @@ func TestCollectionSummariesCountJobsOfMembersOnly(t *testing.T) {
 	}
 	c := newCollection(t, store, "rg", "c1")
 	for i, state := range []string{"enabled", "enabled", "disabled"} {
-		j := &models.Job{JobCollectionID: c.ID, Name: "j" + string(rune('a'+i)), Definition: json.RawMessage(`{}`), State: state}
+		j := &models.Job{JobCollectionID: c.ID, Name: "j" + string(rune('a'+i)), Definition: json.RawMessage(`{}`), State: jobdef.State(state)}
 		if _, err := store.PutJob(ctx, j); err != nil {
 			t.Fatal(err)
 		}

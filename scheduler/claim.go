@@ -89,7 +89,7 @@ func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.Att
 }
 
 // specsFor returns the spec of action and the main action's spec.
-func specsFor(cj *compiledJob, act string) (spec, main *jobdef.Action) {
+func specsFor(cj *compiledJob, act models.ActionName) (spec, main *jobdef.Action) {
 	if cj == nil || cj.job.Action == nil {
 		return nil, nil
 	}
@@ -111,7 +111,7 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	default:
 		spec, main = specsFor(cj, a.Action)
 		if spec == nil {
-			res.Message = "the job has no " + a.Action
+			res.Message = "the job has no " + string(a.Action)
 			break
 		}
 		res = e.exec.Execute(ctx, &action.Attempt{

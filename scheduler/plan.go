@@ -114,7 +114,7 @@ func missedEntry(now time.Time, m *plan.Missed, ordinal int64) models.HistoryEnt
 
 // lease returns how long an attempt of action may be held: its timeout
 // plus LeaseMargin.
-func (e *Engine) lease(cj *compiledJob, act string) time.Duration {
+func (e *Engine) lease(cj *compiledJob, act models.ActionName) time.Duration {
 	t := jobdef.DefaultTimeout
 	if spec, _ := specsFor(cj, act); spec != nil {
 		t = spec.Timeout
@@ -123,7 +123,7 @@ func (e *Engine) lease(cj *compiledJob, act string) time.Duration {
 }
 
 // leaseFor is lease for a definition that may not be cached yet.
-func (e *Engine) leaseFor(id int64, def json.RawMessage, secrets jobdef.Secrets, act string) time.Duration {
+func (e *Engine) leaseFor(id int64, def json.RawMessage, secrets jobdef.Secrets, act models.ActionName) time.Duration {
 	cj, _ := e.cache.get(id, def, secrets, nil, jobCalendars{})
 	return e.lease(cj, act)
 }

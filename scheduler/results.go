@@ -73,7 +73,7 @@ func (e *Engine) observe(batch []models.AttemptOutcome, done []models.FinishedAt
 		if !batch[i].Succeeded {
 			status = models.StatusFailed
 		}
-		e.metrics.attempts.WithLabelValues(status, f.Action).Inc()
+		e.metrics.attempts.WithLabelValues(string(status), string(f.Action)).Inc()
 		if f.JobEnded {
 			e.logger.Info("engine: job ended", "job_id", f.JobID)
 		}

@@ -57,7 +57,7 @@ func TestDisabledCollectionRunsNothingAndMissedOccurrencesArePostponed(t *testin
 	id := e.put("coll", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"minute"},"action":%s}`, rfc(start), e.action("/c", "")))
 	e.clock.Set(start)
 	e.drain()
-	for _, state := range []string{"Disabled", "Suspended"} {
+	for _, state := range []models.CollectionState{models.CollectionDisabled, models.CollectionSuspended} {
 		if err := e.store.SetCollectionState(e.ctx, e.coll.ID, state); err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ var memJob = json.RawMessage(`{"action":{"type":"http","request":{"uri":"http://
 
 func (s *memStore) add(at time.Time) {
 	s.mu.Lock()
-	s.due = append(s.due, memAttempt{at: at, action: models.MainAction, attempt: 1})
+	s.due = append(s.due, memAttempt{at: at, action: string(models.MainAction), attempt: 1})
 	s.mu.Unlock()
 }
 
@@ -58,7 +58,7 @@ func (s *memStore) ClaimDue(_ context.Context, req models.ClaimRequest) ([]model
 		if !a.at.After(req.Now) && len(out) < req.Limit {
 			s.nextID++
 			out = append(out, models.ClaimedAttempt{ID: s.nextID, JobID: 1, Definition: def, ExpectedTime: a.at,
-				Action: a.action, Attempt: a.attempt, DueAt: a.at, StartedAt: req.Now})
+				Action: models.ActionName(a.action), Attempt: a.attempt, DueAt: a.at, StartedAt: req.Now})
 			s.starts = append(s.starts, req.Now.Sub(a.at))
 			a.start = req.Now
 			s.started = append(s.started, a)
@@ -79,7 +79,7 @@ func (s *memStore) FinishAttempts(_ context.Context, o []models.AttemptOutcome) 
 		out[i] = models.FinishedAttempt{AttemptID: o[i].AttemptID, Recorded: true, Action: models.MainAction}
 		s.ended = append(s.ended, o[i].Now)
 		if n := o[i].Next; n != nil {
-			s.due = append(s.due, memAttempt{at: n.DueAt, action: n.Action, attempt: n.Attempt})
+			s.due = append(s.due, memAttempt{at: n.DueAt, action: string(n.Action), attempt: n.Attempt})
 			out[i].NextStored = true
 		}
 	}

@@ -86,7 +86,7 @@ func TestExponentialRetriesAndErrorActionStartOnTimeWithoutPolling(t *testing.T)
 				t.Errorf("%s attempt %d started %s late", a.action, a.attempt, a.start.Sub(a.at))
 			}
 		}
-		if last := store.started[7]; last.action != models.ErrorAction || last.attempt != 1 {
+		if last := store.started[7]; last.action != string(models.ErrorAction) || last.attempt != 1 {
 			t.Errorf("last attempt %+v, want the error action", last)
 		}
 		// Claims: the first at Start, one per due time (no polling).

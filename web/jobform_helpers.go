@@ -1,6 +1,7 @@
 package web
 
 import (
+	"sked/models/jobdef"
 	"slices"
 	"strconv"
 )
@@ -18,7 +19,7 @@ var (
 	frequencyChoices   = []Choice{{"", "Once (no recurrence)"}, {"minute", "Minutes"}, {"hour", "Hours"}, {"day", "Days"}, {"week", "Weeks"}, {"month", "Months"}, {"year", "Years"}}
 	endChoices         = []Choice{{"never", "Never"}, {"count", "After a number of runs"}, {"until", "On a date"}}
 	retryChoices       = []Choice{{"", "Default (4 retries every 30 s)"}, {"none", "No retries"}, {"fixed", "Fixed interval"}, {"exponential", "Exponential backoff (each wait doubles)"}}
-	stateChoices       = []Choice{{"enabled", "Enabled"}, {"disabled", "Disabled"}}
+	stateChoices       = []Choice{{string(jobdef.Enabled), jobdef.Enabled.Label()}, {string(jobdef.Disabled), jobdef.Disabled.Label()}}
 	misfireChoices     = []Choice{{"skip", "Skip missed runs"}, {"runOnce", "Run once when missed"}}
 	concurrencyChoices = []Choice{{"allow", "Allow overlapping runs"}, {"forbid", "Never overlap"}}
 	previewChoices     = []Choice{{"10", "10"}, {"25", "25"}, {"50", "50"}, {"100", "100"}}

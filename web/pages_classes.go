@@ -66,7 +66,7 @@ func swatchClass(s Series) string {
 }
 
 // statusFill is the fill of a history status in the pictures.
-func statusFill(status string) string {
+func statusFill(status models.HistoryStatus) string {
 	switch status {
 	case models.StatusFailed:
 		return "fill-red-600"

@@ -1,5 +1,7 @@
 package web
 
+import "sked/models"
+
 // View models of the dashboard, the collection page and the job page with
 // its history. The presenters (present_*.go) fill them: every time is
 // already formatted, every coordinate of the pictures already computed,
@@ -114,7 +116,7 @@ type ActivityBar struct {
 // picks its fill.
 type BarSegment struct {
 	X, Y, W, H int
-	Status     string
+	Status     models.HistoryStatus
 }
 
 // --------------------------------------------------------------- collection
@@ -268,7 +270,8 @@ type TimelineLane struct {
 // from LateX1 (expected) to X (started) when HasLateLine; LateBarH > 0
 // draws its bar in the lateness lane.
 type TimelineMark struct {
-	Label, Status, Shape       string
+	Label, Shape               string
+	Status                     models.HistoryStatus
 	X, Y, R                    int
 	RectX, RectY, RectW, RectH int
 	Points                     string

@@ -15,7 +15,7 @@ import (
 // server-rendered SVG; every mark also says in words what it shows.
 
 // statusOrder is the order of the statuses in the pictures and legends.
-var statusOrder = []string{models.StatusCompleted, models.StatusFailed, models.StatusPostponed}
+var statusOrder = []models.HistoryStatus{models.StatusCompleted, models.StatusFailed, models.StatusPostponed}
 
 // statusLegend names the status colours and shapes.
 func statusLegend() []LegendItem {
@@ -27,11 +27,11 @@ func statusLegend() []LegendItem {
 }
 
 // countsText is "10 Completed, 2 Failed" (statuses with a count only).
-func countsText(counts map[string]int64) string {
+func countsText(counts map[models.HistoryStatus]int64) string {
 	var parts []string
 	for _, st := range statusOrder {
 		if n := counts[st]; n > 0 {
-			parts = append(parts, FormatCount(n)+" "+st)
+			parts = append(parts, FormatCount(n)+" "+string(st))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -62,20 +62,20 @@ func NewActivityChart(buckets []models.HistoryBucket, from time.Time) ActivityCh
 		Width:   actWidth, Height: actHeight,
 		BaseY: actBaseY, PlotX1: actPlotX1, PlotX2: actPlotX1 + ActivityHours*actSlot,
 		Legend: []LegendItem{
-			{Text: "Completed", Series: SeriesCompleted},
-			{Text: "Failed", Series: SeriesFailed},
-			{Text: "Postponed", Series: SeriesPostponed},
+			{Text: string(models.StatusCompleted), Series: SeriesCompleted},
+			{Text: string(models.StatusFailed), Series: SeriesFailed},
+			{Text: string(models.StatusPostponed), Series: SeriesPostponed},
 		},
 	}
-	per := make([]map[string]int64, ActivityHours)
-	totals := map[string]int64{}
+	per := make([]map[models.HistoryStatus]int64, ActivityHours)
+	totals := map[models.HistoryStatus]int64{}
 	var maxTotal, all int64
 	for _, b := range buckets {
 		if b.Bucket < 0 || b.Bucket >= ActivityHours {
 			continue
 		}
 		if per[b.Bucket] == nil {
-			per[b.Bucket] = map[string]int64{}
+			per[b.Bucket] = map[models.HistoryStatus]int64{}
 		}
 		per[b.Bucket][b.Status] += b.Count
 		totals[b.Status] += b.Count
@@ -221,7 +221,7 @@ func xOf(t, from, to time.Time) int {
 }
 
 // laneY is the y of a status's lane.
-func laneY(status string) int {
+func laneY(status models.HistoryStatus) int {
 	for i, st := range statusOrder {
 		if st == status {
 			return tlLane1 + i*tlLaneGap
@@ -247,7 +247,7 @@ func NewTimelineView(in TimelineInput) TimelineView {
 	}
 	for _, st := range statusOrder {
 		y := laneY(st)
-		t.Lanes = append(t.Lanes, TimelineLane{Label: st, Y: y, LabelY: y + 5})
+		t.Lanes = append(t.Lanes, TimelineLane{Label: string(st), Y: y, LabelY: y + 5})
 	}
 	for _, tick := range timelineTicks(in.Range, in.From, in.To, in.Zone) {
 		x := xOf(tick.at, in.From, in.To)
@@ -257,7 +257,7 @@ func NewTimelineView(in TimelineInput) TimelineView {
 		t.Ticks = append(t.Ticks, ChartTick{X: x, Y: tlTickY, Text: tick.label, Anchor: "middle"})
 		t.GridLines = append(t.GridLines, x)
 	}
-	totals := map[string]int64{}
+	totals := map[models.HistoryStatus]int64{}
 	var all int64
 	var maxLate int64
 	if in.Bucketed {
@@ -324,12 +324,12 @@ func entryMarks(in TimelineInput, maxLate int64) []TimelineMark {
 		m := TimelineMark{Status: e.Status}
 		shapeMark(&m, x, laneY(e.Status))
 		start := e.StartTime.In(in.Zone)
-		words := []string{e.Status, e.ActionName, "retry count " + strconv.Itoa(e.RetryCount), "started " + start.Format("Mon 2 Jan 15:04:05 MST")}
+		words := []string{string(e.Status), string(e.ActionName), "retry count " + strconv.Itoa(e.RetryCount), "started " + start.Format("Mon 2 Jan 15:04:05 MST")}
 		exp := e.ExpectedExecutionTime.In(in.Zone)
 		if !exp.Equal(start) {
 			words = append(words, "expected "+exp.Format("Mon 2 Jan 15:04:05"))
 		}
-		detail := e.Status + " · " + e.ActionName + " · " + start.Format("Mon 2 Jan 15:04:05 MST")
+		detail := string(e.Status) + " · " + string(e.ActionName) + " · " + start.Format("Mon 2 Jan 15:04:05 MST")
 		if e.LatenessMs != nil {
 			words = append(words, SpanText(time.Duration(*e.LatenessMs)*time.Millisecond)+" late")
 			detail += " · " + SpanText(time.Duration(*e.LatenessMs)*time.Millisecond) + " late"
@@ -369,7 +369,7 @@ func bucketMarks(in TimelineInput, maxLate int64) []TimelineMark {
 		if b.Status == models.StatusPostponed {
 			shapeMark(&m, (x1+x2)/2, y)
 		}
-		words := []string{Plural(b.Count, b.Status+" execution", b.Status+" executions"),
+		words := []string{Plural(b.Count, string(b.Status)+" execution", string(b.Status)+" executions"),
 			"from " + start.In(in.Zone).Format("Mon 2 Jan 15:04") + " to " + end.In(in.Zone).Format("Mon 2 Jan 15:04 MST")}
 		if b.MaxLatenessMs != nil {
 			words = append(words, "at most "+SpanText(time.Duration(*b.MaxLatenessMs)*time.Millisecond)+" late")

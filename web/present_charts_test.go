@@ -55,12 +55,12 @@ func TestShapeMark(t *testing.T) {
 		status string
 		want   TimelineMark
 	}{
-		{models.StatusCompleted, TimelineMark{Status: models.StatusCompleted, Shape: "circle", X: 100, Y: 76, R: 6}},
-		{models.StatusFailed, TimelineMark{Status: models.StatusFailed, Shape: "square", X: 100, Y: 76, RectX: 94, RectY: 70, RectW: 12, RectH: 12}},
-		{models.StatusPostponed, TimelineMark{Status: models.StatusPostponed, Shape: "diamond", X: 100, Y: 76, Points: "100,68 108,76 100,84 92,76"}},
+		{string(models.StatusCompleted), TimelineMark{Status: models.StatusCompleted, Shape: "circle", X: 100, Y: 76, R: 6}},
+		{string(models.StatusFailed), TimelineMark{Status: models.StatusFailed, Shape: "square", X: 100, Y: 76, RectX: 94, RectY: 70, RectW: 12, RectH: 12}},
+		{string(models.StatusPostponed), TimelineMark{Status: models.StatusPostponed, Shape: "diamond", X: 100, Y: 76, Points: "100,68 108,76 100,84 92,76"}},
 	} {
 		t.Run(tc.status, func(t *testing.T) {
-			m := TimelineMark{Status: tc.status}
+			m := TimelineMark{Status: models.HistoryStatus(tc.status)}
 			shapeMark(&m, 100, 76)
 			if m != tc.want {
 				t.Errorf("got %+v, want %+v", m, tc.want)
@@ -175,7 +175,7 @@ func TestTimelineOfEntries(t *testing.T) {
 		{"current range", v.Ranges[0], RangeLink{Label: "24 h", Value: "24h", URL: "/c/default/rg/jc/jobs/nightly?range=24h",
 			HXURL: "/c/default/rg/jc/jobs/nightly/timeline?range=24h", Current: true}},
 		{"other range", v.Ranges[1].Current, false},
-		{"lanes", v.Lanes[2], TimelineLane{Label: models.StatusPostponed, Y: 140, LabelY: 145}},
+		{"lanes", v.Lanes[2], TimelineLane{Label: string(models.StatusPostponed), Y: 140, LabelY: 145}},
 		{"ticks (the ends left out)", len(v.Ticks), 7},
 		{"first tick", v.Ticks[0], ChartTick{X: 197, Y: 44, Text: "15:00", Anchor: "middle"}},
 		{"grid", v.GridLines[0], 197},

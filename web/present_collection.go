@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // The presenters of the collection page: its head, its state and quota,
@@ -36,7 +37,7 @@ func NewCollectionStatus(row *models.CollectionRow, jobs int64, csrf, msg string
 		EnableURL:  CollectionEnablePath(row.WorkspaceID, row.ResourceGroup, row.Name),
 		DisableURL: CollectionDisablePath(row.WorkspaceID, row.ResourceGroup, row.Name),
 		Badge:      collectionStateBadge(row.State),
-		CanEnable:  row.State != "Enabled", CanDisable: row.State == "Enabled",
+		CanEnable:  row.State != models.CollectionEnabled, CanDisable: row.State == models.CollectionEnabled,
 		Message:  msg,
 		JobCount: int(jobs), MaxJobs: q.MaxJobCount,
 		QuotaText:     fmt.Sprintf("%s of %s jobs", FormatCount(jobs), FormatCount(int64(q.MaxJobCount))),
@@ -97,13 +98,13 @@ func NewJobList(row *models.CollectionRow, after string, items []JobListItem, no
 }
 
 // noNextNote says briefly why a job has no next run.
-func noNextNote(state string) string {
+func noNextNote(state jobdef.State) string {
 	switch state {
-	case "disabled":
-		return "Disabled"
-	case "completed":
+	case jobdef.Disabled:
+		return jobdef.Disabled.Label()
+	case jobdef.Completed:
 		return "None (completed)"
-	case "faulted":
+	case jobdef.Faulted:
 		return "None (faulted)"
 	}
 	return "None"

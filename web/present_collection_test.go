@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 func TestCollectionStatus(t *testing.T) {
@@ -47,7 +48,7 @@ func TestJobList(t *testing.T) {
 	failed := models.StatusFailed
 	lastStart := now.Add(-26 * time.Hour)
 	item := func(name, state string, next ...time.Time) JobListItem {
-		j := &models.CollectionJob{Job: models.Job{Name: name, State: state, ExecutionCount: 1234, CreatedAt: now}}
+		j := &models.CollectionJob{Job: models.Job{Name: name, State: jobdef.State(state), ExecutionCount: 1234, CreatedAt: now}}
 		return JobListItem{Job: j, Stored: berlin, Next: next}
 	}
 	t.Run("rows", func(t *testing.T) {

@@ -50,7 +50,7 @@ func NewDashboard(collections []models.CollectionSummary, upcoming []UpcomingIte
 			Job: f.JobName, JobURL: JobPath(f.WorkspaceID, f.ResourceGroup, f.Collection, f.JobName),
 			Collection: f.Collection, CollectionURL: CollectionPath(f.WorkspaceID, f.ResourceGroup, f.Collection),
 			At:     InstantIn(f.StartTime, ParseStored(f.Definition).Zone(), now),
-			Action: f.ActionName, Attempt: strconv.Itoa(f.RetryCount),
+			Action: string(f.ActionName), Attempt: strconv.Itoa(f.RetryCount),
 			Summary: MessageSummary(f.Message), Message: f.Message,
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // The formatting of the dashboard, collection and job pages: every time
@@ -133,44 +134,44 @@ func Plural(n int64, one, many string) string {
 }
 
 // jobStateBadge is the badge of a job's state.
-func jobStateBadge(state string) BadgeView {
+func jobStateBadge(state jobdef.State) BadgeView {
 	switch state {
-	case "enabled":
-		return BadgeView{Text: "Enabled", Tone: ToneGood}
-	case "disabled":
-		return BadgeView{Text: "Disabled", Tone: ToneNeutral}
-	case "completed":
-		return BadgeView{Text: "Completed", Tone: ToneDone}
-	case "faulted":
-		return BadgeView{Text: "Faulted", Tone: ToneBad}
+	case jobdef.Enabled:
+		return BadgeView{Text: state.Label(), Tone: ToneGood}
+	case jobdef.Disabled:
+		return BadgeView{Text: state.Label(), Tone: ToneNeutral}
+	case jobdef.Completed:
+		return BadgeView{Text: state.Label(), Tone: ToneDone}
+	case jobdef.Faulted:
+		return BadgeView{Text: state.Label(), Tone: ToneBad}
 	}
-	return BadgeView{Text: state, Tone: ToneNeutral}
+	return BadgeView{Text: string(state), Tone: ToneNeutral}
 }
 
 // collectionStateBadge is the badge of a collection's state.
-func collectionStateBadge(state string) BadgeView {
+func collectionStateBadge(state models.CollectionState) BadgeView {
 	switch state {
-	case "Enabled":
-		return BadgeView{Text: "Enabled", Tone: ToneGood}
-	case "Disabled":
-		return BadgeView{Text: "Disabled", Tone: ToneNeutral}
-	case "Suspended":
-		return BadgeView{Text: "Suspended", Tone: ToneWarning}
+	case models.CollectionEnabled:
+		return BadgeView{Text: string(state), Tone: ToneGood}
+	case models.CollectionDisabled:
+		return BadgeView{Text: string(state), Tone: ToneNeutral}
+	case models.CollectionSuspended:
+		return BadgeView{Text: string(state), Tone: ToneWarning}
 	}
-	return BadgeView{Text: state, Tone: ToneNeutral}
+	return BadgeView{Text: string(state), Tone: ToneNeutral}
 }
 
 // historyBadge is the badge of a history entry's status.
-func historyBadge(status string) BadgeView {
+func historyBadge(status models.HistoryStatus) BadgeView {
 	switch status {
 	case models.StatusCompleted:
-		return BadgeView{Text: "Completed", Tone: ToneGood}
+		return BadgeView{Text: string(status), Tone: ToneGood}
 	case models.StatusFailed:
-		return BadgeView{Text: "Failed", Tone: ToneBad}
+		return BadgeView{Text: string(status), Tone: ToneBad}
 	case models.StatusPostponed:
-		return BadgeView{Text: "Postponed", Tone: ToneWarning}
+		return BadgeView{Text: string(status), Tone: ToneWarning}
 	}
-	return BadgeView{Text: status, Tone: ToneNeutral}
+	return BadgeView{Text: string(status), Tone: ToneNeutral}
 }
 
 // MessageSummary is the first line of a message, at most 80 characters.

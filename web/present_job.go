@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // The presenters of the job page and its history page: the head, the
@@ -28,7 +29,8 @@ const (
 // for any) and its keyset cursor (BeforeID 0 for the newest page).
 type HistoryParams struct {
 	Range          TimelineRange
-	Status, Action string
+	Status         models.HistoryStatus
+	Action         models.ActionName
 	BeforeStart    time.Time
 	BeforeID       int64
 }
@@ -38,10 +40,10 @@ type HistoryParams struct {
 func (p HistoryParams) Query(withCursor bool) string {
 	q := url.Values{}
 	if p.Status != "" {
-		q.Set("status", p.Status)
+		q.Set("status", string(p.Status))
 	}
 	if p.Action != "" {
-		q.Set("action", p.Action)
+		q.Set("action", string(p.Action))
 	}
 	if withCursor && p.BeforeID != 0 {
 		q.Set("before", p.BeforeStart.UTC().Format(time.RFC3339Nano)+","+strconv.FormatInt(p.BeforeID, 10))
@@ -67,11 +69,8 @@ func NewJobPageView(row *models.CollectionRow, j *models.JobDetail, pj StoredJob
 			Description: pj.Describe(ScheduleBase(j.ScheduleBase, j.CreatedAt)), Zone: pj.Zone().String(), Target: pj.Target(),
 			Problem: pj.Problem, Cron: pj.Cron(), FeedURL: feedURL,
 		},
-		Filter: HistoryFilter{URL: JobHistoryPath(ws, rg, coll, j.Name), Status: p.Status, Action: p.Action,
-			Statuses: []Choice{{Value: "", Label: "Any status"}, {Value: models.StatusCompleted, Label: "Completed"},
-				{Value: models.StatusFailed, Label: "Failed"}, {Value: models.StatusPostponed, Label: "Postponed"}},
-			Actions: []Choice{{Value: "", Label: "Any action"}, {Value: models.MainAction, Label: "MainAction"},
-				{Value: models.ErrorAction, Label: "ErrorAction"}},
+		Filter: HistoryFilter{URL: JobHistoryPath(ws, rg, coll, j.Name), Status: string(p.Status), Action: string(p.Action),
+			Statuses: historyStatusChoices(), Actions: actionChoices(),
 		},
 	}
 }
@@ -87,13 +86,13 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 		RunURL: JobRunPath(ws, rg, coll, j.Name), EnableURL: JobEnablePath(ws, rg, coll, j.Name),
 		DisableURL: JobDisablePath(ws, rg, coll, j.Name), DeleteURL: JobDeletePath(ws, rg, coll, j.Name),
 		Badge:  jobStateBadge(j.State),
-		CanRun: j.State == "enabled" && row.State == "Enabled", CanEnable: j.State == "disabled", CanDisable: j.State == "enabled",
+		CanRun: j.State == jobdef.Enabled && row.State == models.CollectionEnabled, CanEnable: j.State == jobdef.Disabled, CanDisable: j.State == jobdef.Enabled,
 		Executions: FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
 		Zone: zone.String(),
 	}
-	if row.State != "Enabled" {
+	if row.State != models.CollectionEnabled {
 		st.CollectionNote = fmt.Sprintf("The collection %s is %s: none of its jobs runs until it is enabled again.",
-			row.Name, strings.ToLower(row.State))
+			row.Name, strings.ToLower(string(row.State)))
 	}
 	if last != nil {
 		st.LastRun, st.LastResult = InstantIn(last.StartTime, zone, now), historyBadge(last.Status)
@@ -105,11 +104,11 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 	}
 	if len(st.Next) == 0 {
 		switch j.State {
-		case "disabled":
+		case jobdef.Disabled:
 			st.NextNote = "The job is disabled: nothing is scheduled. Enabling it schedules it from then on."
-		case "completed":
+		case jobdef.Completed:
 			st.NextNote = "The job is completed: no occurrence is left."
-		case "faulted":
+		case jobdef.Faulted:
 			st.NextNote = "The job is faulted: its last occurrence failed and none is left."
 		default:
 			st.NextNote = "No occurrence is left."
@@ -152,7 +151,7 @@ func NewHistoryTable(row *models.CollectionRow, j *models.JobDetail, p HistoryPa
 	for _, e := range entries {
 		r := HistoryRow{
 			ID: strconv.FormatInt(e.ID, 10), Start: InstantIn(e.StartTime, zone, now), Expected: InstantIn(e.ExpectedExecutionTime, zone, now),
-			Badge: historyBadge(e.Status), Action: e.ActionName, Attempt: strconv.Itoa(e.RetryCount),
+			Badge: historyBadge(e.Status), Action: string(e.ActionName), Attempt: strconv.Itoa(e.RetryCount),
 			Occurrence: "#" + strconv.FormatInt(e.RepeatCount, 10), Lateness: LatenessText(e.LatenessMs), Duration: "—",
 			Summary: MessageSummary(e.Message), Message: e.Message,
 		}
@@ -170,4 +169,24 @@ func NewJobDeleteView(row *models.CollectionRow, j *models.JobDetail, csrf, prob
 	jb := JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
 	return JobDeleteView{Name: j.Name, Collection: row.Name, URL: JobDeletePath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name),
 		CancelURL: jb, CSRFToken: csrf, Error: problem}
+}
+
+// historyStatusChoices are the history filter's status choices: any, then
+// each status.
+func historyStatusChoices() []Choice {
+	out := []Choice{{Value: "", Label: "Any status"}}
+	for _, st := range models.HistoryStatuses {
+		out = append(out, Choice{Value: string(st), Label: string(st)})
+	}
+	return out
+}
+
+// actionChoices are the history filter's action choices: any, then each
+// action.
+func actionChoices() []Choice {
+	out := []Choice{{Value: "", Label: "Any action"}}
+	for _, a := range models.ActionNames {
+		out = append(out, Choice{Value: string(a), Label: string(a)})
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // berlinJob is a job of the collection of timelineJob scheduled daily at
@@ -117,7 +118,7 @@ func TestJobStatus(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			row, j, pj := berlinJob(t)
-			row.State, j.State, j.ExecutionCount = tc.collection, tc.state, 12345
+			row.State, j.State, j.ExecutionCount = models.CollectionState(tc.collection), jobdef.State(tc.state), 12345
 			s := NewJobStatus(row, j, pj, tc.last, tc.next, now)
 			if s.Executions != "12,345" {
 				t.Errorf("executions: %q", s.Executions)
@@ -170,7 +171,7 @@ func TestHistoryTable(t *testing.T) {
 			ExpectedExecutionTime: start.Add(-2500 * time.Millisecond), ActionName: models.ErrorAction, Status: models.StatusFailed,
 			RetryCount: 2, RepeatCount: 9, LatenessMs: &late, Message: "boom\ntrace"}}, now)
 		want := HistoryRow{ID: "5", Start: InstantIn(start, time.UTC, now), Expected: InstantIn(start.Add(-2500*time.Millisecond), time.UTC, now),
-			Badge: BadgeView{"Failed", ToneBad}, Action: models.ErrorAction, Attempt: "2", Occurrence: "#9",
+			Badge: BadgeView{"Failed", ToneBad}, Action: string(models.ErrorAction), Attempt: "2", Occurrence: "#9",
 			Lateness: "2.5 s", Duration: "1.5 s", Summary: "boom …", Message: "boom\ntrace"}
 		if !reflect.DeepEqual(h.Rows[0], want) || h.Zone != "UTC" {
 			t.Errorf("got %+v, want %+v", h.Rows[0], want)

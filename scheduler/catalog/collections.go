@@ -14,8 +14,6 @@ import (
 	"sked/models/problem"
 )
 
-// collectionStates are the states a collection may be put in.
-var collectionStates = []string{"Enabled", "Disabled", "Suspended"}
 
 // wireCollection is the ARM shape of a collection on input.
 type wireCollection struct {
@@ -58,7 +56,7 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 		add("collection", "has a field of the wrong type: %s", describeTypeError(err))
 		return nil, &problem.List{Problems: ps}
 	}
-	c := &models.JobCollection{SKU: models.SKUStandard, State: "Enabled", Tags: json.RawMessage(`{}`)}
+	c := &models.JobCollection{SKU: models.SKUStandard, State: models.CollectionEnabled, Tags: json.RawMessage(`{}`)}
 	if w.Location != nil {
 		if utf8.RuneCountInString(*w.Location) > 100 {
 			add("location", "is longer than 100 characters")
@@ -95,15 +93,10 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 			}
 		}
 		if p.State != nil {
-			c.State = ""
-			for _, s := range collectionStates {
-				if strings.EqualFold(s, strings.TrimSpace(*p.State)) {
-					c.State = s
-				}
-			}
+			c.State, _ = models.ParseCollectionState(strings.TrimSpace(*p.State))
 			if c.State == "" {
-				add("properties.state", "%q is not one of %s", *p.State, strings.Join(collectionStates, ", "))
-				c.State = "Enabled"
+				add("properties.state", "%q is not one of Enabled, Disabled, Suspended", *p.State)
+				c.State = models.CollectionEnabled
 			}
 		}
 		if q := p.Quota; q != nil {
@@ -244,7 +237,7 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 
 // SetCollectionState enables, disables or suspends the collection at ref,
 // for actor.
-func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state string) (*models.CollectionRow, error) {
+func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error) {
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -252,7 +245,7 @@ func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref model
 	if err := c.store.SetCollectionState(ctx, cur.ID, state); err != nil {
 		return nil, err
 	}
-	c.changed(ctx, actor, collectionChange(OpSetCollectionState, ref, state))
+	c.changed(ctx, actor, collectionChange(OpSetCollectionState, ref, string(state)))
 	return c.store.CollectionByRef(ctx, ref)
 }
 

@@ -366,7 +366,7 @@ func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, s
 		rj.Problems = append(rj.Problems, problemLines(err)...)
 		return models.JobWrite{}, false
 	}
-	rj.State = w.State
+	rj.State = string(w.State)
 	return w, true
 }
 

@@ -111,7 +111,7 @@ func (p *importPlan) collection(ctx context.Context, ref models.CollectionRef) (
 	}
 	ic := &importColl{ref: ref, index: -1, report: &ReportCollection{Subscription: ref.WorkspaceID,
 		ResourceGroup: ref.ResourceGroup, Name: ref.Name, Action: ActionNew, Problems: []string{}},
-		effective: &models.JobCollection{SKU: models.SKUStandard, State: "Enabled"}}
+		effective: &models.JobCollection{SKU: models.SKUStandard, State: models.CollectionEnabled}}
 	p.byKey[key] = ic
 	p.order = append(p.order, ic)
 	if ws, ok := p.workspaces[strings.ToLower(ref.WorkspaceID)]; !ok {

@@ -117,9 +117,9 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 				formatGap(gap), q.MaxRecurrence)}
 		}
 	}
-	state := string(job.State)
+	state := job.State
 	if _, ok := rule.Next(now.Add(-1)); !ok && job.State == jobdef.Enabled {
-		state = string(jobdef.Completed)
+		state = jobdef.Completed
 	}
 	return models.JobWrite{
 		CollectionID: coll.ID,
