@@ -28,11 +28,11 @@ const (
 // the timeline's range, the table's filters (a status and an action, ""
 // for any) and its keyset cursor (BeforeID 0 for the newest page).
 type HistoryParams struct {
-	Range          TimelineRange
-	Status         models.HistoryStatus
-	Action         models.ActionName
-	BeforeStart    time.Time
-	BeforeID       int64
+	Range       TimelineRange
+	Status      models.HistoryStatus
+	Action      models.ActionName
+	BeforeStart time.Time
+	BeforeID    int64
 }
 
 // Query writes the table's parameters (with the cursor when withCursor)

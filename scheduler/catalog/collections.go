@@ -14,7 +14,6 @@ import (
 	"sked/models/problem"
 )
 
-
 // wireCollection is the ARM shape of a collection on input.
 type wireCollection struct {
 	Location   *string         `json:"location"`
