@@ -42,15 +42,15 @@ func (s *Server) allJobsPage(c echo.Context) error {
 			return badRequest("collection", "no collection "+p.Collection+" in your workspaces")
 		}
 	}
-	rows, err := s.store.SearchJobs(ctx, web.AllJobsSearch(p, scope, all, now))
+	found, err := s.store.SearchJobs(ctx, web.AllJobsSearch(p, scope, all, now))
 	if err != nil {
 		return err
 	}
-	items, err := s.allJobsItems(ctx, rows, now)
+	items, err := s.allJobsItems(ctx, found.Rows, now)
 	if err != nil {
 		return err
 	}
-	results := web.NewAllJobsResults(p, items, now)
+	results := web.NewAllJobsResults(p, items, found.WalkedTo, now)
 	c.Response().Header().Add(echo.HeaderVary, hxRequest)
 	if isHTMX(c) && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
 		return render(c, http.StatusOK, web.AllJobsResultsFragment(results))

@@ -9,8 +9,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // JobSort is an order of SearchJobs. Each ends with the job id, so that
@@ -167,14 +170,28 @@ const (
 // likeEscaper escapes LIKE's wildcards and its escape character.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
+// JobSearchWalk is how many jobs at most SearchJobs looks at, in order,
+// to filter by last result (a lookup per job): a page may then hold fewer
+// matches than asked for, and the next one continues after WalkedTo.
+const JobSearchWalk = 2000
+
+// JobSearchPage is a page of SearchJobs. WalkedTo is set when the walk
+// for the last result filter stopped at JobSearchWalk jobs: later jobs
+// were not looked at, and the next page starts after it when Rows is not
+// full.
+type JobSearchPage struct {
+	Rows     []JobSearchRow
+	WalkedTo *JobCursor
+}
+
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
 // p.After. The search words use the trigram index on jobs.search, the
 // orders their btree indexes (migration 0011); the latest history entry
 // and the recent failures are looked up for the page's rows only.
 // It is a read model for the "All jobs" page.
-func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) ([]JobSearchRow, error) {
+func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPage, error) {
 	if !p.AllCollections && len(p.Collections) == 0 {
-		return nil, nil
+		return JobSearchPage{}, nil
 	}
 	var where []string
 	var args []any
@@ -202,17 +219,9 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) ([]JobSearchR
 	if len(p.States) > 0 {
 		add("j.state IN ?", p.States)
 	}
-	switch p.LastResult {
-	case "":
-	case "none":
-		add("NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)")
-	default:
-		add(`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
-			ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
-	}
 	if p.Zone != "" {
 		if strings.EqualFold(p.Zone, "UTC") {
-			add("(j.time_zone = '' OR lower(j.time_zone) = 'utc')")
+			add("lower(j.time_zone) IN ('', 'utc')")
 		} else {
 			add("lower(j.time_zone) = lower(?)", p.Zone)
 		}
@@ -223,21 +232,49 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) ([]JobSearchR
 	}
 	order, err := keyset(p.Sort, p.After, add)
 	if err != nil {
-		return nil, err
+		return JobSearchPage{}, err
 	}
-	cond := "true"
-	if len(where) > 0 {
-		cond = strings.Join(where, " AND ")
+	var page JobSearchPage
+	cond := func() string {
+		if len(where) == 0 {
+			return "true"
+		}
+		return strings.Join(where, " AND ")
+	}
+	if p.LastResult != "" {
+		// The latest entry of each job is looked up one job at a time:
+		// look at the next JobSearchWalk jobs at most.
+		if page.WalkedTo, err = s.walkEnd(ctx, p.Sort, cond(), order, args); err != nil {
+			return JobSearchPage{}, err
+		}
+		if page.WalkedTo != nil {
+			keyset(p.Sort, page.WalkedTo, func(c string, a ...any) {
+				add("NOT "+c, a...)
+			})
+		}
+		if p.LastResult == "none" {
+			add("NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)")
+		} else {
+			add(`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
+				ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
+		}
 	}
 	args = append(args, max(p.Limit, 1), p.FailuresSince)
 	var out []JobSearchRow
-	err = s.db.WithContext(ctx).Raw(`
+	// A custom plan for every search: a generic plan of the prepared
+	// statement cannot see how selective a search word or filter is and
+	// would walk a sort index over every job.
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan`).Error; err != nil {
+			return err
+		}
+		return tx.Raw(`
 		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
 		       j.needs_schedule, j.scheduled_count, j.failure_count, j.created_at,
 		       c.name AS collection, rg.name AS resource_group, rg.workspace_id,
 		       lh.status AS last_status, lh.start_time AS last_start_time,
 		       coalesce(rf.n, 0) AS recent_failures
-		FROM (SELECT j.* FROM jobs j WHERE `+cond+` ORDER BY `+order+` LIMIT ?) j
+		FROM (SELECT j.* FROM jobs j WHERE `+cond()+` ORDER BY `+order+` LIMIT ?) j
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
 		LEFT JOIN LATERAL (
@@ -249,10 +286,25 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) ([]JobSearchR
 			WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?
 		) rf ON true
 		ORDER BY `+order, args...).Scan(&out).Error
+	})
 	if err != nil {
+		return JobSearchPage{}, translate("models: search jobs", err)
+	}
+	page.Rows = out
+	return page, nil
+}
+
+// walkEnd returns the position of the JobSearchWalk-th job that cond
+// selects in order, nil when there are fewer.
+func (s *Store) walkEnd(ctx context.Context, sort JobSort, cond, order string, args []any) (*JobCursor, error) {
+	var rows []JobSearchRow
+	err := s.db.WithContext(ctx).Raw(`SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count FROM jobs j
+		WHERE `+cond+` ORDER BY `+order+` OFFSET ? LIMIT 1`, append(slices.Clip(args), JobSearchWalk-1)...).Scan(&rows).Error
+	if err != nil || len(rows) == 0 {
 		return nil, translate("models: search jobs", err)
 	}
-	return out, nil
+	c := rows[0].Cursor(sort)
+	return &c, nil
 }
 
 // keyset adds the condition "after the cursor" of sort to a query (add)

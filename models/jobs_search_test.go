@@ -56,12 +56,12 @@ func (f *searchFixture) search(p models.JobSearchParams) []string {
 	if p.Limit == 0 {
 		p.Limit = 100
 	}
-	rows, err := f.store.SearchJobs(f.ctx, p)
+	page, err := f.store.SearchJobs(f.ctx, p)
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	var names []string
-	for _, r := range rows {
+	for _, r := range page.Rows {
 		names = append(names, r.Name)
 	}
 	slices.Sort(names)
@@ -108,9 +108,10 @@ func TestSearchJobsMatchesNameCollectionHostPathAndFilters(t *testing.T) {
 	}
 	t.Run("recent failures and last result", func(t *testing.T) {
 		cs, all, _ := f.store.SearchScope(f.ctx, f.user.ID)
-		rows, err := f.store.SearchJobs(f.ctx, models.JobSearchParams{Collections: cs, AllCollections: all, Query: "invoice-run",
+		page, err := f.store.SearchJobs(f.ctx, models.JobSearchParams{Collections: cs, AllCollections: all, Query: "invoice-run",
 			Limit: 5, FailuresSince: time.Now().Add(-24 * time.Hour)})
-		if err != nil || len(rows) != 1 {
+		rows := page.Rows
+		if err != nil || len(rows) != 1 || page.WalkedTo != nil {
 			t.Fatalf("rows %v, %v", rows, err)
 		}
 		r := rows[0]
@@ -176,10 +177,11 @@ func TestSearchJobsKeysetVisitsEveryJobOnce(t *testing.T) {
 				if pages > 20 {
 					t.Fatalf("%s: paging does not end", sort)
 				}
-				rows, err := f.store.SearchJobs(f.ctx, p)
+				page, err := f.store.SearchJobs(f.ctx, p)
 				if err != nil {
 					t.Fatal(err)
 				}
+				rows := page.Rows
 				if len(rows) == 0 {
 					break
 				}
@@ -225,5 +227,51 @@ func inOrder(sort models.JobSort, a, b *models.JobSearchRow) bool {
 		return ka.Name < kb.Name || ka.Name == kb.Name && ka.ID < kb.ID
 	default:
 		return ka.Count > kb.Count || ka.Count == kb.Count && ka.ID > kb.ID
+	}
+}
+
+// TestSearchJobsLastResultWalksAPartAtATime filters 2,100 jobs by last
+// result: a page looks at models.JobSearchWalk jobs at most, says where it
+// stopped, and the pages after it find the rest.
+func TestSearchJobsLastResultWalksAPartAtATime(t *testing.T) {
+	f := newPagesFixture(t)
+	c := f.collection("default", "many", "Enabled")
+	db, err := sql.Open("pgx", f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at)
+		SELECT $1, 'job-' || g, '{"action":{"type":"http","request":{"uri":"http://x","method":"GET"}}}', 'enabled', $2::timestamptz + g * interval '1 minute'
+		FROM generate_series(1, 2100) g`, c.ID, at(0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status)
+		SELECT id, $1, $1, 'MainAction', 'Failed' FROM jobs WHERE name IN ('job-5', 'job-2050')`, at(-5)); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, err := f.store.SearchScope(f.ctx, f.user.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := models.JobSearchParams{Collections: cs, LastResult: "Failed", Limit: 10}
+	var found []string
+	walks := 0
+	for pages := 0; pages < 5; pages++ {
+		page, err := f.store.SearchJobs(f.ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Rows {
+			found = append(found, r.Name)
+		}
+		if page.WalkedTo == nil {
+			break
+		}
+		walks++
+		p.After = page.WalkedTo
+	}
+	if !slices.Equal(found, []string{"job-5", "job-2050"}) || walks != 1 {
+		t.Errorf("found %v in %d partial walks, want [job-5 job-2050] in 1", found, walks)
 	}
 }
