@@ -241,33 +241,34 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		}
 		return strings.Join(where, " AND ")
 	}
-	if p.LastResult != "" {
-		// The latest entry of each job is looked up one job at a time:
-		// look at the next JobSearchWalk jobs at most.
-		if page.WalkedTo, err = s.walkEnd(ctx, p.Sort, cond(), order, args); err != nil {
-			return JobSearchPage{}, err
-		}
-		if page.WalkedTo != nil {
-			keyset(p.Sort, page.WalkedTo, func(c string, a ...any) {
-				add("NOT "+c, a...)
-			})
-		}
-		if p.LastResult == "none" {
-			add("NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)")
-		} else {
-			add(`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
-				ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
-		}
-	}
-	args = append(args, max(p.Limit, 1), p.FailuresSince)
 	var out []JobSearchRow
 	// A custom plan for every search: a generic plan of the prepared
 	// statement cannot see how selective a search word or filter is and
-	// would walk a sort index over every job.
+	// would walk a sort index over every job. No JIT: compiling costs
+	// more than these short queries.
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan`).Error; err != nil {
+		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off`).Error; err != nil {
 			return err
 		}
+		if p.LastResult != "" {
+			// The latest entry of each job is looked up one job at a time:
+			// look at the next JobSearchWalk jobs at most.
+			if page.WalkedTo, err = walkEnd(tx, p.Sort, cond(), order, args); err != nil {
+				return err
+			}
+			if page.WalkedTo != nil {
+				if _, err := keysetCond(p.Sort, page.WalkedTo, true, add); err != nil {
+					return err
+				}
+			}
+			if p.LastResult == "none" {
+				add("NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)")
+			} else {
+				add(`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
+					ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
+			}
+		}
+		args = append(args, max(p.Limit, 1), p.FailuresSince)
 		return tx.Raw(`
 		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
 		       j.needs_schedule, j.scheduled_count, j.failure_count, j.created_at,
@@ -296,12 +297,12 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 
 // walkEnd returns the position of the JobSearchWalk-th job that cond
 // selects in order, nil when there are fewer.
-func (s *Store) walkEnd(ctx context.Context, sort JobSort, cond, order string, args []any) (*JobCursor, error) {
+func walkEnd(tx *gorm.DB, sort JobSort, cond, order string, args []any) (*JobCursor, error) {
 	var rows []JobSearchRow
-	err := s.db.WithContext(ctx).Raw(`SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count FROM jobs j
+	err := tx.Raw(`SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count FROM jobs j
 		WHERE `+cond+` ORDER BY `+order+` OFFSET ? LIMIT 1`, append(slices.Clip(args), JobSearchWalk-1)...).Scan(&rows).Error
 	if err != nil || len(rows) == 0 {
-		return nil, translate("models: search jobs", err)
+		return nil, err
 	}
 	c := rows[0].Cursor(sort)
 	return &c, nil
@@ -310,38 +311,72 @@ func (s *Store) walkEnd(ctx context.Context, sort JobSort, cond, order string, a
 // keyset adds the condition "after the cursor" of sort to a query (add)
 // and returns its ORDER BY.
 func keyset(sort JobSort, after *JobCursor, add func(string, ...any)) (string, error) {
-	// past adds (key, id) op (cursor): a cursor without a time stands for
-	// none, the infinity the key gives a job without that run.
-	past := func(key, op, none string) {
-		if after.Time == nil {
-			add("("+key+", j.id) "+op+" ("+none+"::timestamptz, ?)", after.ID)
-		} else {
-			add("("+key+", j.id) "+op+" (?::timestamptz, ?)", *after.Time, after.ID)
+	return keysetCond(sort, after, false, add)
+}
+
+// keysetCond is keyset, or with upTo the condition "up to the cursor,
+// included" (the end of a walk).
+func keysetCond(sort JobSort, after *JobCursor, upTo bool, add func(string, ...any)) (string, error) {
+	// cmp adds (key, id) op (cursor), the operator turned round for upTo.
+	cmp := func(key, op string, arg any) {
+		if upTo {
+			op = map[string]string{">": "<=", "<": ">="}[op]
 		}
+		add("("+key+", j.id) "+op+" ("+key2(arg)+", ?)", append(keyArgs(arg), after.ID)...)
+	}
+	// timeKey is the cursor's time, or for none the infinity the key
+	// gives a job without that run.
+	timeKey := func(none string) any {
+		if after.Time == nil {
+			return rawSQL(none + "::timestamptz")
+		}
+		return *after.Time
 	}
 	switch sort {
 	case SortNext, "":
 		if after != nil {
-			past(nextKey, ">", "'infinity'")
+			cmp(nextKey, ">", timeKey("'infinity'"))
 		}
 		return nextKey + ", j.id", nil
 	case SortLast:
 		if after != nil {
-			past(lastKey, "<", "'-infinity'")
+			cmp(lastKey, "<", timeKey("'-infinity'"))
 		}
 		return lastKey + " DESC, j.id DESC", nil
 	case SortName:
 		if after != nil {
-			add("(lower(j.name), j.id) > (?, ?)", after.Name, after.ID)
+			cmp("lower(j.name)", ">", after.Name)
 		}
 		return "lower(j.name), j.id", nil
 	case SortFailures:
 		if after != nil {
-			add("(j.failure_count, j.id) < (?, ?)", after.Count, after.ID)
+			cmp("j.failure_count", "<", after.Count)
 		}
 		return "j.failure_count DESC, j.id DESC", nil
 	}
 	return "", fmt.Errorf("models: search jobs: unknown sort %q", sort)
+}
+
+// rawSQL is a key written into the query rather than passed.
+type rawSQL string
+
+// key2 is the SQL of a cursor key: a placeholder, or rawSQL as it is.
+func key2(arg any) string {
+	switch a := arg.(type) {
+	case rawSQL:
+		return string(a)
+	case time.Time:
+		return "?::timestamptz"
+	}
+	return "?"
+}
+
+// keyArgs is the argument of a cursor key: none for rawSQL.
+func keyArgs(arg any) []any {
+	if _, raw := arg.(rawSQL); raw {
+		return nil
+	}
+	return []any{arg}
 }
 
 // collectionIDs are the ids of cs.
