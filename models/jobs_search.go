@@ -175,6 +175,10 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // matches than asked for, and the next one continues after WalkedTo.
 const JobSearchWalk = 2000
 
+// searchFew is how many matches of a search SearchJobs sorts itself;
+// beyond, it walks the order's index.
+const searchFew = 5000
+
 // JobSearchPage is a page of SearchJobs. WalkedTo is set when the walk
 // for the last result filter stopped at JobSearchWalk jobs: later jobs
 // were not looked at, and the next page starts after it when Rows is not
@@ -268,6 +272,23 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 					ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
 			}
 		}
+		// When a search matches few jobs, find them all through the
+		// trigram index and sort them, rather than let the planner (which
+		// cannot tell how many jobs a word matches) walk a sort index
+		// through every job.
+		from := `SELECT j.* FROM jobs j WHERE ` + cond() + ` ORDER BY ` + order + ` LIMIT ?`
+		if len(strings.Fields(p.Query)) > 0 {
+			var n int64
+			err := tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond()+` LIMIT ?) x`,
+				append(slices.Clip(args), searchFew+1)...).Scan(&n).Error
+			if err != nil {
+				return err
+			}
+			if n <= searchFew {
+				from = `WITH m AS MATERIALIZED (SELECT j.* FROM jobs j WHERE ` + cond() + `)
+					SELECT * FROM m j ORDER BY ` + order + ` LIMIT ?`
+			}
+		}
 		args = append(args, max(p.Limit, 1), p.FailuresSince)
 		return tx.Raw(`
 		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
@@ -275,7 +296,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		       c.name AS collection, rg.name AS resource_group, rg.workspace_id,
 		       lh.status AS last_status, lh.start_time AS last_start_time,
 		       coalesce(rf.n, 0) AS recent_failures
-		FROM (SELECT j.* FROM jobs j WHERE `+cond()+` ORDER BY `+order+` LIMIT ?) j
+		FROM (`+from+`) j
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
 		LEFT JOIN LATERAL (
