@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 )
@@ -277,7 +278,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		// cannot tell how many jobs a word matches) walk a sort index
 		// through every job.
 		from := `SELECT j.* FROM jobs j WHERE ` + cond() + ` ORDER BY ` + order + ` LIMIT ?`
-		if len(strings.Fields(p.Query)) > 0 {
+		if trigramWords(p.Query) {
 			var n int64
 			err := tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond()+` LIMIT ?) x`,
 				append(slices.Clip(args), searchFew+1)...).Scan(&n).Error
@@ -398,6 +399,17 @@ func keyArgs(arg any) []any {
 		return nil
 	}
 	return []any{arg}
+}
+
+// trigramWords reports whether a search has a word of three characters
+// or more (one the trigram index can look up).
+func trigramWords(q string) bool {
+	for _, w := range strings.Fields(q) {
+		if utf8.RuneCountInString(w) >= 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // collectionIDs are the ids of cs.
