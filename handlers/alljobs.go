@@ -53,6 +53,9 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	results := web.NewAllJobsResults(p, items, found.WalkedTo, now)
 	c.Response().Header().Add(echo.HeaderVary, hxRequest)
 	if isHTMX(c) && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
+		// The form sends every field, empty or not: the address bar gets
+		// the filter written as the page writes it (shorter, shareable).
+		c.Response().Header().Set("HX-Push-Url", web.AllJobsPath(p.Values(true)))
 		return render(c, http.StatusOK, web.AllJobsResultsFragment(results))
 	}
 	form := web.NewAllJobsForm(p, visible, zoneNames())
