@@ -111,6 +111,7 @@ func (s *Server) routeTable() []route {
 		{post, "/signout", s.signOut, visitor},
 
 		{get, "/", s.dashboard, signedIn},
+		{get, "/jobs", s.allJobsPage, signedIn},
 
 		// The Azure Scheduler REST API 2016-03-01 (SPEC §7).
 		{get, armSub, s.listCollections, armAPI},

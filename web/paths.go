@@ -125,3 +125,15 @@ func MonthPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/month" 
 
 // MonthDayPath is the day fragment of a workspace's month view.
 func MonthDayPath(ws string) string { return MonthPath(ws) + "/day" }
+
+// AllJobsBasePath is the "All jobs" page without a query.
+const AllJobsBasePath = "/jobs"
+
+// AllJobsPath is the "All jobs" page with the search, filters, order and
+// cursor q (see AllJobsParams.Values).
+func AllJobsPath(q url.Values) string {
+	if len(q) == 0 {
+		return AllJobsBasePath
+	}
+	return AllJobsBasePath + "?" + q.Encode()
+}

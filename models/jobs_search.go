@@ -1,0 +1,422 @@
+package models
+
+// The "All jobs" page's read model: every job a user may see, across
+// workspaces and collections, searched, filtered and sorted, a keyset page
+// at a time. Migration 0011 adds the search column, its trigram index and
+// one btree index per sort order.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+)
+
+// JobSort is an order of SearchJobs. Each ends with the job id, so that
+// equal keys still have one order and keyset paging visits every job once.
+type JobSort string
+
+// The orders of SearchJobs.
+const (
+	// SortNext is by next run, soonest first; jobs without one last.
+	SortNext JobSort = "next"
+	// SortLast is by last run, newest first; jobs that never ran last.
+	SortLast JobSort = "last"
+	// SortName is by name, case-insensitively.
+	SortName JobSort = "name"
+	// SortFailures is by failure count (all time), most first.
+	SortFailures JobSort = "failures"
+)
+
+// JobSorts lists the orders of SearchJobs, the default first.
+var JobSorts = []JobSort{SortNext, SortLast, SortName, SortFailures}
+
+// JobCursor is where a page of SearchJobs ends: the sort key of its last
+// job and that job's id. Exactly the field of the page's order is used:
+// Time for SortNext and SortLast (nil: the job has no such run), Name
+// for SortName (lower-cased), Count for SortFailures.
+type JobCursor struct {
+	Time  *time.Time
+	Name  string
+	Count int64
+	ID    int64
+}
+
+// VisibleCollection is a collection whose jobs a user may see.
+type VisibleCollection struct {
+	ID            int64
+	Name          string
+	ResourceGroup string
+	WorkspaceID   string
+}
+
+// Path is the collection as "workspace/resource group/collection".
+func (c VisibleCollection) Path() string {
+	return c.WorkspaceID + "/" + c.ResourceGroup + "/" + c.Name
+}
+
+// VisibleCollections returns the collections of the workspaces userID is
+// a member of, by workspace, resource group and name.
+func (s *Store) VisibleCollections(ctx context.Context, userID int64) ([]VisibleCollection, error) {
+	var out []VisibleCollection
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT c.id, c.name, rg.name AS resource_group, rg.workspace_id
+		FROM job_collections c
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		WHERE `+memberOf+`
+		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, userID).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: visible collections", err)
+	}
+	return out, nil
+}
+
+// SearchScope returns the collections userID may see (VisibleCollections)
+// and whether they are all there are (the user is a member of every
+// workspace): JobSearchParams.Collections and AllCollections.
+func (s *Store) SearchScope(ctx context.Context, userID int64) ([]VisibleCollection, bool, error) {
+	all, err := s.seesEverything(ctx, userID)
+	if err != nil {
+		return nil, false, translate("models: search scope", err)
+	}
+	cs, err := s.VisibleCollections(ctx, userID)
+	return cs, all, err
+}
+
+// JobSearchParams selects a page of SearchJobs. The zero value of each
+// filter keeps every job.
+type JobSearchParams struct {
+	// Collections are the collections searched: those the user may see
+	// (VisibleCollections), or fewer to filter by collection. Every
+	// collection when AllCollections is set instead (a user who is a member
+	// of every workspace: no condition on collections, cheaper).
+	Collections    []VisibleCollection
+	AllCollections bool
+	// Query is split at white space; a job matches when each word is
+	// found (case-insensitively) in its name, its action's target (URI
+	// host and path, queue, topic) or its "resource group/collection".
+	Query string
+	// States keeps the jobs in one of these states.
+	States []string
+	// LastResult keeps the jobs whose latest history entry has this
+	// status (Completed, Failed, Postponed), or "none": jobs without one.
+	LastResult string
+	// Zone keeps the jobs of this recurrence.timeZone as written,
+	// case-insensitively; "UTC" also matches the jobs without one.
+	Zone string
+	// FailedSince keeps the jobs with a Failed entry at or after it, and
+	// is when FailuresSince counts from; zero: no filter.
+	FailedSince time.Time
+	// Sort is the order (SortNext when empty); After, when set, is the
+	// end of the previous page.
+	Sort  JobSort
+	After *JobCursor
+	// Limit is how many jobs at most (at least 1).
+	Limit int
+	// FailuresSince counts each returned job's Failed entries at or after
+	// it (JobSearchRow.RecentFailures).
+	FailuresSince time.Time
+}
+
+// JobSearchRow is a job of SearchJobs with where it lives, its latest
+// history entry (nil when none) and its Failed entries since
+// JobSearchParams.FailuresSince.
+type JobSearchRow struct {
+	ID             int64
+	Name           string
+	Definition     json.RawMessage
+	State          string
+	NextRunAt      *time.Time
+	LastRunAt      *time.Time
+	ScheduleBase   *time.Time
+	NeedsSchedule  bool
+	ScheduledCount int64
+	FailureCount   int64
+	CreatedAt      time.Time
+	Collection     string
+	ResourceGroup  string
+	WorkspaceID    string
+	LastStatus     *string
+	LastStartTime  *time.Time
+	RecentFailures int64
+}
+
+// Cursor is the keyset position of r in order sort.
+func (r *JobSearchRow) Cursor(sort JobSort) JobCursor {
+	c := JobCursor{ID: r.ID}
+	switch sort {
+	case SortLast:
+		c.Time = r.LastRunAt
+	case SortName:
+		c.Name = strings.ToLower(r.Name)
+	case SortFailures:
+		c.Count = r.FailureCount
+	default:
+		c.Time = r.NextRunAt
+	}
+	return c
+}
+
+// The sort keys, as in the indexes of migration 0011.
+const (
+	nextKey = `coalesce(j.next_run_at, 'infinity'::timestamptz)`
+	lastKey = `coalesce(j.last_run_at, '-infinity'::timestamptz)`
+)
+
+// likeEscaper escapes LIKE's wildcards and its escape character.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// JobSearchWalk is how many jobs at most SearchJobs looks at, in order,
+// to filter by last result (a lookup per job): a page may then hold fewer
+// matches than asked for, and the next one continues after WalkedTo.
+const JobSearchWalk = 2000
+
+// searchFew is how many matches of a search SearchJobs sorts itself;
+// beyond, it walks the order's index.
+const searchFew = 5000
+
+// JobSearchPage is a page of SearchJobs. WalkedTo is set when the walk
+// for the last result filter stopped at JobSearchWalk jobs: later jobs
+// were not looked at, and the next page starts after it when Rows is not
+// full.
+type JobSearchPage struct {
+	Rows     []JobSearchRow
+	WalkedTo *JobCursor
+}
+
+// SearchJobs returns a page of the jobs p selects, in p.Sort order, after
+// p.After. The search words use the trigram index on jobs.search, the
+// orders their btree indexes (migration 0011); the latest history entry
+// and the recent failures are looked up for the page's rows only.
+// It is a read model for the "All jobs" page.
+func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPage, error) {
+	if !p.AllCollections && len(p.Collections) == 0 {
+		return JobSearchPage{}, nil
+	}
+	var where []string
+	var args []any
+	add := func(cond string, a ...any) {
+		where = append(where, cond)
+		args = append(args, a...)
+	}
+	if !p.AllCollections {
+		add("j.job_collection_id IN ?", collectionIDs(p.Collections))
+	}
+	for _, word := range strings.Fields(strings.ToLower(p.Query)) {
+		var in []int64
+		for _, c := range p.Collections {
+			if strings.Contains(strings.ToLower(c.ResourceGroup+"/"+c.Name), word) {
+				in = append(in, c.ID)
+			}
+		}
+		pattern := "%" + likeEscaper.Replace(word) + "%"
+		if len(in) == 0 {
+			add("j.search LIKE ?", pattern)
+		} else {
+			add("(j.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
+		}
+	}
+	if len(p.States) > 0 {
+		add("j.state IN ?", p.States)
+	}
+	if p.Zone != "" {
+		if strings.EqualFold(p.Zone, "UTC") {
+			add("lower(j.time_zone) IN ('', 'utc')")
+		} else {
+			add("lower(j.time_zone) = lower(?)", p.Zone)
+		}
+	}
+	if !p.FailedSince.IsZero() {
+		add(`EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?)`,
+			p.FailedSince)
+	}
+	order, err := keyset(p.Sort, p.After, add)
+	if err != nil {
+		return JobSearchPage{}, err
+	}
+	var page JobSearchPage
+	cond := func() string {
+		if len(where) == 0 {
+			return "true"
+		}
+		return strings.Join(where, " AND ")
+	}
+	var out []JobSearchRow
+	// A custom plan for every search: a generic plan of the prepared
+	// statement cannot see how selective a search word or filter is and
+	// would walk a sort index over every job. No JIT: compiling costs
+	// more than these short queries.
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off`).Error; err != nil {
+			return err
+		}
+		if p.LastResult != "" {
+			// The latest entry of each job is looked up one job at a time:
+			// look at the next JobSearchWalk jobs at most.
+			if page.WalkedTo, err = walkEnd(tx, p.Sort, cond(), order, args); err != nil {
+				return err
+			}
+			if page.WalkedTo != nil {
+				if _, err := keysetCond(p.Sort, page.WalkedTo, true, add); err != nil {
+					return err
+				}
+			}
+			if p.LastResult == "none" {
+				add("NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)")
+			} else {
+				add(`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
+					ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
+			}
+		}
+		// When a search matches few jobs, find them all through the
+		// trigram index and sort them, rather than let the planner (which
+		// cannot tell how many jobs a word matches) walk a sort index
+		// through every job.
+		from := `SELECT j.* FROM jobs j WHERE ` + cond() + ` ORDER BY ` + order + ` LIMIT ?`
+		if trigramWords(p.Query) {
+			var n int64
+			err := tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond()+` LIMIT ?) x`,
+				append(slices.Clip(args), searchFew+1)...).Scan(&n).Error
+			if err != nil {
+				return err
+			}
+			if n <= searchFew {
+				from = `WITH m AS MATERIALIZED (SELECT j.* FROM jobs j WHERE ` + cond() + `)
+					SELECT * FROM m j ORDER BY ` + order + ` LIMIT ?`
+			}
+		}
+		args = append(args, max(p.Limit, 1), p.FailuresSince)
+		return tx.Raw(`
+		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
+		       j.needs_schedule, j.scheduled_count, j.failure_count, j.created_at,
+		       c.name AS collection, rg.name AS resource_group, rg.workspace_id,
+		       lh.status AS last_status, lh.start_time AS last_start_time,
+		       coalesce(rf.n, 0) AS recent_failures
+		FROM (`+from+`) j
+		JOIN job_collections c ON c.id = j.job_collection_id
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		LEFT JOIN LATERAL (
+			SELECT h.status, h.start_time FROM job_history h
+			WHERE h.job_id = j.id ORDER BY h.start_time DESC, h.id DESC LIMIT 1
+		) lh ON true
+		LEFT JOIN LATERAL (
+			SELECT count(*) AS n FROM job_history h
+			WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?
+		) rf ON true
+		ORDER BY `+order, args...).Scan(&out).Error
+	})
+	if err != nil {
+		return JobSearchPage{}, translate("models: search jobs", err)
+	}
+	page.Rows = out
+	return page, nil
+}
+
+// walkEnd returns the position of the JobSearchWalk-th job that cond
+// selects in order, nil when there are fewer.
+func walkEnd(tx *gorm.DB, sort JobSort, cond, order string, args []any) (*JobCursor, error) {
+	var rows []JobSearchRow
+	err := tx.Raw(`SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count FROM jobs j
+		WHERE `+cond+` ORDER BY `+order+` OFFSET ? LIMIT 1`, append(slices.Clip(args), JobSearchWalk-1)...).Scan(&rows).Error
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	c := rows[0].Cursor(sort)
+	return &c, nil
+}
+
+// keyset adds the condition "after the cursor" of sort to a query (add)
+// and returns its ORDER BY.
+func keyset(sort JobSort, after *JobCursor, add func(string, ...any)) (string, error) {
+	return keysetCond(sort, after, false, add)
+}
+
+// keysetCond is keyset, or with upTo the condition "up to the cursor,
+// included" (the end of a walk).
+func keysetCond(sort JobSort, after *JobCursor, upTo bool, add func(string, ...any)) (string, error) {
+	// cmp adds (key, id) op (cursor), the operator turned round for upTo.
+	cmp := func(key, op string, arg any) {
+		if upTo {
+			op = map[string]string{">": "<=", "<": ">="}[op]
+		}
+		add("("+key+", j.id) "+op+" ("+key2(arg)+", ?)", append(keyArgs(arg), after.ID)...)
+	}
+	// timeKey is the cursor's time, or for none the infinity the key
+	// gives a job without that run.
+	timeKey := func(none string) any {
+		if after.Time == nil {
+			return rawSQL(none + "::timestamptz")
+		}
+		return *after.Time
+	}
+	switch sort {
+	case SortNext, "":
+		if after != nil {
+			cmp(nextKey, ">", timeKey("'infinity'"))
+		}
+		return nextKey + ", j.id", nil
+	case SortLast:
+		if after != nil {
+			cmp(lastKey, "<", timeKey("'-infinity'"))
+		}
+		return lastKey + " DESC, j.id DESC", nil
+	case SortName:
+		if after != nil {
+			cmp("lower(j.name)", ">", after.Name)
+		}
+		return "lower(j.name), j.id", nil
+	case SortFailures:
+		if after != nil {
+			cmp("j.failure_count", "<", after.Count)
+		}
+		return "j.failure_count DESC, j.id DESC", nil
+	}
+	return "", fmt.Errorf("models: search jobs: unknown sort %q", sort)
+}
+
+// rawSQL is a key written into the query rather than passed.
+type rawSQL string
+
+// key2 is the SQL of a cursor key: a placeholder, or rawSQL as it is.
+func key2(arg any) string {
+	switch a := arg.(type) {
+	case rawSQL:
+		return string(a)
+	case time.Time:
+		return "?::timestamptz"
+	}
+	return "?"
+}
+
+// keyArgs is the argument of a cursor key: none for rawSQL.
+func keyArgs(arg any) []any {
+	if _, raw := arg.(rawSQL); raw {
+		return nil
+	}
+	return []any{arg}
+}
+
+// trigramWords reports whether a search has a word of three characters
+// or more (one the trigram index can look up).
+func trigramWords(q string) bool {
+	for _, w := range strings.Fields(q) {
+		if utf8.RuneCountInString(w) >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// collectionIDs are the ids of cs.
+func collectionIDs(cs []VisibleCollection) []int64 {
+	ids := make([]int64, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return ids
+}

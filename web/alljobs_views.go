@@ -1,0 +1,73 @@
+package web
+
+// The view models of the "All jobs" page (alljobs.templ); the presenters
+// that fill them are in present_alljobs.go.
+
+// AllJobsView is the "All jobs" page: the filter form and the first
+// results.
+type AllJobsView struct {
+	Form    AllJobsForm
+	Results AllJobsResults
+}
+
+// AllJobsForm is the page's filter form (a GET: the filter is the URL),
+// each field with its current value and its choices.
+type AllJobsForm struct {
+	// Action is the form's target, the page itself.
+	Action string
+	Query  string
+	State  string
+	States []Choice
+	// Result is the last result filter; Results its choices.
+	Result  string
+	Results []Choice
+	// Collection is "workspace/resource group/collection"; Collections
+	// are the collections the user may see.
+	Collection  string
+	Collections []Choice
+	// Zone is the time zone filter, Zones the names offered (a datalist:
+	// any name may be typed).
+	Zone  string
+	Zones []string
+	// Failed24h keeps the jobs that failed in the last 24 hours.
+	Failed24h bool
+	Sort      string
+	Sorts     []Choice
+	// ClearURL is the page without any filter, "" when none is set.
+	ClearURL string
+}
+
+// AllJobsResults is the #all-jobs-results fragment: a page of the jobs
+// that match, the links to the next and first pages, and what to say
+// when none match.
+type AllJobsResults struct {
+	Rows []AllJobsRow
+	// Summary says what the page shows ("50 jobs, soonest next run
+	// first"); Empty replaces the table when no job matches.
+	Summary, Empty string
+	// Partial says that the page looked at a part of the jobs only (the
+	// last result filter), "" when it looked at all.
+	Partial string
+	// NextURL is the next page (keyset cursor in the URL), FirstURL the
+	// first page when this is not it.
+	NextURL, FirstURL string
+}
+
+// AllJobsRow is one job of the "All jobs" page.
+type AllJobsRow struct {
+	Name, URL string
+	// Collection is "resource group/collection", CollectionURL its page.
+	Collection, CollectionURL string
+	Workspace                 string
+	Badge                     BadgeView
+	Description               string
+	Next                      Instant
+	// NextNote replaces Next when there is no next run ("Disabled").
+	NextNote   string
+	LastResult BadgeView
+	LastAt     Instant
+	// Failures24h counts the Failed runs of the last 24 hours;
+	// HasFailures24h says it is not zero.
+	Failures24h    string
+	HasFailures24h bool
+}
