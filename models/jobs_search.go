@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sked/models/jobdef"
 	"slices"
 	"strings"
 	"time"
@@ -130,7 +131,7 @@ type JobSearchRow struct {
 	ID             int64
 	Name           string
 	Definition     json.RawMessage
-	State          string
+	State          jobdef.State
 	NextRunAt      *time.Time
 	LastRunAt      *time.Time
 	ScheduleBase   *time.Time
@@ -141,7 +142,7 @@ type JobSearchRow struct {
 	Collection     string
 	ResourceGroup  string
 	WorkspaceID    string
-	LastStatus     *string
+	LastStatus     *HistoryStatus
 	LastStartTime  *time.Time
 	RecentFailures int64
 }

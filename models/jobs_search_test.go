@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // searchFixture is a database with jobs in two collections of "default"
@@ -29,7 +30,7 @@ func newSearchFixture(t *testing.T) *searchFixture {
 			def["recurrence"] = map[string]any{"frequency": "hour", "interval": 1, "timeZone": zone}
 		}
 		b, _ := json.Marshal(def)
-		j := &models.Job{JobCollectionID: c.ID, Name: name, Definition: b, State: state, NextRunAt: next}
+		j := &models.Job{JobCollectionID: c.ID, Name: name, Definition: b, State: jobdef.State(state), NextRunAt: next}
 		if _, err := f.store.PutJob(f.ctx, j); err != nil {
 			t.Fatal(err)
 		}

@@ -27,8 +27,8 @@ const MaxSearchLength = 200
 
 // The choices of the page's selects; the first of each is "any".
 var (
-	allJobsStateChoices  = []Choice{{"", "Any state"}, {"enabled", "Enabled"}, {"disabled", "Disabled"}, {"completed", "Completed"}, {"faulted", "Faulted"}}
-	allJobsResultChoices = []Choice{{"", "Any last result"}, {"Completed", "Completed"}, {"Failed", "Failed"}, {"Postponed", "Postponed"}, {"none", "Never ran"}}
+	allJobsStateChoices  = jobStateChoices()
+	allJobsResultChoices = append(historyStatusChoices("Any last result"), Choice{"none", "Never ran"})
 	allJobsSortChoices   = []Choice{{"next", "Next run, soonest first"}, {"last", "Last run, newest first"}, {"name", "Name, A to Z"}, {"failures", "Most failures (all time)"}}
 )
 
@@ -322,4 +322,14 @@ func newAllJobsRow(it AllJobsItem, now time.Time) AllJobsRow {
 		r.LastAt = InstantPtr(j.LastStartTime, zone, now)
 	}
 	return r
+}
+
+// jobStateChoices are the job state filter's choices: any, then each
+// state.
+func jobStateChoices() []Choice {
+	out := []Choice{{"", "Any state"}}
+	for _, st := range models.JobStates {
+		out = append(out, Choice{string(st), st.Label()})
+	}
+	return out
 }

@@ -67,7 +67,7 @@ func TestParseAllJobsParams(t *testing.T) {
 func TestNewAllJobsResults(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	next := now.Add(90 * time.Minute)
-	failed := "Failed"
+	failed := models.StatusFailed
 	lastAt := now.Add(-2 * time.Hour)
 	def := json.RawMessage(`{"action":{"type":"https","request":{"uri":"https://x","method":"GET"}},"recurrence":{"frequency":"day","interval":1,"timeZone":"Europe/Berlin"}}`)
 	item := func(i int) AllJobsItem {

@@ -70,7 +70,7 @@ func NewJobPageView(row *models.CollectionRow, j *models.JobDetail, pj StoredJob
 			Problem: pj.Problem, Cron: pj.Cron(), FeedURL: feedURL,
 		},
 		Filter: HistoryFilter{URL: JobHistoryPath(ws, rg, coll, j.Name), Status: string(p.Status), Action: string(p.Action),
-			Statuses: historyStatusChoices(), Actions: actionChoices(),
+			Statuses: historyStatusChoices("Any status"), Actions: actionChoices(),
 		},
 	}
 }
@@ -171,10 +171,10 @@ func NewJobDeleteView(row *models.CollectionRow, j *models.JobDetail, csrf, prob
 		CancelURL: jb, CSRFToken: csrf, Error: problem}
 }
 
-// historyStatusChoices are the history filter's status choices: any, then
-// each status.
-func historyStatusChoices() []Choice {
-	out := []Choice{{Value: "", Label: "Any status"}}
+// historyStatusChoices are a history status filter's choices: any (labelled
+// any), then each status.
+func historyStatusChoices(any string) []Choice {
+	out := []Choice{{Value: "", Label: any}}
 	for _, st := range models.HistoryStatuses {
 		out = append(out, Choice{Value: string(st), Label: string(st)})
 	}
