@@ -125,3 +125,12 @@ func MonthPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/month" 
 
 // MonthDayPath is the day fragment of a workspace's month view.
 func MonthDayPath(ws string) string { return MonthPath(ws) + "/day" }
+
+// SignInOIDCPath is the start of the OpenID Connect sign-in, which comes
+// back to next (a local path; "" or "/" is the dashboard).
+func SignInOIDCPath(next string) string {
+	if next == "" || next == "/" {
+		return "/signin/oidc"
+	}
+	return "/signin/oidc?next=" + url.QueryEscape(next)
+}
