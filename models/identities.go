@@ -60,8 +60,18 @@ type ExternalSignInResult struct {
 // workspace exists afterwards. The user is then granted what in asks
 // (administrator, memberships as "member"): grants only add, so that a
 // role given in Sked is not taken away by the next sign-in. A disabled
-// user gives ErrUserDisabled and changes nothing.
+// user gives ErrUserDisabled and changes nothing. Two first sign-ins of
+// one person at once create one user: the loser of the race retries once
+// and finds it.
 func (s *Store) SignInExternal(ctx context.Context, in ExternalSignIn) (*ExternalSignInResult, error) {
+	out, err := s.signInExternal(ctx, in)
+	if errors.Is(err, ErrConflict) {
+		out, err = s.signInExternal(ctx, in)
+	}
+	return out, err
+}
+
+func (s *Store) signInExternal(ctx context.Context, in ExternalSignIn) (*ExternalSignInResult, error) {
 	const op = "models: external sign-in"
 	if in.Issuer == "" || in.Subject == "" {
 		return nil, fmt.Errorf("%s: issuer and subject are required", op)
@@ -164,7 +174,8 @@ var notUsernameChars = regexp.MustCompile(`[^A-Za-z0-9._@-]+`)
 
 // freeUsernameTx returns the first name not taken among the email, the
 // preferred name and the email's local part (each cleaned to the user
-// name rules), then those with "-2" … "-99" appended, then "user-<n>".
+// name rules), then the last of these with "-2" … "-99" appended, then
+// "user-<n>".
 func freeUsernameTx(tx *gorm.DB, in ExternalSignIn) (string, error) {
 	var bases []string
 	local, _, _ := strings.Cut(in.Email, "@")
@@ -183,7 +194,7 @@ func freeUsernameTx(tx *gorm.DB, in ExternalSignIn) (string, error) {
 	var candidates []string
 	candidates = append(candidates, bases...)
 	for i := 2; i < 100; i++ {
-		candidates = append(candidates, fmt.Sprintf("%s-%d", bases[0], i))
+		candidates = append(candidates, fmt.Sprintf("%s-%d", bases[len(bases)-1], i))
 	}
 	for _, c := range candidates {
 		var n int64
