@@ -198,3 +198,21 @@ func TestOIDCOff(t *testing.T) {
 	wantStatus(t, a.get("/signin/oidc"), http.StatusNotFound)
 	wantStatus(t, a.get("/signin/oidc/callback?state=x&code=y"), http.StatusNotFound)
 }
+
+// TestOIDCCallbackThrottled checks that failed callbacks count against
+// the client address in the sign-in throttle, which password sign-ins
+// share.
+func TestOIDCCallbackThrottled(t *testing.T) {
+	o := newOIDCApp(t, oidcSettings(t))
+	for i := 0; i < 20; i++ {
+		wantStatus(t, o.get("/signin/oidc/callback?state=x&code=y"), http.StatusBadRequest)
+	}
+	r := o.get("/signin/oidc/callback?state=x&code=y")
+	wantStatus(t, r, http.StatusTooManyRequests)
+	if r.Header.Get("Retry-After") == "" || !strings.Contains(r.body, "Too many failed sign-ins") {
+		t.Errorf("429 without Retry-After or message: %v\n%s", r.Header, r.body)
+	}
+	tok := o.csrf("/signin")
+	r = o.post("/signin", url.Values{"csrf_token": {tok}, "username": {"root"}, "password": {"correct horse battery"}})
+	wantStatus(t, r, http.StatusTooManyRequests)
+}
