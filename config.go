@@ -93,6 +93,8 @@ type Config struct {
 	// they ended (--finished-job-max-age, SKED_FINISHED_JOB_MAX_AGE).
 	// Default 60d; 0 keeps them.
 	FinishedJobMaxAge time.Duration
+	// OIDC is the OpenID Connect sign-in (--oidc-*, config_oidc.go).
+	OIDC OIDCConfig
 }
 
 // setting describes one configuration setting: its flag, its environment
@@ -102,7 +104,7 @@ type setting struct {
 	apply                func(c *Config, v string) error
 }
 
-var settings = []setting{
+var settings = append([]setting{
 	{"listen", "SKED_LISTEN", ":8080", "HTTP listen address", func(c *Config, v string) error { c.Listen = v; return nil }},
 	{"data-dir", "SKED_DATA_DIR", "./data", "data directory (embedded PostgreSQL, session secret)", func(c *Config, v string) error { c.DataDir = v; return nil }},
 	{"database-url", "SKED_DATABASE_URL", "", "PostgreSQL URL; empty runs the embedded PostgreSQL", func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
@@ -138,7 +140,7 @@ var settings = []setting{
 	{"finished-job-max-age", "SKED_FINISHED_JOB_MAX_AGE", "60d", "delete completed and faulted jobs this long after they ended (0 keeps them)", func(c *Config, v string) error {
 		return parseAge(&c.FinishedJobMaxAge, v)
 	}},
-}
+}, oidcSettings...)
 
 // ConfigError names the setting that has a bad value.
 type ConfigError struct {
@@ -245,7 +247,7 @@ func (c Config) Validate() error {
 	if c.ShutdownTimeout <= 0 {
 		return configError("shutdown-timeout", "must be positive")
 	}
-	return nil
+	return c.OIDC.validate()
 }
 
 // validateDatabaseURL accepts postgres:// and postgresql:// URLs and

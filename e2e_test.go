@@ -55,12 +55,15 @@ func (s *syncBuffer) String() string {
 
 // startSked runs the real server (run) with the embedded PostgreSQL in
 // dataDir and returns its base URL and a function that stops it and
-// reports run's error.
-func startSked(t *testing.T, dataDir string) (string, func() error) {
+// reports run's error. Each of opts may change the configuration.
+func startSked(t *testing.T, dataDir string, opts ...func(*Config)) (string, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	cfg := Config{Listen: "127.0.0.1:0", DataDir: dataDir, LogLevel: slog.LevelInfo, ShutdownTimeout: 10 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {

@@ -52,7 +52,8 @@ func (s *Server) routes(e *echo.Echo) {
 //   - probe: health, readiness and metrics, for operators' probes; no
 //     middleware.
 //   - asset: the static files; no middleware.
-//   - visitor: the pages anyone may open (setup, sign-in, sign-out): the
+//   - visitor: the pages anyone may open (setup, sign-in with a password
+//     or OpenID Connect, sign-out): the
 //     session, if any, and the CSRF check (every state-changing request
 //     carries the token).
 //   - signedIn: the pages and their htmx fragments for signed-in users:
@@ -109,6 +110,8 @@ func (s *Server) routeTable() []route {
 		{get, "/signin", s.signInPage, visitor},
 		{post, "/signin", s.signInSubmit, visitor},
 		{post, "/signout", s.signOut, visitor},
+		{get, "/signin/oidc", s.signInOIDCStart, visitor},
+		{get, "/signin/oidc/callback", s.signInOIDCCallback, visitor},
 
 		{get, "/", s.dashboard, signedIn},
 		{get, "/jobs", s.allJobsPage, signedIn},

@@ -31,6 +31,10 @@ var publicRoutes = map[string]string{
 	"POST /signin":  "visitor",
 	"POST /signout": "visitor",
 	"GET /c/:ws/:rg/:jc/jobs/:job/calendar.ics": "feedToken",
+
+	// The OpenID Connect sign-in (signin_oidc.go).
+	"GET /signin/oidc":          "visitor",
+	"GET /signin/oidc/callback": "visitor",
 }
 
 // accessChains are the middleware of each access group, in order.

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/oidcauth"
 	"sked/scheduler/action"
 	"sked/scheduler/catalog"
 )
@@ -61,6 +62,9 @@ type Deps struct {
 	// BaseURL is where users reach Sked; it starts the nextLink of lists.
 	// Empty means the scheme and Host of each request.
 	BaseURL string
+	// OIDC signs users in through an OpenID Connect provider besides
+	// passwords. Nil (the default) means passwords only.
+	OIDC *oidcauth.Client
 }
 
 // Engine is what the handlers ask of the execution engine
@@ -83,6 +87,7 @@ type Server struct {
 	catalog  *catalog.Catalog // reads (calendars, exports); writes go through the interfaces below
 	baseURL  string
 	allow    []netip.Prefix
+	oidc     *oidcFlows // nil without OpenID Connect
 
 	collections collectionWriter
 	jobs        jobWriter
@@ -136,6 +141,7 @@ func New(d Deps) *echo.Echo {
 		catalog:  cat,
 		baseURL:  d.BaseURL,
 		allow:    d.AllowTargets,
+		oidc:     newOIDCFlows(d.OIDC, d.SessionSecret, d.SecureCookies),
 
 		collections: cat,
 		jobs:        cat,

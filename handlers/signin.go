@@ -30,7 +30,7 @@ func (s *Server) signInPage(c echo.Context) error {
 	if currentUser(c) != nil {
 		return redirect(c, next)
 	}
-	return render(c, http.StatusOK, web.SignInPage(page(c, "Sign in"), web.SignInForm{Next: next}))
+	return render(c, http.StatusOK, web.SignInPage(page(c, "Sign in"), web.SignInForm{Next: next, Provider: s.oidcName()}))
 }
 
 // signInSubmit checks the user name and password. Success signs in and
@@ -80,6 +80,7 @@ func (s *Server) signInSubmit(c echo.Context) error {
 }
 
 func (s *Server) signInFailed(c echo.Context, status int, form web.SignInForm) error {
+	form.Provider = s.oidcName()
 	if isHTMX(c) {
 		return render(c, status, web.SignInFormFragment(csrfToken(c), form))
 	}

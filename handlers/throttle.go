@@ -122,3 +122,19 @@ func (t *signInThrottle) succeed(username string) {
 	defer t.mu.Unlock()
 	delete(t.entries, userKey(username))
 }
+
+// waitAddr returns how long a client at addr must still wait before a
+// sign-in that names no user yet (OpenID Connect); zero means go ahead. It
+// shares the address's count with password sign-ins.
+func (t *signInThrottle) waitAddr(addr string) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.waitFor(addrKey(addr), freeAddrAttempts, t.now())
+}
+
+// failAddr records a failed sign-in from addr that names no user.
+func (t *signInThrottle) failAddr(addr string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failKeys(t.now(), addrKey(addr))
+}

@@ -137,3 +137,12 @@ func AllJobsPath(q url.Values) string {
 	}
 	return AllJobsBasePath + "?" + q.Encode()
 }
+
+// SignInOIDCPath is the start of the OpenID Connect sign-in, which comes
+// back to next (a local path; "" or "/" is the dashboard).
+func SignInOIDCPath(next string) string {
+	if next == "" || next == "/" {
+		return "/signin/oidc"
+	}
+	return "/signin/oidc?next=" + url.QueryEscape(next)
+}

@@ -35,12 +35,14 @@ type SetupForm struct {
 
 // SignInForm is the sign-in form. Error is the one message for a failed
 // sign-in (it never says whether the user exists); Next is where to go
-// afterwards.
+// afterwards. Provider labels the OpenID Connect button ("Sign in with
+// Provider"); "" shows none.
 type SignInForm struct {
 	Username string
 	Next     string
 	Error    string
 	Errors   FieldErrors
+	Provider string
 }
 
 // ErrorView is an error page or fragment.
