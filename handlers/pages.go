@@ -150,12 +150,11 @@ func (s *Server) jobRunNow(c echo.Context) error {
 		if s.engine == nil {
 			return "", errNoEngine
 		}
-		id, err := s.engine.RunNow(c.Request().Context(), j.ID)
-		if err != nil {
+		if _, err := s.engine.RunNow(c.Request().Context(), j.ID); err != nil {
 			return "", err
 		}
 		c.Response().Header().Set("HX-Trigger-After-Settle", "sked-history-changed")
-		return fmt.Sprintf("The job runs now (attempt %d). Its entry appears in the history when the attempt ends.", id), nil
+		return web.RunNowMessage(j.ExecutionCount), nil
 	})
 }
 
