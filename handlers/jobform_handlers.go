@@ -298,7 +298,7 @@ func (s *Server) previewFor(c echo.Context, row *models.CollectionRow, body []by
 	} else {
 		pv.Warnings = res.Warnings
 	}
-	pv.Occurrences = web.PreviewOccurrences(res.Occurrences, loc)
+	pv.Occurrences = web.PreviewOccurrencesOf(job, res.Occurrences, now)
 	pv.Calendar = web.NewCalendarDays(job, now, cals)
 	return pv
 }

@@ -81,6 +81,8 @@ type PreviewOccurrence struct {
 	// RFC3339 is the instant; Local its wall time in the job's zone; UTC
 	// the same in UTC.
 	RFC3339, Local, UTC string
+	// Note, when set, says why the run is there (StartNowNote).
+	Note string
 }
 
 // CalendarDay is one day of the calendar strip.

@@ -1795,20 +1795,20 @@ func JobStatusFragment(s JobStatus) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 158, "</dd></div></dl><h3 class=\"mt-4 text-sm font-medium text-slate-600\">Next occurrences <span class=\"font-normal\">(in ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 158, "</dd></div></dl><h3 class=\"mt-4 text-sm font-medium text-slate-600\">Next occurrences <span class=\"font-normal\">(")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var114 string
-		templ_7745c5c3_Var114, templ_7745c5c3_Err = templ.JoinStringErrs(s.Zone)
+		templ_7745c5c3_Var114, templ_7745c5c3_Err = templ.JoinStringErrs(ZoneCaption(s.Zone))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/pages.templ`, Line: 265, Col: 109}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/pages.templ`, Line: 265, Col: 119}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var114))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 159, ", UTC alongside)</span></h3>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 159, ")</span></h3>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -3381,20 +3381,20 @@ func HistoryTableFragment(h HistoryTable) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 296, "<div class=\"overflow-x-auto rounded-lg border border-slate-200\"><table class=\"min-w-full divide-y divide-slate-200 bg-white text-sm\"><caption class=\"sr-only\">Executions, newest first; times in ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 296, "<div class=\"overflow-x-auto rounded-lg border border-slate-200\"><table class=\"min-w-full divide-y divide-slate-200 bg-white text-sm\"><caption class=\"sr-only\">Executions, newest first; times ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var215 string
-			templ_7745c5c3_Var215, templ_7745c5c3_Err = templ.JoinStringErrs(h.Zone)
+			templ_7745c5c3_Var215, templ_7745c5c3_Err = templ.JoinStringErrs(ZoneCaption(h.Zone))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/pages.templ`, Line: 416, Col: 73}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/pages.templ`, Line: 416, Col: 83}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var215))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 297, " with UTC alongside</caption> <thead class=\"bg-slate-100 text-left\"><tr><th scope=\"col\" class=\"px-3 py-2\">Started</th><th scope=\"col\" class=\"px-3 py-2\">Status</th><th scope=\"col\" class=\"px-3 py-2\">Action</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Retry count</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Occurrence</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Late by</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Duration</th><th scope=\"col\" class=\"px-3 py-2\">Message</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 297, "</caption> <thead class=\"bg-slate-100 text-left\"><tr><th scope=\"col\" class=\"px-3 py-2\">Started</th><th scope=\"col\" class=\"px-3 py-2\">Status</th><th scope=\"col\" class=\"px-3 py-2\">Action</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Retry count</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Occurrence</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Late by</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Duration</th><th scope=\"col\" class=\"px-3 py-2\">Message</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
