@@ -87,6 +87,45 @@ func TestBrowserJobBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, "11-job-form-new")
+	// The JSON tab opens on the blank form (no name typed yet).
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("tab-json")),
+		chromedp.WaitVisible(chromedp.ID("json")),
+		chromedp.Navigate(base+"/c/default/prod/finance/jobs/new"),
+		chromedp.WaitVisible(chromedp.ID("job-form")),
+	)
+	if err != nil {
+		t.Fatalf("the JSON tab of the blank form: %v", err)
+	}
+	// Only the relevant fields show: no error action fields while it is
+	// not wanted, the end's field only for its kind of end.
+	visible := func(id string) bool {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById("`+id+`").closest("[hidden]")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if visible("error_uri") || visible("count") || visible("end_time") {
+		t.Errorf("hidden fields show: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("error_action")),
+		chromedp.Click(chromedp.CSS(`input[name="end"][value="count"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !visible("error_uri") || !visible("count") || visible("end_time") {
+		t.Errorf("after choosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("error_action")),
+		chromedp.Click(chromedp.CSS(`input[name="end"][value="never"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// A marker on the page survives only if nothing reloads it.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 7")); err != nil {
 		t.Fatal(err)
@@ -171,6 +210,14 @@ func TestBrowserJobBuilder(t *testing.T) {
 	wide, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
 	if err != nil || wide {
 		t.Errorf("the job form scrolls sideways at 375 px (%v)", err)
+	}
+	// The compact preview follows the schedule, before Save.
+	compactFirst, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function(){
+		var c = document.getElementById("preview-compact"), s = document.getElementById("save-job");
+		return c.offsetHeight > 0 && c.getBoundingClientRect().top < s.getBoundingClientRect().top &&
+			/last friday/i.test(c.textContent)})()`))
+	if err != nil || !compactFirst {
+		t.Errorf("no compact preview before Save at 375 px (%v)", err)
 	}
 	screenshot(t, ctx, "14-job-form-375")
 	if err := chromedp.Do(ctx, chromedp.EmulateReset()); err != nil {

@@ -48,3 +48,29 @@ func TestJobFormBlank(t *testing.T) {
 		t.Errorf("JSON tab: %s", r.body)
 	}
 }
+
+// TestJobFormCompactPreview checks the compact preview after the schedule:
+// on the page, and updated out of band by the builder's live preview (not
+// the JSON tab's, which has none).
+func TestJobFormCompactPreview(t *testing.T) {
+	a, base := signedInWithCollection(t)
+	r := a.do(a.client, http.MethodGet, base+"/jobs/new", nil, nil, nil)
+	if r.doc.Find("#preview-compact").Length() != 1 {
+		t.Fatal("no compact preview on the form")
+	}
+	csrf := a.csrf(base + "/jobs/new")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form := lastFridayForm(csrf)
+	r = a.do(a.client, http.MethodPost, base+"/jobs/preview", nil, h, strings.NewReader(form.Encode()))
+	wantStatus(t, r, http.StatusOK)
+	compact := r.doc.Find(`#preview-compact[hx-swap-oob="true"]`)
+	if compact.Find("[data-datetime]").Length() != 3 || !strings.Contains(strings.ToLower(compact.Text()), "last friday") {
+		t.Errorf("compact preview: %s", r.body)
+	}
+	form.Set("mode", "json")
+	form.Set("json", `{"action":{"type":"https","request":{"uri":"https://example.com/","method":"GET"}}}`)
+	r = a.do(a.client, http.MethodPost, base+"/jobs/preview", nil, h, strings.NewReader(form.Encode()))
+	if r.doc.Find("#preview-compact").Length() != 0 {
+		t.Error("the JSON tab's preview updates a compact preview it does not have")
+	}
+}

@@ -212,6 +212,8 @@ func (s *Server) jobFormPreview(c echo.Context) error {
 	pv := s.previewFor(c, row, body, previewCount(f.PreviewCount), f.Mode)
 	if f.Mode == "json" {
 		pv.FieldErrors = nil
+	} else {
+		pv.Compact = true
 	}
 	return render(c, http.StatusOK, web.JobPreviewContent(pv))
 }

@@ -3,6 +3,8 @@ package web
 import (
 	"slices"
 	"strconv"
+
+	"github.com/a-h/templ"
 )
 
 // Choice is one option of a select or a radio group.
@@ -66,4 +68,17 @@ func inputClass(errs FieldErrors, name string) string {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// firstOccurrences returns at most n occurrences from the start of occ.
+func firstOccurrences(occ []PreviewOccurrence, n int) []PreviewOccurrence {
+	return occ[:min(n, len(occ))]
+}
+
+// oobAttrs marks an element for an out-of-band swap when oob is set.
+func oobAttrs(oob bool) templ.Attributes {
+	if oob {
+		return templ.Attributes{"hx-swap-oob": "true"}
+	}
+	return templ.Attributes{}
 }

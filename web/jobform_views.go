@@ -74,6 +74,10 @@ type JobPreview struct {
 	Calendar []CalendarDay
 	// FieldErrors update the form's error slots out of band.
 	FieldErrors FieldErrors
+	// Compact, when set, makes the live preview's answer update the
+	// builder's compact preview (#preview-compact) out of band too; the
+	// JSON tab has none.
+	Compact bool
 }
 
 // PreviewOccurrence is one upcoming occurrence.

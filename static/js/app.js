@@ -7,8 +7,9 @@ document.addEventListener("htmx:configRequest", function (event) {
   }
 });
 
-// The job form shows only the schedule fields of the chosen frequency and
-// the fields of the chosen authentication (hidden fields are left out of
+// The job form shows only the schedule fields of the chosen frequency, the
+// fields of the chosen authentication, the end of the chosen kind and the
+// error action's fields while it is wanted (hidden fields are left out of
 // the job JSON by the server too). Without JavaScript every field shows.
 function skedToggleSections() {
   var freq = document.getElementById("frequency");
@@ -19,11 +20,21 @@ function skedToggleSections() {
   document.querySelectorAll("[data-show-auth]").forEach(function (el) {
     el.hidden = !!auth && el.dataset.showAuth.split(" ").indexOf(auth.value) < 0;
   });
+  // data-show-if="id" shows an element while checkbox id is checked;
+  // data-show-if="name=value" while that radio button is checked.
+  document.querySelectorAll("[data-show-if]").forEach(function (el) {
+    var cond = el.dataset.showIf.split("=");
+    var input = cond.length === 1
+      ? document.getElementById(cond[0])
+      : document.querySelector('input[name="' + cond[0] + '"][value="' + cond[1] + '"]');
+    el.hidden = !!input && !input.checked;
+  });
 }
 document.addEventListener("DOMContentLoaded", skedToggleSections);
 document.addEventListener("htmx:afterSettle", skedToggleSections);
 document.addEventListener("change", function (event) {
-  if (event.target.id === "frequency" || event.target.id === "auth_type") {
+  if (event.target.id === "frequency" || event.target.id === "auth_type" ||
+      event.target.id === "error_action" || event.target.name === "end") {
     skedToggleSections();
   }
 });
