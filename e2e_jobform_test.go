@@ -126,6 +126,41 @@ func TestBrowserJobBuilder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The minute chips: a shortcut checks every 15th minute; a chip
+	// toggles by keyboard (Space on its focused checkbox).
+	checkedMinutes := func() []string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+			`Array.from(document.querySelectorAll('input[name="minutes"]:checked')).map(e => e.value)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-pick-name="minutes"][data-pick-step="15"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(checkedMinutes(), ","); got != "0,15,30,45" {
+		t.Errorf("every 15 minutes checked %q", got)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Focus(chromedp.CSS(`input[name="minutes"][value="7"]`)),
+		chromedp.KeyEvent(" "),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(checkedMinutes(), ","); got != "0,7,15,30,45" {
+		t.Errorf("Space on minute 7: checked %q", got)
+	}
+	screenshot(t, ctx, "11b-job-form-chips")
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-pick-name="minutes"][data-pick-step="0"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := checkedMinutes(); len(got) != 0 {
+		t.Errorf("clear left %v", got)
+	}
 	// A marker on the page survives only if nothing reloads it.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 7")); err != nil {
 		t.Fatal(err)

@@ -74,3 +74,21 @@ func TestJobFormCompactPreview(t *testing.T) {
 		t.Error("the JSON tab's preview updates a compact preview it does not have")
 	}
 }
+
+// TestJobFormChips checks the minute and hour pickers: still one real
+// checkbox per value under the same names, labelled, with the shortcuts.
+func TestJobFormChips(t *testing.T) {
+	a, base := signedInWithCollection(t)
+	r := a.do(a.client, http.MethodGet, base+"/jobs/new", nil, nil, nil)
+	if n := r.doc.Find(`input[type="checkbox"][name="minutes"][aria-label]`).Length(); n != 60 {
+		t.Errorf("%d minute checkboxes, want 60", n)
+	}
+	if n := r.doc.Find(`input[type="checkbox"][name="hours"][aria-label]`).Length(); n != 24 {
+		t.Errorf("%d hour checkboxes, want 24", n)
+	}
+	for _, step := range []string{"5", "10", "15", "30"} {
+		if r.doc.Find(`button[type="button"][data-pick-name="minutes"][data-pick-step="`+step+`"]`).Length() != 1 {
+			t.Errorf("no every-%s-minutes shortcut", step)
+		}
+	}
+}

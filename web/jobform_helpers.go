@@ -26,6 +26,8 @@ var (
 	previewChoices     = []Choice{{"10", "10"}, {"25", "25"}, {"50", "50"}, {"100", "100"}}
 	weekDayChoices     = []Choice{{"monday", "Mon"}, {"tuesday", "Tue"}, {"wednesday", "Wed"}, {"thursday", "Thu"}, {"friday", "Fri"}, {"saturday", "Sat"}, {"sunday", "Sun"}}
 	occurrenceRows     = []Choice{{"1", "First"}, {"2", "Second"}, {"3", "Third"}, {"4", "Fourth"}, {"5", "Fifth"}, {"-1", "Last"}, {"0", "Every"}}
+	minuteShortcuts    = []Choice{{"5", "every 5 minutes"}, {"10", "every 10 minutes"}, {"15", "every 15 minutes"}, {"30", "every 30 minutes"}, {"0", "clear"}}
+	hourShortcuts      = []Choice{{"2", "every 2 hours"}, {"3", "every 3 hours"}, {"6", "every 6 hours"}, {"1", "every hour"}, {"0", "clear"}}
 	monthChoices       = []Choice{{"1", "Jan"}, {"2", "Feb"}, {"3", "Mar"}, {"4", "Apr"}, {"5", "May"}, {"6", "Jun"}, {"7", "Jul"}, {"8", "Aug"}, {"9", "Sep"}, {"10", "Oct"}, {"11", "Nov"}, {"12", "Dec"}}
 )
 

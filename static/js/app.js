@@ -64,3 +64,21 @@ document.addEventListener("click", function (event) {
     }
   }
 });
+
+// A chip shortcut (data-pick-name, data-pick-step) checks every step-th
+// checkbox of that name, from 0 ("every 15 minutes": 0, 15, 30, 45); step
+// 0 clears them. The change event updates the live preview.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-pick-step]");
+  if (!button) {
+    return;
+  }
+  var step = parseInt(button.dataset.pickStep, 10);
+  var boxes = document.querySelectorAll('input[type="checkbox"][name="' + button.dataset.pickName + '"]');
+  boxes.forEach(function (box) {
+    box.checked = step > 0 && parseInt(box.value, 10) % step === 0;
+  });
+  if (boxes.length > 0) {
+    boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
+  }
+});
