@@ -100,7 +100,7 @@ func TestBrowserJobBuilder(t *testing.T) {
 	// Only the relevant fields show: no error action fields while it is
 	// not wanted, the end's field only for its kind of end.
 	visible := func(id string) bool {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById("`+id+`").closest("[hidden]")`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("`+id+`").getClientRects().length > 0`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,6 +125,9 @@ func TestBrowserJobBuilder(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if visible("error_uri") || visible("count") || visible("end_time") {
+		t.Errorf("after unchoosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
 	// The minute chips: a shortcut checks every 15th minute; a chip
 	// toggles by keyboard (Space on its focused checkbox).
