@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -271,4 +272,16 @@ func TestBrowserJobBuilder(t *testing.T) {
 		t.Fatalf("after saving at %q (%v)", loc, err)
 	}
 	screenshot(t, ctx, "15-job-saved")
+
+	// Dark mode follows the system setting.
+	_, err = chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body.parentElement).backgroundColor`))
+	if err != nil || bg == "rgb(248, 250, 252)" {
+		t.Errorf("dark mode: page background %q (%v)", bg, err)
+	}
+	screenshot(t, ctx, "16-job-saved-dark")
 }

@@ -40,7 +40,8 @@ document.addEventListener("change", function (event) {
 });
 
 // A button with data-copy-target copies the value of that field (the job
-// page's calendar feed URL) and says so.
+// page's calendar feed URL) or the text of that element (a new API token)
+// and says so.
 document.addEventListener("click", function (event) {
   var button = event.target.closest("[data-copy-target]");
   if (!button) {
@@ -50,15 +51,22 @@ document.addEventListener("click", function (event) {
   if (!field) {
     return;
   }
+  // A field's value, or the text of another element (a new token).
+  var text = field.value !== undefined ? field.value : field.textContent;
+  var select = function () {
+    if (field.select) {
+      field.select();
+    } else {
+      window.getSelection().selectAllChildren(field);
+    }
+  };
   var done = function () {
     button.textContent = "Copied";
   };
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(field.value).then(done, function () {
-      field.select();
-    });
+    navigator.clipboard.writeText(text).then(done, select);
   } else {
-    field.select();
+    select();
     if (document.execCommand("copy")) {
       done();
     }
