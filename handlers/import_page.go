@@ -20,7 +20,7 @@ import (
 // importPage shows the import form.
 func (s *Server) importPage(c echo.Context) error {
 	return render(c, http.StatusOK, web.ImportPageView(page(c, "Import and export"),
-		web.ImportPage{CSRFToken: csrfToken(c), ResourceGroup: "default", Collection: "imported", OnConflict: "replace"}))
+		web.ImportPage{CSRFToken: csrfToken(c), ResourceGroup: "default", Collection: "imported", OnConflict: "skip"}))
 }
 
 // importSubmit checks an import (step "check": a dry run) or applies it
@@ -124,7 +124,7 @@ func (s *Server) runImport(ctx context.Context, v web.ImportPage, workspaceID st
 	}
 	v.Report = importReportView(rep)
 	if rep.Applied {
-		v.Report.Message = fmt.Sprintf("Imported: %d jobs written.", rep.Summary.Written)
+		v.Report.Message = "Imported: " + web.Plural(int64(rep.Summary.Written), "job", "jobs") + " written."
 	}
 	return http.StatusOK, v
 }
