@@ -158,7 +158,7 @@ func importReportView(rep *catalog.ImportReport) *web.ImportReportView {
 			if err != nil {
 				continue
 			}
-			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: t.Format("Mon 2 Jan 2006 15:04 -07:00")})
+			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: web.ImportInstant(t)})
 		}
 		out.Rows = append(out.Rows, row)
 	}
