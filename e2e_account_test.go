@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -123,6 +124,16 @@ func TestBrowserAccountPages(t *testing.T) {
 		count, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.body.innerHTML.split(%q).length - 1`, token)))
 		if err != nil || count != 1 {
 			t.Errorf("the token appears %d times on the page, want once (%v)", count, err)
+		}
+		// The copy button copies the token (or, without clipboard access,
+		// selects it).
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("new-token-copy")), chromedp.Sleep(300*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		copied, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
+			`document.getElementById("new-token-copy").textContent === "Copied" || window.getSelection().toString().trim() === %q`, token)))
+		if err != nil || !copied {
+			t.Errorf("the copy button neither copied nor selected the token (%v)", err)
 		}
 		noSidewaysScroll(t, ctx, "the tokens page at "+w+" px")
 		screenshot(t, ctx, "account-02-token-created-"+w)

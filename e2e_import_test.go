@@ -49,7 +49,7 @@ func TestBrowserImportExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("import-message")))
-	if !strings.Contains(msg, "Imported: 1 jobs written") {
+	if !strings.Contains(msg, "Imported: 1 job written") {
 		t.Fatalf("import message %q", msg)
 	}
 	screenshot(t, ctx, "21-import-applied")

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -87,6 +88,83 @@ func TestBrowserJobBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, "11-job-form-new")
+	// The JSON tab opens on the blank form (no name typed yet).
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("tab-json")),
+		chromedp.WaitVisible(chromedp.ID("json")),
+		chromedp.Navigate(base+"/c/default/prod/finance/jobs/new"),
+		chromedp.WaitVisible(chromedp.ID("job-form")),
+	)
+	if err != nil {
+		t.Fatalf("the JSON tab of the blank form: %v", err)
+	}
+	// Only the relevant fields show: no error action fields while it is
+	// not wanted, the end's field only for its kind of end.
+	visible := func(id string) bool {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("`+id+`").getClientRects().length > 0`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if visible("error_uri") || visible("count") || visible("end_time") {
+		t.Errorf("hidden fields show: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("error_action")),
+		chromedp.Click(chromedp.CSS(`input[name="end"][value="count"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !visible("error_uri") || !visible("count") || visible("end_time") {
+		t.Errorf("after choosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("error_action")),
+		chromedp.Click(chromedp.CSS(`input[name="end"][value="never"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if visible("error_uri") || visible("count") || visible("end_time") {
+		t.Errorf("after unchoosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
+	}
+	// The minute chips: a shortcut checks every 15th minute; a chip
+	// toggles by keyboard (Space on its focused checkbox).
+	checkedMinutes := func() []string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+			`Array.from(document.querySelectorAll('input[name="minutes"]:checked')).map(e => e.value)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-pick-name="minutes"][data-pick-step="15"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(checkedMinutes(), ","); got != "0,15,30,45" {
+		t.Errorf("every 15 minutes checked %q", got)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Focus(chromedp.CSS(`input[name="minutes"][value="7"]`)),
+		chromedp.KeyEvent(" "),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(checkedMinutes(), ","); got != "0,7,15,30,45" {
+		t.Errorf("Space on minute 7: checked %q", got)
+	}
+	screenshot(t, ctx, "11b-job-form-chips")
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-pick-name="minutes"][data-pick-step="0"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := checkedMinutes(); len(got) != 0 {
+		t.Errorf("clear left %v", got)
+	}
 	// A marker on the page survives only if nothing reloads it.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 7")); err != nil {
 		t.Fatal(err)
@@ -172,6 +250,14 @@ func TestBrowserJobBuilder(t *testing.T) {
 	if err != nil || wide {
 		t.Errorf("the job form scrolls sideways at 375 px (%v)", err)
 	}
+	// The compact preview follows the schedule, before Save.
+	compactFirst, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function(){
+		var c = document.getElementById("preview-compact"), s = document.getElementById("save-job");
+		return c.offsetHeight > 0 && c.getBoundingClientRect().top < s.getBoundingClientRect().top &&
+			/last friday/i.test(c.textContent)})()`))
+	if err != nil || !compactFirst {
+		t.Errorf("no compact preview before Save at 375 px (%v)", err)
+	}
 	screenshot(t, ctx, "14-job-form-375")
 	if err := chromedp.Do(ctx, chromedp.EmulateReset()); err != nil {
 		t.Fatal(err)
@@ -186,4 +272,16 @@ func TestBrowserJobBuilder(t *testing.T) {
 		t.Fatalf("after saving at %q (%v)", loc, err)
 	}
 	screenshot(t, ctx, "15-job-saved")
+
+	// Dark mode follows the system setting.
+	_, err = chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body.parentElement).backgroundColor`))
+	if err != nil || bg == "rgb(248, 250, 252)" {
+		t.Errorf("dark mode: page background %q (%v)", bg, err)
+	}
+	screenshot(t, ctx, "16-job-saved-dark")
 }

@@ -35,8 +35,8 @@ func accountPathID(c echo.Context, name string) (int64, error) {
 
 // accountTimeView formats t (in UTC) for the pages.
 func accountTimeView(t time.Time) web.AccountTime {
-	u := t.UTC()
-	return web.AccountTime{Text: u.Format("2006-01-02 15:04 UTC"), ISO: u.Format(time.RFC3339)}
+	i := web.InstantIn(t, time.UTC, t) // the one format of every page
+	return web.AccountTime{Text: i.Local, ISO: i.ISO}
 }
 
 // accountOptionalTime is accountTimeView, or the zero AccountTime ("never") for nil.

@@ -21,7 +21,7 @@ import (
 // importPage shows the import form.
 func (s *Server) importPage(c echo.Context) error {
 	return render(c, http.StatusOK, web.ImportPageView(page(c, "Import and export"),
-		web.ImportPage{CSRFToken: csrfToken(c), ResourceGroup: "default", Collection: "imported", OnConflict: "replace"}))
+		web.ImportPage{CSRFToken: csrfToken(c), ResourceGroup: "default", Collection: "imported", OnConflict: "skip"}))
 }
 
 // importSubmit checks an import (step "check": a dry run) or applies it
@@ -132,7 +132,7 @@ func (s *Server) importResult(v web.ImportPage, rep *catalog.ImportReport, err e
 	}
 	v.Report = importReportView(rep)
 	if rep.Applied {
-		v.Report.Message = fmt.Sprintf("Imported: %d jobs written.", rep.Summary.Written)
+		v.Report.Message = "Imported: " + web.Plural(int64(rep.Summary.Written), "job", "jobs") + " written."
 	}
 	return http.StatusOK, v
 }
@@ -168,7 +168,7 @@ func importReportView(rep *catalog.ImportReport) *web.ImportReportView {
 			if err != nil {
 				continue
 			}
-			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: t.Format("Mon 2 Jan 2006 15:04 -07:00")})
+			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: web.ImportInstant(t)})
 		}
 		out.Rows = append(out.Rows, row)
 	}

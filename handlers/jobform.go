@@ -314,10 +314,13 @@ func jobFormErrors(ve *problem.List, jsonMode bool) (web.FieldErrors, []string) 
 			rest = append(rest, p.String())
 			continue
 		}
+		// The builder shows its fields' labels; the JSON tab and the API
+		// keep the paths.
+		line := web.JobFormSentence(p.Path, p.Message)
 		if fields[f] == "" {
-			fields[f] = p.String()
+			fields[f] = line
 		} else {
-			fields[f] += "; " + p.String()
+			fields[f] += "; " + line
 		}
 	}
 	return fields, rest

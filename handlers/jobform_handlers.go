@@ -61,6 +61,9 @@ func (s *Server) newJobPage(c echo.Context) error {
 	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", string(jobdef.Enabled)
 	f.PreviewCount = "10"
 	f.Preview = s.previewOf(c, row, jobFormJSON(f), 10)
+	// Nothing was typed yet: what is missing is said after the first
+	// change (live preview) or on Save, not before.
+	f.Preview.Problems, f.Preview.FieldErrors = nil, nil
 	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), s.withCalendars(c, f)))
 }
 
@@ -90,7 +93,7 @@ func (s *Server) editJobPage(c echo.Context) error {
 		f.Mode, f.Notice = "json", "This job uses "+unsupported+", which only the JSON tab can edit."
 	}
 	body := []byte(f.JSON)
-	f.Preview = s.previewOf(c, row, body, 10)
+	f.Preview = s.previewFor(c, row, body, 10, f.Mode)
 	return render(c, http.StatusOK, web.JobFormPage(page(c, "Edit "+j.Name), s.withCalendars(c, f)))
 }
 
@@ -122,7 +125,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 			f.JSON = string(jobFormJSON(f))
 		}
 		f.Mode = "json"
-		f.Preview = s.previewOf(c, row, []byte(f.JSON), n)
+		f.Preview = s.previewFor(c, row, []byte(f.JSON), n, f.Mode)
 		return s.renderJobForm(c, http.StatusOK, f)
 	case "form":
 		job, err := jobdef.ParseWith([]byte(f.JSON), jobdef.Options{SecretsOptional: true})
@@ -147,14 +150,14 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		body = jobFormJSON(f)
 	}
 	if f.Name == "" {
-		f.Errors = web.FieldErrors{"name": "name: a job name is required"}
-		f.Preview = s.previewOf(c, row, body, n)
+		f.Errors = web.FieldErrors{"name": web.JobFormSentence("jobName", "a job name is required")}
+		f.Preview = s.previewFor(c, row, body, n, f.Mode)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	}
 	if !f.Edit {
 		if _, err := s.store.JobByName(c.Request().Context(), row.ID, f.Name); err == nil {
-			f.Errors = web.FieldErrors{"name": fmt.Sprintf("name: a job named %q already exists in this collection: edit it instead", f.Name)}
-			f.Preview = s.previewOf(c, row, body, n)
+			f.Errors = web.FieldErrors{"name": web.JobFormSentence("jobName", fmt.Sprintf("a job named %q already exists in this collection: edit it instead", f.Name))}
+			f.Preview = s.previewFor(c, row, body, n, f.Mode)
 			return s.renderJobForm(c, statusUnprocessable, f)
 		}
 	}
@@ -166,11 +169,11 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		if len(f.Problems) == 0 {
 			f.Problems = []string{"Some fields need attention: see the messages below them."}
 		}
-		f.Preview = s.previewOf(c, row, body, n)
+		f.Preview = s.previewFor(c, row, body, n, f.Mode)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	case errors.As(err, &qe):
 		f.Problems = []string{qe.Message}
-		f.Preview = s.previewOf(c, row, body, n)
+		f.Preview = s.previewFor(c, row, body, n, f.Mode)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	case err != nil:
 		return err
@@ -207,9 +210,11 @@ func (s *Server) jobFormPreview(c echo.Context) error {
 	if f.Mode == "form" {
 		body = jobFormJSON(f)
 	}
-	pv := s.previewOf(c, row, body, previewCount(f.PreviewCount))
+	pv := s.previewFor(c, row, body, previewCount(f.PreviewCount), f.Mode)
 	if f.Mode == "json" {
 		pv.FieldErrors = nil
+	} else {
+		pv.Compact = true
 	}
 	return render(c, http.StatusOK, web.JobPreviewContent(pv))
 }
@@ -231,6 +236,22 @@ var formSlots = []string{"action_type", "method", "uri", "headers", "body", "aut
 // secrets may be left out (they are kept when saving); the calendars of
 // its workspace apply.
 func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byte, n int) web.JobPreview {
+	return s.previewFor(c, row, body, n, "form")
+}
+
+// previewFor is previewOf for the form's mode: the builder ("form") lists
+// problems by the fields' labels, the JSON tab ("json") by their paths.
+func (s *Server) previewFor(c echo.Context, row *models.CollectionRow, body []byte, n int, mode string) web.JobPreview {
+	lines := func(ve *problem.List) []string {
+		if mode == "json" {
+			return ve.Lines()
+		}
+		out := make([]string, len(ve.Problems))
+		for i, p := range ve.Problems {
+			out[i] = web.JobFormSentence(p.Path, p.Message)
+		}
+		return out
+	}
 	pv := web.JobPreview{FieldErrors: web.FieldErrors{}}
 	for _, slot := range formSlots {
 		pv.FieldErrors[slot] = ""
@@ -242,7 +263,7 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 		for k, v := range fields {
 			pv.FieldErrors[k] = v
 		}
-		pv.Problems = ve.Lines()
+		pv.Problems = lines(ve)
 		// While only the action is incomplete, the schedule is previewed
 		// all the same (people often build the schedule first).
 		if !onlyActionProblems(ve) {
@@ -266,7 +287,7 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 		for k, v := range fields {
 			pv.FieldErrors[k] = v
 		}
-		pv.Problems = append(pv.Problems, ve.Lines()...)
+		pv.Problems = append(pv.Problems, lines(ve)...)
 		return pv
 	}
 	if err != nil {
@@ -280,7 +301,7 @@ func (s *Server) previewOf(c echo.Context, row *models.CollectionRow, body []byt
 	} else {
 		pv.Warnings = res.Warnings
 	}
-	pv.Occurrences = web.PreviewOccurrences(res.Occurrences, loc)
+	pv.Occurrences = web.PreviewOccurrencesOf(job, res.Occurrences, now)
 	pv.Calendar = web.NewCalendarDays(job, now, cals)
 	return pv
 }

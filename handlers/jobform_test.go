@@ -105,7 +105,7 @@ func TestJobFormLivePreview(t *testing.T) {
 	form.Set("interval", "1")
 	form.Set("uri", "")
 	r = a.do(a.client, http.MethodPost, base+"/jobs/preview", nil, h, strings.NewReader(form.Encode()))
-	if r.doc.Find("time[datetime]").Length() != 10 || !strings.Contains(r.doc.Find("#preview-problems").Text(), "action.request.uri: is required") {
+	if r.doc.Find("time[datetime]").Length() != 10 || !strings.Contains(r.doc.Find("#preview-problems").Text(), "URL: is required") {
 		t.Errorf("incomplete action: %s", r.body)
 	}
 }
@@ -159,7 +159,7 @@ func TestJobFormSave(t *testing.T) {
 	before := a.fingerprint()
 	r := a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(bad.Encode()))
 	wantStatus(t, r, http.StatusUnprocessableEntity)
-	if !strings.Contains(r.doc.Find("#err-uri").Text(), "action.request.uri") || !strings.Contains(r.doc.Find("#err-interval").Text(), "recurrence.interval") {
+	if !strings.HasPrefix(r.doc.Find("#err-uri").Text(), "URL: ") || !strings.HasPrefix(r.doc.Find("#err-interval").Text(), "Interval: ") {
 		t.Errorf("field errors: uri %q interval %q", r.doc.Find("#err-uri").Text(), r.doc.Find("#err-interval").Text())
 	}
 	if a.fingerprint() != before {
@@ -211,7 +211,7 @@ func TestJobFormExponentialRetries(t *testing.T) {
 	before := a.fingerprint()
 	r := a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(bad.Encode()))
 	wantStatus(t, r, http.StatusUnprocessableEntity)
-	if !strings.Contains(r.doc.Find("#err-retry").Text(), "action.retryPolicy.maxRetryInterval") || a.fingerprint() != before {
+	if !strings.HasPrefix(r.doc.Find("#err-retry").Text(), "Longest wait: ") || a.fingerprint() != before {
 		t.Fatalf("refused cap: %q", r.doc.Find("#err-retry").Text())
 	}
 

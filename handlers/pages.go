@@ -149,12 +149,12 @@ func (s *Server) jobTimeline(c echo.Context) error {
 // (event sked-history-changed).
 func (s *Server) jobRunNow(c echo.Context) error {
 	return s.jobAction(c, func(row *models.CollectionRow, j *models.JobDetail) (string, error) {
-		id, err := s.jobs.RunNow(c.Request().Context(), actorOf(c), row, &j.Job)
+		_, err := s.jobs.RunNow(c.Request().Context(), actorOf(c), row, &j.Job)
 		if err != nil {
 			return "", err
 		}
 		c.Response().Header().Set("HX-Trigger-After-Settle", "sked-history-changed")
-		return fmt.Sprintf("The job runs now (attempt %d). Its entry appears in the history when the attempt ends.", id), nil
+		return web.RunNowMessage(j.ExecutionCount), nil
 	})
 }
 

@@ -208,6 +208,15 @@ func (s *Server) timelineView(ctx context.Context, row *models.CollectionRow, j 
 			return web.TimelineView{}, err
 		}
 	}
+	if in.NeverRan && len(in.Entries) == 0 && !in.Bucketed {
+		pj, err := s.parseStoredIn(ctx, row.WorkspaceID, j.Definition)
+		if err != nil {
+			return web.TimelineView{}, err
+		}
+		if next := nextOccurrences(j, pj.Job, now, 1, pj.Cals); len(next) > 0 {
+			in.FirstRun = &next[0]
+		}
+	}
 	return web.NewTimelineView(in), nil
 }
 

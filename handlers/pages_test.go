@@ -512,6 +512,9 @@ func TestJobRunEnableDisable(t *testing.T) {
 	if !strings.Contains(r.doc.Find("#job-message").Text(), "runs now") || r.Header.Get("HX-Trigger-After-Settle") != "sked-history-changed" {
 		t.Errorf("run now: message %q, HX-Trigger-After-Settle %q", r.doc.Find("#job-message").Text(), r.Header.Get("HX-Trigger-After-Settle"))
 	}
+	if msg := r.doc.Find("#job-message").Text(); strings.Contains(msg, "attempt") || !strings.Contains(msg, "for the first time") {
+		t.Errorf("run now of a job that never ran: %q", msg)
+	}
 	// The message comes out of band; the status, the timeline and the
 	// table refresh themselves on the event.
 	if r.doc.Find(`#job-notice[hx-swap-oob="true"] #job-message`).Length() != 1 {

@@ -13,7 +13,7 @@ import (
 
 // FS holds every static file, embedded in the binary.
 //
-//go:embed css js
+//go:embed css js img
 var FS embed.FS
 
 var (

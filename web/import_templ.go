@@ -221,27 +221,27 @@ func ImportFragment(v ImportPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" class=\"mt-1 block w-full rounded border border-slate-300 px-3 py-2\"></div><div><label for=\"import_conflict\" class=\"block text-sm font-medium\">Jobs that exist</label> <select id=\"import_conflict\" name=\"on_conflict\" class=\"mt-1 block w-full rounded border border-slate-300 px-3 py-2\"><option value=\"replace\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" class=\"mt-1 block w-full rounded border border-slate-300 px-3 py-2\"></div><div><label for=\"import_conflict\" class=\"block text-sm font-medium\">Jobs that exist</label> <select id=\"import_conflict\" name=\"on_conflict\" class=\"mt-1 block w-full rounded border border-slate-300 px-3 py-2\"><option value=\"skip\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if v.OnConflict != "skip" {
+		if v.OnConflict != "replace" {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, " selected")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, ">Replace them</option> <option value=\"skip\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, ">Skip them (keep the jobs that exist)</option> <option value=\"replace\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if v.OnConflict == "skip" {
+		if v.OnConflict == "replace" {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " selected")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, ">Skip them</option></select></div></div><div class=\"flex flex-wrap items-center gap-3\"><button type=\"submit\" name=\"step\" value=\"check\" id=\"import-check\" class=\"rounded bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 focus:outline-none focus:ring-2 focus:ring-indigo-500 focus:ring-offset-2\">Check (dry run)</button> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, ">Replace them</option></select></div></div><div class=\"flex flex-wrap items-center gap-3\"><button type=\"submit\" name=\"step\" value=\"check\" id=\"import-check\" class=\"rounded bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 focus:outline-none focus:ring-2 focus:ring-indigo-500 focus:ring-offset-2\">Check (dry run)</button> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

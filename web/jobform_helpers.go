@@ -4,6 +4,8 @@ import (
 	"sked/models/jobdef"
 	"slices"
 	"strconv"
+
+	"github.com/a-h/templ"
 )
 
 // Choice is one option of a select or a radio group.
@@ -25,6 +27,8 @@ var (
 	previewChoices     = []Choice{{"10", "10"}, {"25", "25"}, {"50", "50"}, {"100", "100"}}
 	weekDayChoices     = []Choice{{"monday", "Mon"}, {"tuesday", "Tue"}, {"wednesday", "Wed"}, {"thursday", "Thu"}, {"friday", "Fri"}, {"saturday", "Sat"}, {"sunday", "Sun"}}
 	occurrenceRows     = []Choice{{"1", "First"}, {"2", "Second"}, {"3", "Third"}, {"4", "Fourth"}, {"5", "Fifth"}, {"-1", "Last"}, {"0", "Every"}}
+	minuteShortcuts    = []Choice{{"5", "every 5 minutes"}, {"10", "every 10 minutes"}, {"15", "every 15 minutes"}, {"30", "every 30 minutes"}, {"0", "clear"}}
+	hourShortcuts      = []Choice{{"2", "every 2 hours"}, {"3", "every 3 hours"}, {"6", "every 6 hours"}, {"1", "every hour"}, {"0", "clear"}}
 	monthChoices       = []Choice{{"1", "Jan"}, {"2", "Feb"}, {"3", "Mar"}, {"4", "Apr"}, {"5", "May"}, {"6", "Jun"}, {"7", "Jul"}, {"8", "Aug"}, {"9", "Sep"}, {"10", "Oct"}, {"11", "Nov"}, {"12", "Dec"}}
 )
 
@@ -67,4 +71,17 @@ func inputClass(errs FieldErrors, name string) string {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// firstOccurrences returns at most n occurrences from the start of occ.
+func firstOccurrences(occ []PreviewOccurrence, n int) []PreviewOccurrence {
+	return occ[:min(n, len(occ))]
+}
+
+// oobAttrs marks an element for an out-of-band swap when oob is set.
+func oobAttrs(oob bool) templ.Attributes {
+	if oob {
+		return templ.Attributes{"hx-swap-oob": "true"}
+	}
+	return templ.Attributes{}
 }

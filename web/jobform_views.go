@@ -74,6 +74,10 @@ type JobPreview struct {
 	Calendar []CalendarDay
 	// FieldErrors update the form's error slots out of band.
 	FieldErrors FieldErrors
+	// Compact, when set, makes the live preview's answer update the
+	// builder's compact preview (#preview-compact) out of band too; the
+	// JSON tab has none.
+	Compact bool
 }
 
 // PreviewOccurrence is one upcoming occurrence.
@@ -81,6 +85,8 @@ type PreviewOccurrence struct {
 	// RFC3339 is the instant; Local its wall time in the job's zone; UTC
 	// the same in UTC.
 	RFC3339, Local, UTC string
+	// Note, when set, says why the run is there (StartNowNote).
+	Note string
 }
 
 // CalendarDay is one day of the calendar strip.

@@ -247,6 +247,9 @@ type TimelineView struct {
 	Marks                                 []TimelineMark
 	Legend                                []LegendItem
 	Empty                                 bool
+	// FirstRun, for a job that never ran, says so and when it first runs;
+	// the picture is then left out.
+	FirstRun string
 	// DetailX, DetailY, DetailW place the text shown when a mark has the
 	// pointer or the focus.
 	DetailX, DetailY, DetailW int

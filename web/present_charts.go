@@ -204,6 +204,10 @@ type TimelineInput struct {
 	Entries       []models.HistoryEntry
 	Buckets       []models.HistoryBucket
 	Bucketed      bool
+	// NeverRan is set for a job without any execution yet; FirstRun is
+	// then its next run (nil when none is scheduled).
+	NeverRan bool
+	FirstRun *time.Time
 	// URL is the fragment's own URL; PageURL and FragmentURL make the
 	// range links (the range value is appended).
 	URL, PageURL, FragmentURL string
@@ -279,11 +283,19 @@ func NewTimelineView(in TimelineInput) TimelineView {
 			}
 		}
 		t.Marks = entryMarks(in, maxLate)
+		spreadSameSpot(t.Marks)
 	}
 	t.LateMax = "max " + SpanText(time.Duration(maxLate)*time.Millisecond)
 	if all == 0 {
 		t.Empty = true
 		t.Summary = "No execution in the last " + in.Range.Words + "."
+		if in.NeverRan {
+			t.FirstRun = "The job has not run yet and no run is scheduled."
+			if in.FirstRun != nil {
+				i := InstantIn(*in.FirstRun, in.Zone, in.Now)
+				t.FirstRun = "The job has not run yet: its first run is on " + i.Local + " (" + i.Relative + ")."
+			}
+		}
 	} else {
 		t.Summary = fmt.Sprintf("%s in the last %s: %s. Each mark can take the focus; its details show above the picture.",
 			Plural(all, "execution", "executions"), in.Range.Words, countsText(totals))
@@ -351,6 +363,30 @@ func entryMarks(in TimelineInput, maxLate int64) []TimelineMark {
 		out = append(out, m)
 	}
 	return out
+}
+
+// spreadSameSpot moves marks that would hide one another (executions in
+// the same second, or a few pixels apart, in one lane) apart along the
+// axis, so that two runs show as two marks.
+func spreadSameSpot(marks []TimelineMark) {
+	const gap = 14
+	last := map[int]int{} // lane y → x of its previous mark
+	for i := range marks {
+		m := &marks[i]
+		px, seen := last[m.Y]
+		if seen && m.X-px < gap {
+			x := px + gap
+			if x > tlPlotX2 {
+				x = px - gap
+			}
+			dx := x - m.X
+			shapeMark(m, x, m.Y)
+			if m.LateBarH > 0 {
+				m.LateBarX += dx
+			}
+		}
+		last[m.Y] = m.X
+	}
 }
 
 // bucketMarks draws one mark per group of executions of one status.

@@ -128,6 +128,7 @@ func NewTimelineInput(row *models.CollectionRow, j *models.JobDetail, r Timeline
 		in.PageURL, in.FragmentURL = JobHistoryPath(ws, rg, coll, j.Name)+"?range=", JobTimelinePath(ws, rg, coll, j.Name)+"?page=history&range="
 	}
 	in.URL = in.FragmentURL + r.Value
+	in.NeverRan = j.ExecutionCount == 0 && j.FailureCount == 0 && j.FaultedCount == 0
 	return in
 }
 

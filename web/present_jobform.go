@@ -165,15 +165,33 @@ func FillFormFromCron(f *JobForm, cron *jobdef.Cron, now time.Time) error {
 }
 
 // PreviewOccurrences are the occurrences of the form's preview, shown in
-// loc with UTC alongside.
+// loc with UTC alongside (none when loc is UTC).
 func PreviewOccurrences(occ []time.Time, loc *time.Location) []PreviewOccurrence {
 	var out []PreviewOccurrence
 	for _, o := range occ {
-		out = append(out, PreviewOccurrence{
+		po := PreviewOccurrence{
 			RFC3339: o.Format(time.RFC3339),
 			Local:   o.In(loc).Format("Mon 2 Jan 2006 15:04 MST"),
-			UTC:     o.UTC().Format("2 Jan 15:04 UTC"),
-		})
+		}
+		if loc.String() != "UTC" {
+			po.UTC = o.UTC().Format("2 Jan 15:04 UTC")
+		}
+		out = append(out, po)
+	}
+	return out
+}
+
+// StartNowNote labels the first previewed run of a job without a start
+// time, which runs when it is saved.
+const StartNowNote = "now — no start time set"
+
+// PreviewOccurrencesOf is PreviewOccurrences for job previewed at now: the
+// first run of a job without a start time, in the second of now, is
+// labelled StartNowNote.
+func PreviewOccurrencesOf(job *jobdef.Job, occ []time.Time, now time.Time) []PreviewOccurrence {
+	out := PreviewOccurrences(occ, job.Location())
+	if job.StartTime == nil && len(occ) > 0 && occ[0].Unix() == now.Unix() {
+		out[0].Note = StartNowNote
 	}
 	return out
 }
@@ -194,7 +212,9 @@ func NewCalendarDays(job *jobdef.Job, now time.Time, cals recurrence.Calendars) 
 		limit = job.Recurrence.Count
 	}
 	days := make([]CalendarDay, 42)
-	t := now.Add(-time.Nanosecond)
+	// Occurrences are whole seconds: a job without a start time runs in
+	// the second of now, which a later "after" would miss.
+	t := time.Unix(now.Unix()-1, 0)
 	for i := range days {
 		day := start.AddDate(0, 0, i)
 		next := start.AddDate(0, 0, i+1)

@@ -83,8 +83,9 @@ func fileProblem(format string, args ...any) error {
 //
 // A job's name is, in this order: the last segment of its ARM "id"; its
 // "name" ("collection/job" as the API writes it, or just "job"; a flat job
-// may carry one too); else "job-N", N being its position among the file's
-// jobs counting from 1 (the third job of a file is "job-3"). Its
+// may carry one too); else a name derived from its action URL and a hash of
+// its JSON (see derivedJobName; "-2" is added for a second identical job
+// in one file). Its
 // collection is the bundle collection that lists it, else the one its id
 // or "collection/job" name gives, else the import's target.
 //
@@ -245,7 +246,7 @@ func (f *ImportFile) addJob(path string, coll int, raw json.RawMessage) {
 		j.Problems = append(j.Problems, problem.Problem{Path: "name", Message: "must be a string"})
 	}
 	if j.Name == "" {
-		j.Name = fmt.Sprintf("job-%d", len(f.Jobs)+1)
+		j.Name = uniqueIn(derivedJobName(j.Body), f.Jobs)
 	}
 	if coll >= 0 {
 		j.Subscription, j.ResourceGroup, j.CollectionName = "", "", ""

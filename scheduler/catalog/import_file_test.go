@@ -34,19 +34,19 @@ func TestParseImportAcceptsEveryShape(t *testing.T) {
 		colls             []string // "path sub/group/name"
 		jobs              []job
 	}{
-		{"flat job", seedJob, catalog.ShapeJob, nil, []job{{"job", "", "", "", "job-1"}}},
+		{"flat job", seedJob, catalog.ShapeJob, nil, []job{{"job", "", "", "", "example-com-a05352"}}},
 		{"flat job with a name", `{"name": "nightly", ` + seedJob[1:], catalog.ShapeJob, nil, []job{{"job", "", "", "", "nightly"}}},
 		{"ARM job with an id", armJob(`"id": "` + jobID + `backup", "name": "nightly/backup", "type": "Microsoft.Scheduler/jobCollections/jobs"`),
 			catalog.ShapeJob, nil, []job{{"job", "default", "Prod", "nightly", "backup"}}},
 		{"ARM job, id with other casing", armJob(`"id": "/SUBSCRIPTIONS/ws/RESOURCEGROUPS/g/PROVIDERS/microsoft.scheduler/JOBCOLLECTIONS/c/JOBS/j/"`),
 			catalog.ShapeJob, nil, []job{{"job", "ws", "g", "c", "j"}}},
 		{"ARM job named collection/job", armJob(`"name": "nightly/backup"`), catalog.ShapeJob, nil, []job{{"job", "", "", "nightly", "backup"}}},
-		{"ARM job without envelope", armJob(""), catalog.ShapeJob, nil, []job{{"job", "", "", "", "job-1"}}},
+		{"ARM job without envelope", armJob(""), catalog.ShapeJob, nil, []job{{"job", "", "", "", "example-com-a15797"}}},
 		{"array of both", "[" + seedJob + ", " + armJob(`"name": "x"`) + ", " + seedJob + "]", catalog.ShapeArray, nil,
-			[]job{{"[0]", "", "", "", "job-1"}, {"[1]", "", "", "", "x"}, {"[2]", "", "", "", "job-3"}}},
+			[]job{{"[0]", "", "", "", "example-com-a05352"}, {"[1]", "", "", "", "x"}, {"[2]", "", "", "", "example-com-a05352-2"}}},
 		{"empty array", "[]", catalog.ShapeArray, nil, nil},
 		{"ARM list", `{"value": [` + armJob(`"id": "`+jobID+`a"`) + `, ` + seedJob + `], "nextLink": null}`, catalog.ShapeList, nil,
-			[]job{{"value[0]", "default", "Prod", "nightly", "a"}, {"value[1]", "", "", "", "job-2"}}},
+			[]job{{"value[0]", "default", "Prod", "nightly", "a"}, {"value[1]", "", "", "", "example-com-a05352"}}},
 		{"ARM list with its collection", `{"Value": [` + armJob(`"id": "`+jobID+`a"`) + `], "jobCollection": {"id": "/subscriptions/s/resourceGroups/g/providers/Microsoft.Scheduler/jobCollections/c"}}`,
 			catalog.ShapeList, []string{"jobCollection s/g/c"}, []job{{"value[0]", "", "", "", "a"}}},
 		{"export bundle", `{"jobCollections": [
@@ -55,8 +55,8 @@ func TestParseImportAcceptsEveryShape(t *testing.T) {
 			{"name": "empty", "jobs": []},
 			{"name": "nojobs"}], "secretsOmitted": true, "note": "…"}`,
 			catalog.ShapeBundle, []string{"jobCollections[0] default/Prod/nightly", "jobCollections[1] //empty", "jobCollections[2] //nojobs"},
-			[]job{{"jobCollections[0].jobs[0]", "", "", "", "a"}, {"jobCollections[0].jobs[1]", "", "", "", "job-2"}}},
-		{"byte order mark", "\xef\xbb\xbf" + seedJob, catalog.ShapeJob, nil, []job{{"job", "", "", "", "job-1"}}},
+			[]job{{"jobCollections[0].jobs[0]", "", "", "", "a"}, {"jobCollections[0].jobs[1]", "", "", "", "example-com-a05352"}}},
+		{"byte order mark", "\xef\xbb\xbf" + seedJob, catalog.ShapeJob, nil, []job{{"job", "", "", "", "example-com-a05352"}}},
 	}
 	for _, tc := range cases {
 		f, err := catalog.ParseImport([]byte(tc.file))
@@ -117,8 +117,8 @@ func TestParseImportReportsBadIDsAndNamesPerJob(t *testing.T) {
 			t.Errorf("job %d: problems %q, want %q", i, got, want[i])
 		}
 	}
-	if f.Jobs[2].Name != "job-3" || f.Jobs[3].Name != "job-4" {
-		t.Errorf("names %q %q, want job-3 job-4", f.Jobs[2].Name, f.Jobs[3].Name)
+	if f.Jobs[2].Name != "example-com-f1a082" || f.Jobs[3].Name != "job-eba204" {
+		t.Errorf("names %q %q, want example-com-f1a082 job-eba204 (derived)", f.Jobs[2].Name, f.Jobs[3].Name)
 	}
 	f, err = catalog.ParseImport([]byte(`{"jobCollections": [{"properties": {}}, {"id": "/nope", "name": "x"}]}`))
 	if err != nil {
@@ -181,4 +181,37 @@ func TestImportFileWorkspaces(t *testing.T) {
 	if got := fmt.Sprint(f.Workspaces("forced", target)); got != "[forced]" {
 		t.Errorf("Workspaces forced = %s", got)
 	}
+}
+
+// TestDerivedJobNames checks that nameless jobs of different files get
+// different names, and the same job the same name.
+func TestDerivedJobNames(t *testing.T) {
+	other := strings.Replace(seedJob, "https://example.com/", "https://api.example.org/v1/Reports?x=1", 1)
+	names := map[string]string{}
+	for _, file := range []string{seedJob, other, strings.Replace(seedJob, `"hours": [5, 17]`, `"hours": [6]`, 1),
+		`{"action": {"type": "http", "request": {"uri": "not a url", "method": "GET"}}}`} {
+		f, err := catalog.ParseImport([]byte(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := f.Jobs[0].Name
+		if prev, dup := names[n]; dup {
+			t.Errorf("%s and %s both named %q", prev, file, n)
+		}
+		names[n] = file
+	}
+	if _, ok := names["api-example-org-v1-reports-"+strings.Split(firstName(t, other), "-reports-")[1]]; !ok {
+		t.Errorf("names %v lack the host and path of %s", names, other)
+	}
+	if firstName(t, seedJob) != firstName(t, seedJob) {
+		t.Error("the same job gets two names")
+	}
+}
+
+func firstName(t *testing.T, file string) string {
+	f, err := catalog.ParseImport([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Jobs[0].Name
 }

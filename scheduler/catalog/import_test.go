@@ -356,7 +356,7 @@ func TestImportLocatesJobs(t *testing.T) {
 	want := []string{
 		`Team/g/c/j []`,
 		`default/rg/other/k []`,
-		`default/rg/jc/job-3 []`,
+		`default/rg/jc/example-com-a05352 []`,
 		`nowhere/g/c/j ["jobCollection: the collection c cannot be imported: subscription: the workspace \"nowhere\" does not exist"]`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -375,7 +375,7 @@ func TestImportLocatesJobs(t *testing.T) {
 	want = []string{
 		`Team/g/c/j []`,
 		`///k ["jobCollection: the job does not name its collection (it has no ARM id): choose the collection to import into"]`,
-		`///job-3 ["jobCollection: the job does not name its collection (it has no ARM id): choose the collection to import into"]`,
+		`///example-com-a05352 ["jobCollection: the job does not name its collection (it has no ARM id): choose the collection to import into"]`,
 		`Team/g/c/j ["name: the job \"j\" is in the file twice for collection c (first at [0])"]`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

@@ -141,14 +141,24 @@ func (r *Rule) describeTimes() timePhrase {
 	return p
 }
 
+// elapsedPhrase names the step of an elapsed-time rule: "Every 2 hours".
+func (r *Rule) elapsedPhrase() string {
+	unit := "minute"
+	if r.freq == jobdef.Hour {
+		unit = "hour"
+	}
+	return capitalize(plural(r.interval, unit))
+}
+
 // describeRecurrence describes a recurring rule without count, end and zone.
 func (r *Rule) describeRecurrence() string {
 	if r.elapsed {
-		unit := "minute"
-		if r.freq == jobdef.Hour {
-			unit = "hour"
+		s := r.elapsedPhrase()
+		// Hours counted from a start off the hour run at its minute.
+		if m := ((r.anchorWall/60)%60 + 60) % 60; r.freq == jobdef.Hour && m != 0 {
+			s += fmt.Sprintf(" at :%02d", m)
 		}
-		return capitalize(plural(r.interval, unit))
+		return s
 	}
 	tp := r.describeTimes()
 	switch r.freq {

@@ -157,7 +157,7 @@ func (r *Rule) dstWarnings(occ []execution) []string {
 		if p.end <= occ[len(occ)-1].at {
 			change := time.Unix(p.end, 0).In(r.zone.loc)
 			w = append(w, fmt.Sprintf("%s counts elapsed time: after the daylight-saving change in %s at %s the runs fall at other wall-clock times",
-				capitalize(r.describeRecurrence()), name, change.Format("2006-01-02 15:04 MST")))
+				r.elapsedPhrase(), name, change.Format("2006-01-02 15:04 MST")))
 		}
 		return w
 	}

@@ -7,8 +7,9 @@ document.addEventListener("htmx:configRequest", function (event) {
   }
 });
 
-// The job form shows only the schedule fields of the chosen frequency and
-// the fields of the chosen authentication (hidden fields are left out of
+// The job form shows only the schedule fields of the chosen frequency, the
+// fields of the chosen authentication, the end of the chosen kind and the
+// error action's fields while it is wanted (hidden fields are left out of
 // the job JSON by the server too). Without JavaScript every field shows.
 function skedToggleSections() {
   var freq = document.getElementById("frequency");
@@ -19,17 +20,28 @@ function skedToggleSections() {
   document.querySelectorAll("[data-show-auth]").forEach(function (el) {
     el.hidden = !!auth && el.dataset.showAuth.split(" ").indexOf(auth.value) < 0;
   });
+  // data-show-if="id" shows an element while checkbox id is checked;
+  // data-show-if="name=value" while that radio button is checked.
+  document.querySelectorAll("[data-show-if]").forEach(function (el) {
+    var cond = el.dataset.showIf.split("=");
+    var input = cond.length === 1
+      ? document.getElementById(cond[0])
+      : document.querySelector('input[name="' + cond[0] + '"][value="' + cond[1] + '"]');
+    el.hidden = !!input && !input.checked;
+  });
 }
 document.addEventListener("DOMContentLoaded", skedToggleSections);
 document.addEventListener("htmx:afterSettle", skedToggleSections);
 document.addEventListener("change", function (event) {
-  if (event.target.id === "frequency" || event.target.id === "auth_type") {
+  if (event.target.id === "frequency" || event.target.id === "auth_type" ||
+      event.target.id === "error_action" || event.target.name === "end") {
     skedToggleSections();
   }
 });
 
 // A button with data-copy-target copies the value of that field (the job
-// page's calendar feed URL) and says so.
+// page's calendar feed URL) or the text of that element (a new API token)
+// and says so.
 document.addEventListener("click", function (event) {
   var button = event.target.closest("[data-copy-target]");
   if (!button) {
@@ -39,17 +51,42 @@ document.addEventListener("click", function (event) {
   if (!field) {
     return;
   }
+  // A field's value, or the text of another element (a new token).
+  var text = field.value !== undefined ? field.value : field.textContent;
+  var select = function () {
+    if (field.select) {
+      field.select();
+    } else {
+      window.getSelection().selectAllChildren(field);
+    }
+  };
   var done = function () {
     button.textContent = "Copied";
   };
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(field.value).then(done, function () {
-      field.select();
-    });
+    navigator.clipboard.writeText(text).then(done, select);
   } else {
-    field.select();
+    select();
     if (document.execCommand("copy")) {
       done();
     }
+  }
+});
+
+// A chip shortcut (data-pick-name, data-pick-step) checks every step-th
+// checkbox of that name, from 0 ("every 15 minutes": 0, 15, 30, 45); step
+// 0 clears them. The change event updates the live preview.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-pick-step]");
+  if (!button) {
+    return;
+  }
+  var step = parseInt(button.dataset.pickStep, 10);
+  var boxes = document.querySelectorAll('input[type="checkbox"][name="' + button.dataset.pickName + '"]');
+  boxes.forEach(function (box) {
+    box.checked = step > 0 && parseInt(box.value, 10) % step === 0;
+  });
+  if (boxes.length > 0) {
+    boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
   }
 });
