@@ -179,14 +179,21 @@ func (s *Store) MemberWorkspace(ctx context.Context, workspaceID string, userID 
 	return ids[0], true, nil
 }
 
-// RoleIn returns the role of userID in workspaceID, or "" (no role) when
+// RoleIn returns the role of userID in workspaceID (matched
+// case-insensitively), or "" (no role) when
 // the user is not a member.
 func (s *Store) RoleIn(ctx context.Context, workspaceID string, userID int64) (Role, error) {
-	role, ok, err := s.MemberRole(ctx, workspaceID, userID)
-	if err != nil || !ok {
-		return "", err
+	var roles []string
+	err := s.db.WithContext(ctx).Model(&Membership{}).
+		Where("lower(workspace_id) = lower(?) AND user_id = ?", workspaceID, userID).
+		Pluck("role", &roles).Error
+	if err != nil {
+		return "", translate("models: role in workspace", err)
 	}
-	return Role(role), nil
+	if len(roles) == 0 {
+		return "", nil
+	}
+	return Role(roles[0]), nil
 }
 
 // SetMemberRole gives userID the role in workspaceID. Demoting the only

@@ -175,6 +175,9 @@ func describeTypeError(err error) string {
 // PutCollection creates or replaces the collection at ref from an ARM
 // body, for actor. It reports whether it was created.
 func (c *Catalog) PutCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
+	if err := c.allow(ctx, actor, collectionChange(OpPutCollection, ref, "")); err != nil {
+		return nil, false, err
+	}
 	row, created, err := c.putCollection(ctx, ref, body)
 	if err != nil {
 		return nil, false, err
@@ -203,6 +206,9 @@ func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, b
 // PatchCollection merges an ARM body into the collection at ref, for
 // actor.
 func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
+	if err := c.allow(ctx, actor, collectionChange(OpPatchCollection, ref, "")); err != nil {
+		return nil, err
+	}
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -244,6 +250,9 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 // SetCollectionState enables, disables or suspends the collection at ref,
 // for actor.
 func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state string) (*models.CollectionRow, error) {
+	if err := c.allow(ctx, actor, collectionChange(OpSetCollectionState, ref, state)); err != nil {
+		return nil, err
+	}
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -257,6 +266,9 @@ func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref model
 
 // DeleteCollection deletes the collection at ref with its jobs, for actor.
 func (c *Catalog) DeleteCollection(ctx context.Context, actor Actor, ref models.CollectionRef) error {
+	if err := c.allow(ctx, actor, collectionChange(OpDeleteCollection, ref, "")); err != nil {
+		return err
+	}
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return err
