@@ -110,6 +110,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		Imports:            imports,
 		BaseURL:            cfg.BaseURL,
 		AllowTargets:       cfg.AllowTargets,
+		OpenWorkspaces:     cfg.OpenWorkspaces,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -59,6 +59,9 @@ type Deps struct {
 	// BaseURL is where users reach Sked; it starts the nextLink of lists.
 	// Empty means the scheme and Host of each request.
 	BaseURL string
+	// OpenWorkspaces lets every user create workspaces; false (the
+	// default) leaves that to administrators (--open-workspaces).
+	OpenWorkspaces bool
 }
 
 // Engine is what the handlers ask of the execution engine
@@ -81,6 +84,7 @@ type Server struct {
 	catalog  *catalog.Catalog // reads (calendars, exports); writes go through the interfaces below
 	baseURL  string
 	allow    []netip.Prefix
+	wsPolicy catalog.WorkspacePolicy
 
 	collections collectionWriter
 	jobs        jobWriter
@@ -132,6 +136,7 @@ func New(d Deps) *echo.Echo {
 		catalog:  cat,
 		baseURL:  d.BaseURL,
 		allow:    d.AllowTargets,
+		wsPolicy: catalog.WorkspacePolicy{Open: d.OpenWorkspaces},
 
 		collections: cat,
 		jobs:        cat,

@@ -156,3 +156,13 @@ func (s *Store) DeleteWorkspace(ctx context.Context, id string) error {
 		return nil
 	})
 }
+
+// WorkspaceFold returns the workspace whose id matches id
+// case-insensitively (as ARM subscription ids do), or ErrNotFound.
+func (s *Store) WorkspaceFold(ctx context.Context, id string) (*Workspace, error) {
+	var ws Workspace
+	if err := s.db.WithContext(ctx).Where("lower(id) = lower(?)", id).Order("id").Take(&ws).Error; err != nil {
+		return nil, translate("models: workspace", err)
+	}
+	return &ws, nil
+}

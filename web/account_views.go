@@ -125,6 +125,11 @@ type MemberRow struct {
 // MembersPath is the path of the members page of workspace id.
 func MembersPath(id string) string { return "/workspaces/" + url.PathEscape(id) + "/members" }
 
+// memberRolePath is where the role form of a member posts.
+func memberRolePath(workspace string, userID int64) string {
+	return MembersPath(workspace) + "/" + strconv.FormatInt(userID, 10) + "/role"
+}
+
 // memberRemovePath is where the remove button of a member posts.
 func memberRemovePath(workspace string, userID int64) string {
 	return MembersPath(workspace) + "/" + strconv.FormatInt(userID, 10) + "/remove"

@@ -74,3 +74,21 @@ func (c *Catalog) RemoveMember(ctx context.Context, actor Actor, isAdmin bool, w
 	c.changed(ctx, actor, ch)
 	return nil
 }
+
+// AddMember adds the user named username to workspaceID with role (a
+// Role's name, "member" meaning editor), as the members page does: a user
+// who already is a member, an unknown user or role is a
+// *models.ValidationError (models.Store.AddMember).
+func (c *Catalog) AddMember(ctx context.Context, actor Actor, isAdmin bool, workspaceID, username, role string) (*models.Member, error) {
+	ch := Change{Op: OpPutMember, WorkspaceID: workspaceID, Member: username, Detail: role}
+	if err := c.allowMembers(ctx, actor, isAdmin, ch); err != nil {
+		return nil, err
+	}
+	m, err := c.store.AddMember(ctx, workspaceID, username, role)
+	if err != nil {
+		return nil, err
+	}
+	ch.Member, ch.Detail = m.Username, m.Role
+	c.changed(ctx, actor, ch)
+	return m, nil
+}
