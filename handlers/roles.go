@@ -27,14 +27,14 @@ var routeRoles = map[string]models.Role{}
 
 func init() {
 	const (
-		armSub = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
-		armRG  = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-		armJC  = armRG + "/:jc"
-		armJob = armJC + "/jobs/:job"
-		coll   = "/c/:ws/:rg/:jc"
-		job    = coll + "/jobs/:job"
-		calAPI = "/api/v1/workspaces/:ws/calendars"
-		cal    = "/w/:ws/calendars"
+		armSub  = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
+		armRG   = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC   = armRG + "/:jc"
+		armJob  = armJC + "/jobs/:job"
+		coll    = "/c/:ws/:rg/:jc"
+		job     = coll + "/jobs/:job"
+		calAPI  = "/api/v1/workspaces/:ws/calendars"
+		cal     = "/w/:ws/calendars"
 		r, o, e = models.RoleReader, models.RoleOperator, models.RoleEditor
 	)
 	for k, v := range map[string]models.Role{
@@ -132,4 +132,3 @@ func forbidden(err *catalog.ForbiddenError) (int, string) {
 	msg := err.Error()
 	return http.StatusForbidden, string(msg[0]-'a'+'A') + msg[1:] + "."
 }
-

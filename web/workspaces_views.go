@@ -30,4 +30,6 @@ type WorkspaceForm struct {
 
 // WorkspacePath is the path of an action on workspace id ("rename",
 // "delete").
-func WorkspacePath(id, action string) string { return "/workspaces/" + url.PathEscape(id) + "/" + action }
+func WorkspacePath(id, action string) string {
+	return "/workspaces/" + url.PathEscape(id) + "/" + action
+}
