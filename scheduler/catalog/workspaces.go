@@ -33,7 +33,7 @@ func (c *Catalog) CreateWorkspace(ctx context.Context, actor Actor, isAdmin bool
 	}
 	if actor.TokenID != 0 {
 		// A token scoped to some workspaces or below owner creates none.
-		scope, err := c.store.TokenScopeOf(ctx, actor.TokenID)
+		scope, err := c.tokenScope(ctx, actor)
 		if err != nil {
 			return nil, fmt.Errorf("create workspace: %w", err)
 		}
