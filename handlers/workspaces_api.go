@@ -173,6 +173,15 @@ func (s *Server) apiListMembers(c echo.Context) error {
 // with {"role": "reader"}: 201 when the user was added, 200 when the role
 // changed; owners only; demoting the last owner is 409.
 func (s *Server) apiPutMember(c echo.Context) error {
+	ws, _, err := s.apiWorkspace(c)
+	if err != nil {
+		return err
+	}
+	// Owners only (no administrator exception through the API): decided
+	// before the body is read, so that others learn nothing from it.
+	if err := s.authorize(c, ws.ID, models.RoleOwner); err != nil {
+		return err
+	}
 	var body struct {
 		Role string `json:"role"`
 	}
@@ -182,10 +191,6 @@ func (s *Server) apiPutMember(c echo.Context) error {
 	role, perr := models.ParseRole(body.Role)
 	if perr != nil {
 		return badRequest("role", perr.Error())
-	}
-	ws, _, err := s.apiWorkspace(c)
-	if err != nil {
-		return err
 	}
 	m, added, err := s.catalog.PutMember(c.Request().Context(), actorOf(c), currentUser(c).IsAdmin, ws.ID, c.Param("username"), role)
 	if err != nil {
