@@ -88,6 +88,7 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 		DisableURL: JobDisablePath(ws, rg, coll, j.Name), DeleteURL: JobDeletePath(ws, rg, coll, j.Name),
 		Badge:  jobStateBadge(j.State),
 		CanRun: j.State == "enabled" && row.State == "Enabled", CanEnable: j.State == "disabled", CanDisable: j.State == "enabled",
+		CanDelete:  true,
 		Executions: FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
 		Zone: zone.String(),
 	}

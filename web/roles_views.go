@@ -41,3 +41,19 @@ func CanFor(role string) Can {
 	rank := map[string]int{"reader": 1, "operator": 2, "editor": 3, "owner": 4}[role]
 	return Can{Run: rank >= 2, Edit: rank >= 3, Manage: rank >= 4}
 }
+
+// Allow hides the buttons of the job status that can does not allow: run
+// now, enable and disable need Run; delete needs Edit.
+func (s *JobStatus) Allow(can Can) {
+	s.CanRun = s.CanRun && can.Run
+	s.CanEnable = s.CanEnable && can.Run
+	s.CanDisable = s.CanDisable && can.Run
+	s.CanDelete = s.CanDelete && can.Edit
+}
+
+// Allow hides the enable and disable buttons of the collection status
+// unless can allows Run.
+func (s *CollectionStatus) Allow(can Can) {
+	s.CanEnable = s.CanEnable && can.Run
+	s.CanDisable = s.CanDisable && can.Run
+}
