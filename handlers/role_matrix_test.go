@@ -59,13 +59,13 @@ var roleMatrix = map[string]string{
 
 func init() {
 	const (
-		armRG  = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-		armJC  = armRG + "/:jc"
-		armJob = armJC + "/jobs/:job"
-		coll   = "/c/:ws/:rg/:jc"
-		job    = coll + "/jobs/:job"
-		calAPI = "/api/v1/workspaces/:ws/calendars"
-		cal    = "/w/:ws/calendars"
+		armRG   = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC   = armRG + "/:jc"
+		armJob  = armJC + "/jobs/:job"
+		coll    = "/c/:ws/:rg/:jc"
+		job     = coll + "/jobs/:job"
+		calAPI  = "/api/v1/workspaces/:ws/calendars"
+		cal     = "/w/:ws/calendars"
 		r, o, e = models.RoleReader, models.RoleOperator, models.RoleEditor
 	)
 	for k, v := range map[string]string{
