@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -55,7 +56,11 @@ func commands() []command {
 		{"migrate", "apply pending database migrations and exit", cmdMigrate},
 		{"preview", "print the next occurrences of a job: sked preview [--now T] [-n N] [--json] [FILE]", cmdPreview},
 		{"user add", "create a user: sked user add NAME [--admin], password read from stdin", cmdUserAdd},
-		{"token add", "issue an API token: sked token add USER [--name NAME], printed once on stdout", cmdTokenAdd},
+		{"token add", "issue an API token: sked token add USER [--name NAME] [--workspace WS]... [--role ROLE] [--expires 2027-01-01], printed once on stdout", cmdTokenAdd},
+		{"workspace add", "create a workspace: sked workspace add ID [--name DISPLAY] --owner USER", cmdWorkspaceAdd},
+		{"workspace list", "list the workspaces with their members' roles", cmdWorkspaceList},
+		{"workspace rename", "set a workspace's display name: sked workspace rename ID DISPLAY", cmdWorkspaceRename},
+		{"workspace delete", "delete an empty workspace: sked workspace delete ID", cmdWorkspaceDelete},
 		{"import", "import jobs from a JSON file: sked import FILE [--dry-run] [--mode all|valid] [--on-conflict skip|replace] …", cmdImport},
 		{"export", "print jobs as JSON, without secrets: sked export [--resource-group RG --collection JC [--job NAME]] …", cmdExport},
 		{"secrets rotate", "re-encrypt job secrets with the first --secret-key, so older keys can go", cmdSecretsRotate},
@@ -75,6 +80,13 @@ func runCLI(ctx context.Context, args []string, sio stdio) int {
 				return exitUsage
 			}
 			name, rest = name+" add", rest[1:]
+		}
+		if name == "workspace" {
+			if len(rest) == 0 || !slices.Contains([]string{"add", "list", "rename", "delete"}, rest[0]) {
+				fmt.Fprintln(sio.err, "sked: usage: sked workspace add|list|rename|delete …; run \"sked --help\"")
+				return exitUsage
+			}
+			name, rest = "workspace "+rest[0], rest[1:]
 		}
 		if name == "secrets" {
 			if len(rest) == 0 || rest[0] != "rotate" {
@@ -256,15 +268,23 @@ func readPassword(sio stdio) (string, error) {
 }
 
 func cmdTokenAdd(ctx context.Context, sio stdio, args []string) error {
-	var name string
+	var name, role, expires string
+	var workspaces stringList
 	cfg, rest, err := parseFlags("token add", sio, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&name, "name", "api", "a name that says what the token is for")
+		fs.Var(&workspaces, "workspace", "a workspace the token covers (repeat for more; default: all the user's)")
+		fs.StringVar(&role, "role", "owner", "the most the token may do: reader, operator, editor or owner (capped by the user's role)")
+		fs.StringVar(&expires, "expires", "", "the day (YYYY-MM-DD, UTC) from which the token is refused; default never")
 	})
 	if err != nil {
 		return err
 	}
 	if len(rest) != 1 {
-		return usagef("usage: sked token add USER [--name NAME]")
+		return usagef("usage: sked token add USER [--name NAME] [--workspace WS]... [--role ROLE] [--expires 2027-01-01]")
+	}
+	scope, err := tokenScope(workspaces, role, expires)
+	if err != nil {
+		return usagef("token add: %v", err)
 	}
 	db, err := openDatabase(ctx, cfg, newLogger(sio.err, cfg))
 	if err != nil {
@@ -278,7 +298,7 @@ func cmdTokenAdd(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("token add: %w", err)
 	}
-	_, token, err := db.Store.CreateToken(ctx, user.ID, name)
+	_, token, err := db.Store.CreateScopedToken(ctx, user.ID, name, scope)
 	var ve *problem.List
 	if errors.As(err, &ve) {
 		return usagef("token add: %v", err)

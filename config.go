@@ -95,6 +95,11 @@ type Config struct {
 	FinishedJobMaxAge time.Duration
 	// OIDC is the OpenID Connect sign-in (--oidc-*, config_oidc.go).
 	OIDC OIDCConfig
+	// OpenWorkspaces lets every user create workspaces
+	// (--open-workspaces, SKED_OPEN_WORKSPACES: true or false). Default
+	// false: only instance administrators create them. The creator of a
+	// workspace is its owner.
+	OpenWorkspaces bool
 }
 
 // setting describes one configuration setting: its flag, its environment
@@ -137,6 +142,14 @@ var settings = append([]setting{
 	{"history-per-job", "SKED_HISTORY_PER_JOB", "1000", "keep only this many newest history entries per job (0 keeps all)", func(c *Config, v string) error {
 		return parseCount(&c.HistoryPerJob, v, 0, 1000000)
 	}},
+	{"open-workspaces", "SKED_OPEN_WORKSPACES", "false", "let every user create workspaces (not only administrators)", func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", v)
+		}
+		c.OpenWorkspaces = b
+		return nil
+	}},
 	{"finished-job-max-age", "SKED_FINISHED_JOB_MAX_AGE", "60d", "delete completed and faulted jobs this long after they ended (0 keeps them)", func(c *Config, v string) error {
 		return parseAge(&c.FinishedJobMaxAge, v)
 	}},
@@ -174,7 +187,13 @@ func registerConfigFlags(fs *flag.FlagSet, getenv func(string) string) func() (C
 	values := make([]*string, len(settings))
 	for i, s := range settings {
 		help := fmt.Sprintf("%s (env %s)", s.help, s.env)
-		values[i] = fs.String(s.flag, "", help+defaultNote(s.def))
+		values[i] = new(string)
+		if s.def == "false" {
+			// A switch: --open-workspaces alone means true.
+			fs.Var(boolString{values[i]}, s.flag, help+defaultNote(s.def))
+			continue
+		}
+		fs.StringVar(values[i], s.flag, "", help+defaultNote(s.def))
 	}
 	return func() (Config, error) {
 		given := map[string]bool{}
@@ -194,6 +213,19 @@ func registerConfigFlags(fs *flag.FlagSet, getenv func(string) string) func() (C
 		return c, c.Validate()
 	}
 }
+
+// boolString is a flag.Value kept as text, that may be given alone
+// (--open-workspaces) to mean "true".
+type boolString struct{ p *string }
+
+func (b boolString) String() string {
+	if b.p == nil {
+		return ""
+	}
+	return *b.p
+}
+func (b boolString) Set(v string) error { *b.p = v; return nil }
+func (b boolString) IsBoolFlag() bool   { return true }
 
 func defaultNote(def string) string {
 	if def == "" {

@@ -111,6 +111,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		BaseURL:            cfg.BaseURL,
 		AllowTargets:       cfg.AllowTargets,
 		OIDC:               cfg.OIDC.Client(nil),
+		OpenWorkspaces:     cfg.OpenWorkspaces,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

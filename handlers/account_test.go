@@ -469,7 +469,7 @@ func TestMembersPage(t *testing.T) {
 	if r.doc.Find("#member-form").Length() != 0 || r.doc.Find("#member-list button").Length() != 0 {
 		t.Error("a plain member sees the add form or remove buttons")
 	}
-	if !hasBadge(r.doc.Find("#member-"+adaID), "Owner") || !hasBadge(r.doc.Find("#member-"+bobID), "Member") {
+	if !hasBadge(r.doc.Find("#member-"+adaID), "Owner") || !hasBadge(r.doc.Find("#member-"+bobID), "Editor") {
 		t.Errorf("role badges: ada %v, bob %v", badgeTexts(r.doc.Find("#member-"+adaID)), badgeTexts(r.doc.Find("#member-"+bobID)))
 	}
 	wantStatus(t, b.hx(path, url.Values{"username": {"carol"}, "role": {"owner"}}), http.StatusForbidden)
@@ -511,7 +511,7 @@ func TestMembersPage(t *testing.T) {
 		{"", "member", "member-username", "The user name is required."},
 		{"nobody", "member", "member-username", `"nobody" is not a user of Sked.`},
 		{"Carol", "member", "member-username", "carol is already a member."},
-		{"carol", "boss", "member-role", "The role must be owner or member."},
+		{"carol", "boss", "member-role", "The role must be reader, operator, editor or owner."},
 	} {
 		r = u.hx(path, url.Values{"username": {tc.username}, "role": {tc.role}})
 		wantStatus(t, r, http.StatusUnprocessableEntity)

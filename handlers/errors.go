@@ -75,7 +75,14 @@ func classify(err error) (int, string) {
 	var ve *problem.List
 	var qe *models.QuotaError
 	var ce *models.ConflictError
+	var fe *catalog.ForbiddenError
 	switch {
+	case errors.As(err, &fe):
+		return forbidden(fe)
+	case errors.Is(err, catalog.ErrMayNotCreate):
+		return http.StatusForbidden, "Only instance administrators may create workspaces here (the server runs without --open-workspaces)."
+	case errors.Is(err, models.ErrLastOwner):
+		return http.StatusConflict, "The last owner of a workspace cannot be removed or demoted: make another member owner first."
 	case errors.As(err, &qe):
 		return http.StatusConflict, qe.Message
 	case errors.As(err, &ce):

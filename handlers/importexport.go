@@ -164,6 +164,9 @@ func (s *Server) exportFile(c echo.Context) error {
 		if sub, err = s.memberWorkspace(c, sub); err != nil {
 			return err
 		}
+		if err = s.authorize(c, sub, models.RoleEditor); err != nil {
+			return err
+		}
 		ref := models.CollectionRef{WorkspaceID: sub, ResourceGroup: group, Name: coll}
 		switch {
 		case job != "":
@@ -176,17 +179,19 @@ func (s *Server) exportFile(c echo.Context) error {
 			out, err = s.catalog.ExportWorkspaces(ctx, []string{sub}, group)
 			name += "-" + sub
 		}
-	case group != "":
+	default:
+		// Every workspace of the user where the request may export
+		// (editor, within an API token's scope).
 		var ws []models.Workspace
 		if ws, err = s.store.WorkspacesOf(ctx, currentUser(c).ID); err == nil {
-			ids := make([]string, len(ws))
-			for i, w := range ws {
-				ids[i] = w.ID
+			ids := []string{}
+			for _, w := range ws {
+				if s.roleIn(c, w.ID).Includes(models.RoleEditor) {
+					ids = append(ids, w.ID)
+				}
 			}
 			out, err = s.catalog.ExportWorkspaces(ctx, ids, group)
 		}
-	default:
-		out, err = s.catalog.ExportAll(ctx, currentUser(c).ID)
 	}
 	if errors.Is(err, models.ErrNotFound) {
 		what := fmt.Sprintf("The job collection %q does not exist in resource group %q.", coll, group)

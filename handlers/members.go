@@ -74,7 +74,7 @@ func (s *Server) addMember(c echo.Context) error {
 		return errCannotManage
 	}
 	form := web.MemberForm{Username: c.FormValue("username"), Role: c.FormValue("role")}
-	added, err := s.store.AddMember(ctx, m.workspace, form.Username, form.Role)
+	added, err := s.catalog.AddMember(ctx, actorOf(c), user.IsAdmin, m.workspace, form.Username, form.Role)
 	form.Errors = formErrors(err, map[string]string{"username": "The user name", "role": "The role"})
 	if err != nil && form.Errors == nil {
 		return err
@@ -112,7 +112,7 @@ func (s *Server) removeMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.RemoveMember(ctx, m.workspace, id)
+	err = s.catalog.RemoveMember(ctx, actorOf(c), user.IsAdmin, m.workspace, id, removed.Username)
 	if errors.Is(err, models.ErrLastOwner) {
 		v, verr := s.membersView(ctx, m, user.ID)
 		if verr != nil {
@@ -133,6 +133,48 @@ func (s *Server) removeMember(c echo.Context) error {
 		return err
 	}
 	v.Message = removed.Username + " removed from " + m.workspace + "."
+	return s.renderMembers(c, http.StatusOK, v)
+}
+
+// setMemberRole sets a member's role from the members page (owners and
+// administrators); demoting the last owner re-renders the list with the
+// reason (409).
+func (s *Server) setMemberRole(c echo.Context) error {
+	ctx := c.Request().Context()
+	user := currentUser(c)
+	m, err := s.memberOf(c)
+	if err != nil {
+		return err
+	}
+	if !m.canManage {
+		return errCannotManage
+	}
+	id, err := accountPathID(c, "id")
+	if err != nil {
+		return err
+	}
+	target, err := s.store.UserByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	role, perr := models.ParseRole(c.FormValue("role"))
+	if perr != nil {
+		return badRequest("role", perr.Error())
+	}
+	_, _, err = s.catalog.PutMember(ctx, actorOf(c), user.IsAdmin, m.workspace, target.Username, role)
+	v, verr := s.membersView(ctx, m, user.ID)
+	if verr != nil {
+		return verr
+	}
+	if errors.Is(err, models.ErrLastOwner) {
+		v.Error = target.Username + " is the last owner of " + m.workspace + ": make another member owner first."
+		return s.renderMembers(c, http.StatusConflict, v)
+	}
+	if err != nil {
+		return err
+	}
+	s.log.Info("member role set", "workspace", m.workspace, "user", target.Username, "role", string(role), "by", user.Username)
+	v.Message = target.Username + " is now " + string(role) + "."
 	return s.renderMembers(c, http.StatusOK, v)
 }
 

@@ -57,6 +57,7 @@ func (s *Server) collectionView(c echo.Context, row *models.CollectionRow, after
 		return web.CollectionPageView{}, err
 	}
 	v := web.NewCollectionPageView(row, flash)
+	v.Can = web.CanFor(string(s.roleIn(c, row.WorkspaceID)))
 	if v.Status, err = s.collectionStatusView(c, row, ""); err != nil {
 		return v, err
 	}
@@ -70,7 +71,9 @@ func (s *Server) collectionStatusView(c echo.Context, row *models.CollectionRow,
 	if err != nil {
 		return web.CollectionStatus{}, err
 	}
-	return web.NewCollectionStatus(row, n, csrfToken(c), msg), nil
+	st := web.NewCollectionStatus(row, n, csrfToken(c), msg)
+	st.Allow(web.CanFor(string(s.roleIn(c, row.WorkspaceID))))
+	return st, nil
 }
 
 // jobListView is a page of a collection's jobs: those named after after,
@@ -150,6 +153,7 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 		return web.JobPageView{}, err
 	}
 	v := web.NewJobPageView(row, j, pj, s.absoluteURL(c, s.feedPath(row, j)), p, historyOnly)
+	v.Can = web.CanFor(string(s.roleIn(c, row.WorkspaceID)))
 	if !historyOnly {
 		flash, err := takeFlash(c)
 		if err != nil {
@@ -184,6 +188,7 @@ func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *mod
 	next := nextOccurrences(j, pj.Job, now, web.NextOccurrenceN, pj.Cals)
 	st := web.NewJobStatus(row, j, pj, latest, next, now)
 	st.CSRFToken, st.Message, st.Error = csrfToken(c), msg, refused
+	st.Allow(web.CanFor(string(s.roleIn(c, row.WorkspaceID))))
 	return st, nil
 }
 

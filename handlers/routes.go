@@ -42,7 +42,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(s.inputGate)
 
 	for _, r := range s.routeTable() {
-		e.Add(r.method, r.path, r.handler, r.access.chain...)
+		e.Add(r.method, r.path, r.handler, s.chainOf(r)...)
 	}
 }
 
@@ -166,6 +166,21 @@ func (s *Server) routeTable() []route {
 		{get, "/workspaces/:ws/members", s.membersPage, signedIn},
 		{post, "/workspaces/:ws/members", s.addMember, signedIn},
 		{post, "/workspaces/:ws/members/:id/remove", s.removeMember, signedIn},
+		{post, "/workspaces/:ws/members/:id/role", s.setMemberRole, signedIn},
+		{get, "/workspaces", s.workspacesPage, signedIn},
+		{post, "/workspaces", s.createWorkspace, signedIn},
+		{post, "/workspaces/:ws/rename", s.renameWorkspace, signedIn},
+		{post, "/workspaces/:ws/delete", s.deleteWorkspace, signedIn},
+
+		// The workspaces and their members for API tokens (SPEC §13.4).
+		{get, workspacesAPI, s.apiListWorkspaces, apiToken},
+		{get, workspacesAPI + "/:ws", s.apiGetWorkspace, apiToken},
+		{put, workspacesAPI + "/:ws", s.apiPutWorkspace, apiToken},
+		{patch, workspacesAPI + "/:ws", s.apiPatchWorkspace, apiToken},
+		{del, workspacesAPI + "/:ws", s.apiDeleteWorkspace, apiToken},
+		{get, workspacesAPI + "/:ws/members", s.apiListMembers, apiToken},
+		{put, workspacesAPI + "/:ws/members/:username", s.apiPutMember, apiToken},
+		{del, workspacesAPI + "/:ws/members/:username", s.apiDeleteMember, apiToken},
 
 		// Import and export for API tokens (SPEC §8); the import reads
 		// bodies up to catalog.MaxImportBytes itself (skipBodyLimit).

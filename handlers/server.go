@@ -65,6 +65,9 @@ type Deps struct {
 	// OIDC signs users in through an OpenID Connect provider besides
 	// passwords. Nil (the default) means passwords only.
 	OIDC *oidcauth.Client
+	// OpenWorkspaces lets every user create workspaces; false (the
+	// default) leaves that to administrators (--open-workspaces).
+	OpenWorkspaces bool
 }
 
 // Engine is what the handlers ask of the execution engine
@@ -88,6 +91,7 @@ type Server struct {
 	baseURL  string
 	allow    []netip.Prefix
 	oidc     *oidcFlows // nil without OpenID Connect
+	wsPolicy catalog.WorkspacePolicy
 
 	collections collectionWriter
 	jobs        jobWriter
@@ -142,6 +146,7 @@ func New(d Deps) *echo.Echo {
 		baseURL:  d.BaseURL,
 		allow:    d.AllowTargets,
 		oidc:     newOIDCFlows(d.OIDC, d.SessionSecret, d.SecureCookies),
+		wsPolicy: catalog.WorkspacePolicy{Open: d.OpenWorkspaces},
 
 		collections: cat,
 		jobs:        cat,

@@ -147,7 +147,7 @@ func (s *Server) signInOIDCCallback(c echo.Context) error {
 	}
 	in := models.ExternalSignIn{
 		Issuer: id.Issuer, Subject: id.Subject, Email: id.Email, PreferredName: id.PreferredName,
-		Admin: id.Admin, Workspaces: id.WorkspaceNames(), Now: s.clock(),
+		Admin: id.Admin, Workspaces: id.WorkspaceNames(), Roles: id.Workspaces, Now: s.clock(),
 	}
 	if s.oidc.client.DefaultMembership() {
 		in.Workspaces = []string{models.DefaultWorkspaceID}

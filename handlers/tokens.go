@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"sked/models"
 	"sked/web"
 )
 
@@ -27,14 +29,18 @@ func (s *Server) createToken(c echo.Context) error {
 	ctx := c.Request().Context()
 	user := currentUser(c)
 	name := strings.TrimSpace(c.FormValue("name"))
+	form := web.TokenForm{Name: name, Role: c.FormValue("role"), Workspace: c.FormValue("workspace"), Expires: c.FormValue("expires")}
 	var errs web.FieldErrors
 	var created *web.NewTokenView
+	scope, scopeErrs := s.tokenScopeForm(c, form)
 	if name == "" {
 		errs = web.FieldErrors{"name": "The name is required: say where the token will be used, such as “ci”."}
+	} else if scopeErrs != nil {
+		errs = scopeErrs
 	} else {
-		tok, secret, err := s.store.CreateToken(ctx, user.ID, name)
+		tok, secret, err := s.store.CreateScopedToken(ctx, user.ID, name, scope)
 		if err != nil {
-			if errs = formErrors(err, map[string]string{"name": "The name"}); errs == nil {
+			if errs = formErrors(err, map[string]string{"name": "The name", "role": "The role", "workspaces": "The workspace", "expires": "The expiry"}); errs == nil {
 				return err
 			}
 		} else {
@@ -47,7 +53,8 @@ func (s *Server) createToken(c echo.Context) error {
 		return err
 	}
 	if errs != nil {
-		v.Form = web.TokenForm{Name: name, Errors: errs}
+		form.Errors = errs
+		v.Form = form
 		return s.renderTokens(c, statusUnprocessable, v)
 	}
 	v.New = created
@@ -94,6 +101,7 @@ func (s *Server) tokensView(ctx context.Context, userID int64) (web.TokensView, 
 		v.Tokens = append(v.Tokens, web.TokenRow{
 			ID: t.ID, Name: t.Name, Prefix: t.Prefix,
 			Created: accountTimeView(t.CreatedAt), LastUsed: accountOptionalTime(t.LastUsedAt), Revoked: accountOptionalTime(t.RevokedAt),
+			Role: t.Role, Scope: tokenScopeText(t.Scope()), Expires: accountOptionalTime(t.ExpiresAt),
 		})
 	}
 	for _, w := range ws {
@@ -109,4 +117,51 @@ func (s *Server) renderTokens(c echo.Context, status int, v web.TokensView) erro
 		return render(c, status, web.TokensSection(csrfToken(c), v))
 	}
 	return render(c, status, web.TokensPage(page(c, "API tokens"), v))
+}
+
+// tokenScopeForm reads the scope of the create form: one workspace ("":
+// all the user's), a role (owner when not given, as before scopes) no
+// higher than the user's there, an expiry day.
+func (s *Server) tokenScopeForm(c echo.Context, f web.TokenForm) (models.TokenScope, web.FieldErrors) {
+	errs := web.FieldErrors{}
+	role := models.Role(models.RoleOwner)
+	if f.Role != "" {
+		r, err := models.ParseRole(f.Role)
+		if err != nil {
+			errs["role"] = "The role must be reader, operator, editor or owner."
+		}
+		role = r
+	}
+	scope := models.TokenScope{Role: role}
+	if f.Workspace != "" {
+		have, err := s.store.RoleIn(c.Request().Context(), f.Workspace, currentUser(c).ID)
+		switch {
+		case err != nil || have == "":
+			errs["workspaces"] = "You are not a member of " + f.Workspace + "."
+		case !have.Includes(role):
+			errs["role"] = "The role is higher than yours in " + f.Workspace + " (" + string(have) + ")."
+		}
+		scope.Workspaces = []string{f.Workspace}
+	}
+	if f.Expires != "" {
+		t, err := time.Parse(time.DateOnly, f.Expires)
+		if err != nil {
+			errs["expires"] = "The expiry must be a day like 2027-01-01."
+		} else if !t.After(s.clock()) {
+			errs["expires"] = "The expiry must be in the future."
+		}
+		scope.ExpiresAt = t
+	}
+	if len(errs) > 0 {
+		return scope, errs
+	}
+	return scope, nil
+}
+
+// tokenScopeText says which workspaces a token covers.
+func tokenScopeText(sc models.TokenScope) string {
+	if sc.Workspaces == nil {
+		return "all yours"
+	}
+	return strings.Join(sc.Workspaces, ", ")
 }

@@ -39,6 +39,10 @@ type ExternalSignIn struct {
 	// Workspaces are the workspaces the user becomes a member of; ones
 	// that do not exist are skipped (Skipped lists them).
 	Workspaces []string
+	// Roles are the roles the role map grants per workspace of Workspaces;
+	// a workspace without one gets RoleMember (editor), as password users
+	// do.
+	Roles map[string]string
 	// Now is the time of the sign-in.
 	Now time.Time
 }
@@ -58,7 +62,8 @@ type ExternalSignInResult struct {
 // preferred name (made unique with a number), no password (an empty hash
 // matches none) and, like users made by CreateUser, the `default`
 // workspace exists afterwards. The user is then granted what in asks
-// (administrator, memberships as "member"): grants only add, so that a
+// (administrator, memberships with the mapped roles): grants only add (a
+// higher mapped role raises a membership, a lower one leaves it), so that a
 // role given in Sked is not taken away by the next sign-in. A disabled
 // user gives ErrUserDisabled and changes nothing. Two first sign-ins of
 // one person at once create one user: the loser of the race retries once
@@ -113,7 +118,7 @@ func (s *Store) signInExternal(ctx context.Context, in ExternalSignIn) (*Externa
 			}
 			user.IsAdmin = true
 		}
-		skipped, err := grantMembershipsTx(tx, user.ID, in.Workspaces)
+		skipped, err := grantMembershipsTx(tx, user.ID, in.Workspaces, in.Roles)
 		if err != nil {
 			return err
 		}
@@ -150,7 +155,7 @@ func createExternalUserTx(tx *gorm.DB, in ExternalSignIn) (*User, error) {
 
 // grantMembershipsTx makes userID a member of each existing workspace of
 // ids (keeping a membership it has) and returns the ones that do not exist.
-func grantMembershipsTx(tx *gorm.DB, userID int64, ids []string) ([]string, error) {
+func grantMembershipsTx(tx *gorm.DB, userID int64, ids []string, roles map[string]string) ([]string, error) {
 	const op = "models: external sign-in: memberships"
 	var skipped []string
 	for _, ws := range ids {
@@ -162,8 +167,15 @@ func grantMembershipsTx(tx *gorm.DB, userID int64, ids []string) ([]string, erro
 			skipped = append(skipped, ws)
 			continue
 		}
-		m := Membership{WorkspaceID: ws, UserID: userID, Role: RoleMember}
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&m).Error; err != nil {
+		role := RoleMember
+		if r, err := ParseRole(roles[ws]); roles[ws] != "" && err == nil {
+			role = string(r)
+		}
+		err := tx.Exec(`INSERT INTO memberships (workspace_id, user_id, role) VALUES (?, ?, ?)
+			ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role
+			WHERE array_position(ARRAY['reader','operator','editor','owner'], memberships.role)
+			    < array_position(ARRAY['reader','operator','editor','owner'], EXCLUDED.role)`, ws, userID, role).Error
+		if err != nil {
 			return nil, translate(op, err)
 		}
 	}

@@ -112,3 +112,31 @@ func TestSignInExternalConcurrentFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestSignInExternalRoles checks that the role map's roles become the
+// memberships' roles, that a higher mapped role raises a membership and
+// that a lower one leaves it (grants only add).
+func TestSignInExternalRoles(t *testing.T) {
+	store := testdb.Store(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	sign := func(role string) *models.User {
+		t.Helper()
+		res, err := store.SignInExternal(ctx, models.ExternalSignIn{Issuer: "https://id.example.com", Subject: "s-9",
+			Email: "grace@example.com", Workspaces: []string{"default"}, Roles: map[string]string{"default": role}, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.User
+	}
+	for _, tc := range []struct{ mapped, want string }{
+		{"reader", models.RoleReader},
+		{"owner", models.RoleOwner},  // raised
+		{"reader", models.RoleOwner}, // not lowered
+	} {
+		u := sign(tc.mapped)
+		if role, ok, err := store.MemberRole(ctx, "default", u.ID); err != nil || !ok || role != tc.want {
+			t.Errorf("after a sign-in mapped to %s: role %q (%v, %v), want %s", tc.mapped, role, ok, err, tc.want)
+		}
+	}
+}

@@ -12,14 +12,8 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Roles a member can have in a workspace.
-const (
-	RoleOwner  = "owner"
-	RoleMember = "member"
-)
-
-// Membership gives a user access to a workspace. Role is "owner" or
-// "member".
+// Membership gives a user access to a workspace. Role is the name of a
+// Role: "reader", "operator", "editor" or "owner".
 type Membership struct {
 	WorkspaceID string
 	UserID      int64
@@ -74,7 +68,7 @@ func (s *Store) MembersOf(ctx context.Context, workspaceID string) ([]Member, er
 }
 
 // AddMember makes the user named username (case-insensitively) a member
-// of workspaceID with role (RoleOwner or RoleMember). An empty or unknown
+// of workspaceID with role (a Role's name; ParseRole). An empty or unknown
 // name, a user who already is a member and an unknown role are a
 // *problem.List on "username" or "role"; an unknown workspace gives
 // ErrNotFound.
@@ -84,9 +78,11 @@ func (s *Store) AddMember(ctx context.Context, workspaceID, username, role strin
 	if username == "" {
 		v.Add("username", "is required")
 	}
-	if role != RoleOwner && role != RoleMember {
-		v.Add("role", "must be owner or member")
+	parsed, perr := ParseRole(role)
+	if perr != nil {
+		v.Add("role", "must be reader, operator, editor or owner")
 	}
+	role = string(parsed)
 	if err := v.OrNil(); err != nil {
 		return nil, err
 	}
@@ -182,4 +178,52 @@ func (s *Store) MemberWorkspace(ctx context.Context, workspaceID string, userID 
 		return "", false, nil
 	}
 	return ids[0], true, nil
+}
+
+// RoleIn returns the role of userID in workspaceID (matched
+// case-insensitively), or "" (no role) when
+// the user is not a member.
+func (s *Store) RoleIn(ctx context.Context, workspaceID string, userID int64) (Role, error) {
+	var roles []string
+	err := s.db.WithContext(ctx).Model(&Membership{}).
+		Where("lower(workspace_id) = lower(?) AND user_id = ?", workspaceID, userID).
+		Pluck("role", &roles).Error
+	if err != nil {
+		return "", translate("models: role in workspace", err)
+	}
+	if len(roles) == 0 {
+		return "", nil
+	}
+	return Role(roles[0]), nil
+}
+
+// SetMemberRole gives userID the role in workspaceID. Demoting the only
+// owner gives ErrLastOwner and changes nothing (the owners' rows are
+// locked, as RemoveMember does); a user who is not a member gives
+// ErrNotFound; a role that is not one of the four is a ValidationError on
+// "role".
+func (s *Store) SetMemberRole(ctx context.Context, workspaceID string, userID int64, role Role) error {
+	if !role.Valid() {
+		return &problem.List{Problems: []problem.Problem{{Path: "role", Message: "must be reader, operator, editor or owner"}}}
+	}
+	return s.inTx(ctx, "models: set member role", func(tx *gorm.DB) error {
+		var owners []int64
+		err := tx.Model(&Membership{}).Clauses(clause.Locking{Strength: "UPDATE"}).
+			Where("workspace_id = ? AND role = ?", workspaceID, RoleOwner).
+			Pluck("user_id", &owners).Error
+		if err != nil {
+			return translate("models: set member role", err)
+		}
+		if role != RoleOwner && len(owners) == 1 && owners[0] == userID {
+			return fmt.Errorf("models: set member role: %w", ErrLastOwner)
+		}
+		res := tx.Model(&Membership{}).Where("workspace_id = ? AND user_id = ?", workspaceID, userID).Update("role", string(role))
+		if res.Error != nil {
+			return translate("models: set member role", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("models: set member role: %w", ErrNotFound)
+		}
+		return nil
+	})
 }

@@ -126,7 +126,7 @@ func TestMembersAddListRemove(t *testing.T) {
 		{"empty name", "  ", models.RoleMember, "username", "is required"},
 		{"unknown user", "nobody", models.RoleMember, "username", `"nobody" is not a user of Sked`},
 		{"already a member", "CAROL", models.RoleMember, "username", "carol is already a member"},
-		{"bad role", "bob", "king", "role", "must be owner or member"},
+		{"bad role", "bob", "king", "role", "must be reader, operator, editor or owner"},
 	} {
 		_, err := store.AddMember(ctx, ws, tc.username, tc.role)
 		var v *problem.List

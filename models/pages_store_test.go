@@ -55,7 +55,7 @@ func (f *pagesFixture) joinOther() {
 		f.t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`INSERT INTO memberships (workspace_id, user_id, role) VALUES ('other', $1, 'member')`, f.user.ID); err != nil {
+	if _, err := db.Exec(`INSERT INTO memberships (workspace_id, user_id, role) VALUES ('other', $1, 'editor')`, f.user.ID); err != nil {
 		f.t.Fatal(err)
 	}
 }

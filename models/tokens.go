@@ -25,7 +25,8 @@ const lastUsedResolution = time.Minute
 // APIToken is a bearer token for the REST API. Only the SHA-256 of the
 // token is stored; Prefix (its first characters) identifies it in lists.
 // RevokedAt is set once the token is revoked; a revoked token never
-// authenticates again.
+// authenticates again. Role and Workspaces are its scope (TokenScope);
+// ExpiresAt, when set, is when it stops authenticating.
 type APIToken struct {
 	ID         int64
 	UserID     int64
@@ -35,6 +36,12 @@ type APIToken struct {
 	CreatedAt  time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
+	// Role is the most the token may do in any workspace (a Role's name).
+	Role string
+	// Workspaces is the workspace ids the token covers, separated by
+	// spaces; nil covers every workspace of its user.
+	Workspaces *string
+	ExpiresAt  *time.Time
 }
 
 // TableName tells GORM the table.
@@ -49,6 +56,20 @@ func hashToken(token string) []byte {
 // empty means "api") for userID and returns the stored record and the
 // token itself, which is not kept and cannot be shown again.
 func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (*APIToken, string, error) {
+	return s.CreateScopedToken(ctx, userID, name, TokenScope{})
+}
+
+// CreateScopedToken is CreateToken with a scope: a role (empty means
+// owner, capped at use by the user's role), the workspaces it covers
+// (none: every workspace of the user) and an expiry (zero: none). A bad
+// role, workspace id or a past expiry is a ValidationError.
+func (s *Store) CreateScopedToken(ctx context.Context, userID int64, name string, scope TokenScope) (*APIToken, string, error) {
+	if scope.Role == "" {
+		scope.Role = RoleOwner
+	}
+	if err := scope.check(time.Now()); err != nil {
+		return nil, "", err
+	}
 	name = strings.TrimSpace(name)
 	if name == "" {
 		name = "api"
@@ -62,6 +83,7 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (*AP
 	}
 	token := tokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	t := &APIToken{UserID: userID, Name: name, TokenHash: hashToken(token), Prefix: token[:len(tokenPrefix)+6]}
+	scope.apply(t)
 	if err := s.db.WithContext(ctx).Create(t).Error; err != nil {
 		return nil, "", translate("models: create token", err)
 	}
@@ -69,7 +91,7 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (*AP
 }
 
 // AuthenticateToken returns the user a token belongs to and records its
-// use. An unknown or revoked token, or one whose user is disabled, gives
+// use. An unknown, revoked or expired token, or one whose user is disabled, gives
 // ErrBadCredentials.
 func (s *Store) AuthenticateToken(ctx context.Context, token string) (*User, error) {
 	user, _, err := s.AuthenticateTokenID(ctx, token)
@@ -97,10 +119,10 @@ func (s *Store) AuthenticateTokenID(ctx context.Context, token string) (*User, i
 		}
 		return nil, 0, translate("models: authenticate token", err)
 	}
-	if row.Disabled {
+	now := time.Now().UTC()
+	if row.Disabled || (row.ExpiresAt != nil && !now.Before(*row.ExpiresAt)) {
 		return nil, 0, fmt.Errorf("models: authenticate token: %w", ErrBadCredentials)
 	}
-	now := time.Now().UTC()
 	if row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= lastUsedResolution {
 		err := s.db.WithContext(ctx).Model(&APIToken{}).Where("id = ?", row.ID).Update("last_used_at", now).Error
 		if err != nil {

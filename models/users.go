@@ -104,7 +104,7 @@ func (s *Store) createUserTx(tx *gorm.DB, u NewUser) (*User, error) {
 	if err := ensureDefaultWorkspace(tx); err != nil {
 		return nil, err
 	}
-	role := "member"
+	role := RoleMember
 	if u.Admin {
 		role = "owner"
 	}

@@ -30,8 +30,12 @@ type TokensView struct {
 
 // TokenForm is the create-token form.
 type TokenForm struct {
-	Name   string
-	Errors FieldErrors
+	Name string
+	// Role is the most the token may do ("owner" when empty); Workspace
+	// the one workspace it covers ("" for all of the user's); Expires the
+	// day (YYYY-MM-DD) from which it is refused ("" never).
+	Role, Workspace, Expires string
+	Errors                   FieldErrors
 }
 
 // NewTokenView is a token just created, with its secret.
@@ -49,6 +53,12 @@ type TokenRow struct {
 	Created  AccountTime
 	LastUsed AccountTime
 	Revoked  AccountTime
+	// Role is the most the token may do; Scope the workspaces it covers
+	// ("all your workspaces" or their ids); Expires when it stops working
+	// (zero: never).
+	Role    string
+	Scope   string
+	Expires AccountTime
 }
 
 // IsRevoked reports whether the token was revoked.
@@ -124,6 +134,11 @@ type MemberRow struct {
 
 // MembersPath is the path of the members page of workspace id.
 func MembersPath(id string) string { return "/workspaces/" + url.PathEscape(id) + "/members" }
+
+// memberRolePath is where the role form of a member posts.
+func memberRolePath(workspace string, userID int64) string {
+	return MembersPath(workspace) + "/" + strconv.FormatInt(userID, 10) + "/role"
+}
 
 // memberRemovePath is where the remove button of a member posts.
 func memberRemovePath(workspace string, userID int64) string {

@@ -128,7 +128,9 @@ type CollectionHead struct {
 
 // CollectionPageView is the collection page.
 type CollectionPageView struct {
-	Head      CollectionHead
+	Head CollectionHead
+	// Can is what the viewer may do here: New job and Export need Edit.
+	Can       Can
 	NewJobURL string
 	// Flash is a message from the previous request (a deleted job).
 	Flash  string
@@ -192,7 +194,9 @@ type JobHead struct {
 // JobPageView is the job page; HistoryOnly makes it the history page
 // (the same history sections without the status and actions).
 type JobPageView struct {
-	Head        JobHead
+	Head JobHead
+	// Can is what the viewer may do here: Edit and Export need Edit.
+	Can         Can
 	HistoryOnly bool
 	Status      JobStatus
 	Timeline    TimelineView
@@ -211,6 +215,9 @@ type JobStatus struct {
 	Badge                                    BadgeView
 	// CanRun, CanEnable, CanDisable say which buttons show.
 	CanRun, CanEnable, CanDisable bool
+	// CanDelete shows the delete button (Allow clears it for viewers who
+	// are not editors).
+	CanDelete bool
 	// CollectionNote warns that the collection is not enabled.
 	CollectionNote string
 	// Message confirms the last action (role=status); Error says why it

@@ -87,6 +87,7 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 		DisableURL: JobDisablePath(ws, rg, coll, j.Name), DeleteURL: JobDeletePath(ws, rg, coll, j.Name),
 		Badge:  jobStateBadge(j.State),
 		CanRun: j.State == jobdef.Enabled && row.State == models.CollectionEnabled, CanEnable: j.State == jobdef.Disabled, CanDisable: j.State == jobdef.Enabled,
+		CanDelete:  true,
 		Executions: FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
 		Zone: zone.String(),
 	}

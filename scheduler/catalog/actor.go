@@ -54,6 +54,11 @@ const (
 	OpDeleteCalendar     Op = "calendar.delete"
 	OpImportCalendar     Op = "calendar.import"
 	OpImport             Op = "import"
+	OpCreateWorkspace    Op = "workspace.create"
+	OpRenameWorkspace    Op = "workspace.rename"
+	OpDeleteWorkspace    Op = "workspace.delete"
+	OpPutMember          Op = "member.put"
+	OpRemoveMember       Op = "member.remove"
 )
 
 // Change is one write the catalog made: its kind and what it changed.
@@ -72,17 +77,21 @@ type Change struct {
 	Channel string
 	// Alert is the alert rule's name.
 	Alert string
+	// Member is the user name of a member whose membership changed.
+	Member string
 	// Detail is what else the change says: the new state of a collection,
-	// the attempt id of a run, "created", or the jobs an import wrote.
+	// the attempt id of a run, "created", the jobs an import wrote, or a
+	// member's role.
 	Detail string
 }
 
 // changed is the one point every successful write of the catalog passes,
 // with who made it and what changed. The audit log (who changed what,
 // SPEC §13) is written here, and notifications of changes start here.
-// Role checks per workspace (reader < operator < editor < owner) belong
-// beside it: each write method builds its Change from its arguments, so
-// the same (actor, change) can be checked before the write. It records
+// Role checks per workspace (reader < operator < editor < owner) are
+// beside it: each write method builds its Change from its arguments and
+// passes the same (actor, change) to allow (authorize.go) before the
+// write. It records
 // nothing yet; a test may observe it (onChange).
 func (c *Catalog) changed(ctx context.Context, actor Actor, ch Change) {
 	if c.onChange != nil {

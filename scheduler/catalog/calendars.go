@@ -73,6 +73,9 @@ func (c *Catalog) PutCalendarVersion(ctx context.Context, actor Actor, workspace
 
 // putCalendarChange is putCalendar reporting the change.
 func (c *Catalog) putCalendarChange(ctx context.Context, actor Actor, workspaceID, name string, body []byte, version *int64) (*caldef.Calendar, bool, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpPutCalendar, WorkspaceID: workspaceID, Calendar: name}); err != nil {
+		return nil, false, err
+	}
 	cal, created, err := c.putCalendar(ctx, workspaceID, name, body, actor.UserID, version)
 	if err != nil {
 		return nil, false, err
@@ -109,6 +112,9 @@ func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, bod
 // of them. An unknown calendar is models.ErrNotFound. actor makes the
 // change.
 func (c *Catalog) DeleteCalendar(ctx context.Context, actor Actor, workspaceID, name string) error {
+	if err := c.allow(ctx, actor, Change{Op: OpDeleteCalendar, WorkspaceID: workspaceID, Calendar: name}); err != nil {
+		return err
+	}
 	cur, err := c.store.CalendarByName(ctx, workspaceID, name)
 	if err != nil {
 		return fmt.Errorf("catalog: delete calendar: %w", err)

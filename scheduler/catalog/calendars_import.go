@@ -68,6 +68,9 @@ type NotImported struct {
 // UserID is recorded as the calendar's editor). Errors: a
 // *problem.List naming "file", "timeZone" or "name" (400).
 func (c *Catalog) ImportCalendar(ctx context.Context, actor Actor, in CalendarImport) (*CalendarImportReport, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpImportCalendar, WorkspaceID: in.WorkspaceID, Calendar: in.Name}); err != nil {
+		return nil, err
+	}
 	if err := checkCalendarName(in.Name); err != nil {
 		return nil, err
 	}

@@ -168,6 +168,9 @@ func describeTypeError(err error) string {
 // PutCollection creates or replaces the collection at ref from an ARM
 // body, for actor. It reports whether it was created.
 func (c *Catalog) PutCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
+	if err := c.allow(ctx, actor, collectionChange(OpPutCollection, ref, "")); err != nil {
+		return nil, false, err
+	}
 	row, created, err := c.putCollection(ctx, ref, body)
 	if err != nil {
 		return nil, false, err
@@ -196,6 +199,9 @@ func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, b
 // PatchCollection merges an ARM body into the collection at ref, for
 // actor.
 func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
+	if err := c.allow(ctx, actor, collectionChange(OpPatchCollection, ref, "")); err != nil {
+		return nil, err
+	}
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -237,6 +243,9 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 // SetCollectionState enables, disables or suspends the collection at ref,
 // for actor.
 func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error) {
+	if err := c.allow(ctx, actor, collectionChange(OpSetCollectionState, ref, string(state))); err != nil {
+		return nil, err
+	}
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -250,6 +259,9 @@ func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref model
 
 // DeleteCollection deletes the collection at ref with its jobs, for actor.
 func (c *Catalog) DeleteCollection(ctx context.Context, actor Actor, ref models.CollectionRef) error {
+	if err := c.allow(ctx, actor, collectionChange(OpDeleteCollection, ref, "")); err != nil {
+		return err
+	}
 	cur, err := c.store.CollectionByRef(ctx, ref)
 	if err != nil {
 		return err

@@ -181,6 +181,13 @@ type importColl struct {
 // change. When ctx ends while the jobs are checked, the import stops and
 // its error wraps ctx's.
 func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, target models.CollectionRef, file *ImportFile, opts ImportOptions) (*ImportReport, error) {
+	if file != nil {
+		for _, ws := range file.Workspaces(workspaceID, target) {
+			if err := c.allow(ctx, actor, Change{Op: OpImport, WorkspaceID: ws}); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := normalizeImportOptions(&opts); err != nil {
 		return nil, err
 	}

@@ -26,12 +26,15 @@ func (c *Catalog) DisableJob(ctx context.Context, actor Actor, coll *models.Coll
 
 // setJobEnabled enables or disables a job and reports the change.
 func (c *Catalog) setJobEnabled(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job, enabled bool) error {
-	if err := c.store.SetJobEnabled(ctx, job.ID, enabled, c.now()); err != nil {
-		return err
-	}
 	op := OpDisableJob
 	if enabled {
 		op = OpEnableJob
+	}
+	if err := c.allow(ctx, actor, jobChange(op, coll, job.Name, "")); err != nil {
+		return err
+	}
+	if err := c.store.SetJobEnabled(ctx, job.ID, enabled, c.now()); err != nil {
+		return err
 	}
 	c.changed(ctx, actor, jobChange(op, coll, job.Name, ""))
 	return nil
@@ -42,6 +45,9 @@ func (c *Catalog) setJobEnabled(ctx context.Context, actor Actor, coll *models.C
 // attempt id. Errors: ErrNoEngine without a Runner, errors wrapping
 // models.ErrNotFound, models.ErrJobNotEnabled or models.ErrJobFinished.
 func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job) (int64, error) {
+	if err := c.allow(ctx, actor, jobChange(OpRunJob, coll, job.Name, "")); err != nil {
+		return 0, err
+	}
 	if c.runner == nil {
 		return 0, ErrNoEngine
 	}

@@ -19,6 +19,9 @@ import (
 // change. Errors: a *problem.List (400), a *models.QuotaError
 // (409).
 func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
+	if err := c.allow(ctx, actor, jobChange(OpPutJob, coll, name, "")); err != nil {
+		return nil, false, err
+	}
 	j, created, err := c.saveJob(ctx, coll, name, body, false)
 	if err != nil {
 		return nil, false, err
@@ -32,6 +35,9 @@ func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.Collecti
 // null removes them ("authentication": null removes the authentication).
 // The job must exist. actor makes the change.
 func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error) {
+	if err := c.allow(ctx, actor, jobChange(OpPatchJob, coll, name, "")); err != nil {
+		return nil, err
+	}
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	if err != nil {
 		return nil, err
@@ -134,6 +140,9 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 
 // DeleteJob deletes the job name of coll with its history, for actor.
 func (c *Catalog) DeleteJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string) error {
+	if err := c.allow(ctx, actor, jobChange(OpDeleteJob, coll, name, "")); err != nil {
+		return err
+	}
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	if err != nil {
 		return err

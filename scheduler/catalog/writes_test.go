@@ -132,9 +132,39 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 		{"DeleteJob", jobIn(catalog.OpDeleteJob), func() error { return cat.DeleteJob(e.ctx, actor, coll, "daily") }},
 		{"DeleteCalendar", calIn(catalog.OpDeleteCalendar), func() error { return cat.DeleteCalendar(e.ctx, actor, ws, "holidays") }},
 		{"DeleteCollection", collIn(catalog.OpDeleteCollection), func() error { return cat.DeleteCollection(e.ctx, actor, cref) }},
+		{"CreateWorkspace", catalog.Change{Op: catalog.OpCreateWorkspace, WorkspaceID: "team", Detail: "Team"}, func() error {
+			_, err := cat.CreateWorkspace(e.ctx, actor, true, catalog.WorkspacePolicy{}, "team", "Team")
+			return err
+		}},
+		{"RenameWorkspace", catalog.Change{Op: catalog.OpRenameWorkspace, WorkspaceID: "team", Detail: "Team A"}, func() error {
+			_, err := cat.RenameWorkspace(e.ctx, actor, "team", "Team A")
+			return err
+		}},
+		{"AddMember", catalog.Change{Op: catalog.OpPutMember, WorkspaceID: "team", Member: "bob", Detail: "reader"}, func() error {
+			if _, err := e.store.CreateUser(e.ctx, models.NewUser{Username: "bob", Password: "correct horse battery"}); err != nil {
+				return err
+			}
+			_, err := cat.AddMember(e.ctx, actor, false, "team", "bob", "reader")
+			return err
+		}},
+		{"PutMember", catalog.Change{Op: catalog.OpPutMember, WorkspaceID: "team", Member: "bob", Detail: "operator"}, func() error {
+			_, _, err := cat.PutMember(e.ctx, actor, false, "team", "bob", models.RoleOperator)
+			return err
+		}},
+		{"RemoveMember", catalog.Change{Op: catalog.OpRemoveMember, WorkspaceID: "team", Member: "bob"}, func() error {
+			bob, err := e.store.UserByName(e.ctx, "bob")
+			if err != nil {
+				return err
+			}
+			return cat.RemoveMember(e.ctx, actor, false, "team", bob.ID, "bob")
+		}},
+		{"DeleteWorkspace", catalog.Change{Op: catalog.OpDeleteWorkspace, WorkspaceID: "team"}, func() error {
+			return cat.DeleteWorkspace(e.ctx, actor, "team")
+		}},
 	}
+	// Authorize and RoleOf take an Actor to decide; they write nothing.
+	covered := map[string]bool{"Authorize": true, "RoleOf": true}
 
-	covered := map[string]bool{}
 	for _, st := range steps {
 		covered[st.method] = true
 		got = nil
