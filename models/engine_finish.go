@@ -67,7 +67,8 @@ type FinishedAttempt struct {
 // final status, one history entry, the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
 // job's final state when it has no occurrence left and nothing open. The
-// common part is one statement for the whole batch. When it stores next
+// common part is one statement for the whole batch, the next attempts
+// another; only a job's end is a statement of its own. When it stores next
 // attempts it notifies the engines with the earliest one's due time
 // (DuePayload).
 func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
@@ -139,17 +140,28 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			byID[rows[i].ID] = &rows[i]
 		}
 		var earliest time.Time
+		var next []nextWire
+		var ending []int
 		for i := range outcomes {
 			out[i] = FinishedAttempt{AttemptID: outcomes[i].AttemptID}
 			r := byID[outcomes[i].AttemptID]
 			if r == nil {
 				continue
 			}
-			if err := followUp(tx, &outcomes[i], r, &out[i]); err != nil {
-				return err
+			if followUp(&outcomes[i], r, &out[i], &next) {
+				ending = append(ending, i)
 			}
 			if due := outcomes[i].Next; out[i].NextStored && (earliest.IsZero() || due.DueAt.Before(earliest)) {
 				earliest = due.DueAt
+			}
+		}
+		// The next attempts first: a job ends only when none is open.
+		if err := insertNextAttempts(tx, next); err != nil {
+			return err
+		}
+		for _, i := range ending {
+			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i]); err != nil {
+				return err
 			}
 		}
 		if earliest.IsZero() {
@@ -183,28 +195,56 @@ type finishedRow struct {
 	NeedsSchedule bool
 }
 
-// followUp stores the next attempt of a recorded outcome, or ends the job
-// when its last occurrence ended.
-func followUp(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
+// nextWire is a next attempt to store, as insertNextAttempts sends it.
+type nextWire struct {
+	JobID        int64     `json:"job_id"`
+	ExpectedTime time.Time `json:"expected_time"`
+	Action       string    `json:"action"`
+	Attempt      int       `json:"attempt"`
+	Occurrence   int64     `json:"occurrence"`
+	DueAt        time.Time `json:"due_at"`
+}
+
+// insertNextAttempts stores the next attempts of a batch in one statement
+// (pending; an attempt already stored is left as it is).
+func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
+	if len(next) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(next)
+	if err != nil {
+		return fmt.Errorf("store next attempts: %w", err)
+	}
+	err = tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at)
+		SELECT job_id, expected_time, action, attempt, occurrence, 'pending', due_at
+		FROM json_to_recordset(?::json) AS n(job_id bigint, expected_time timestamptz, action text, attempt int,
+			occurrence bigint, due_at timestamptz)
+		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`, string(data)).Error
+	if err != nil {
+		return fmt.Errorf("store %d next attempts: %w", len(next), err)
+	}
+	return nil
+}
+
+// followUp fills res for a recorded outcome and adds its next attempt to
+// next (stored with the batch's others by insertNextAttempts); it reports
+// whether the occurrence ended with no next one, for endFinishedJob.
+func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]nextWire) (ending bool) {
 	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
 	enabled := r.State == jobdef.Enabled
 	if o.Next != nil && enabled {
-		err := tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at)
-			VALUES (?, ?, ?, ?, ?, 'pending', ?)
-			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`,
-			r.JobID, r.ExpectedTime, o.Next.Action, o.Next.Attempt, r.Occurrence, o.Next.DueAt).Error
-		if err != nil {
-			return fmt.Errorf("store next attempt of %d: %w", o.AttemptID, err)
-		}
+		*next = append(*next, nextWire{JobID: r.JobID, ExpectedTime: r.ExpectedTime, Action: o.Next.Action,
+			Attempt: o.Next.Attempt, Occurrence: r.Occurrence, DueAt: o.Next.DueAt.Truncate(time.Microsecond)})
 		res.NextStored = true
-		return nil
+		return false
 	}
-	if !enabled || o.Next != nil || r.NextRunAt != nil || r.NeedsSchedule {
-		return nil
-	}
-	// The occurrence ended and the job has no next one: end the job when
-	// nothing else of it is open. (How the occurrence ended is in
-	// last_occurrence_faulted.)
+	return enabled && o.Next == nil && r.NextRunAt == nil && !r.NeedsSchedule
+}
+
+// endFinishedJob ends the job of an outcome whose occurrence ended with no
+// next one, when nothing else of it is open. (How the occurrence ended is
+// in last_occurrence_faulted.)
+func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
 	var states []string
 	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
 			ended_at = ?

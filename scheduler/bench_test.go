@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"sked/models/pgserver"
 	"sked/models/testdb"
 )
 
@@ -59,19 +60,98 @@ func benchSink(b *testing.B) *httptest.Server {
 
 // BenchmarkEngineRate runs minute jobs due at a steady rate per second for
 // 70 s and reports the executions per second achieved over the last 60 s
-// and the start lateness (p50, p99, max) of the attempts in that window.
+// and the start lateness (p50, p99, max) of the attempts in that window,
+// and per 1,000 executions the database's commits and the cluster's WAL
+// flushes (pg_stat_wal.wal_sync) over the whole run. With durable=off it
+// runs on the package's test cluster (fsync, full_page_writes and
+// synchronous_commit off); with durable=on on a cluster of its own with
+// PostgreSQL's defaults (all three on), as users run it.
 func BenchmarkEngineRate(b *testing.B) {
-	for _, rate := range []int{500, 2000} {
-		b.Run(strconv.Itoa(rate)+"perSecond", func(b *testing.B) {
-			for b.Loop() {
-				benchRate(b, rate)
-			}
-		})
+	durable := durableCluster(b)
+	for _, on := range []bool{false, true} {
+		for _, rate := range []int{500, 2000} {
+			b.Run(fmt.Sprintf("durable=%s/%dperSecond", map[bool]string{false: "off", true: "on"}[on], rate), func(b *testing.B) {
+				for b.Loop() {
+					if on {
+						benchRate(b, rate, durable.dsn(b))
+					} else {
+						benchRate(b, rate, testdb.DSN(b))
+					}
+				}
+			})
+		}
 	}
 }
 
-func benchRate(b *testing.B, rate int) {
-	dsn := testdb.DSN(b)
+// durable is a PostgreSQL cluster with production durability (the
+// embedded cluster's defaults), started on first use.
+type durable struct {
+	tb  testing.TB
+	dir string
+	pg  *pgserver.Embedded
+	n   int
+}
+
+// durableCluster returns a durable cluster started on first use, stopped
+// and removed when tb ends.
+func durableCluster(tb testing.TB) *durable {
+	d := &durable{tb: tb}
+	tb.Cleanup(func() {
+		if d.pg != nil {
+			d.pg.Close(context.Background())
+		}
+		if d.dir != "" {
+			os.RemoveAll(d.dir)
+		}
+	})
+	return d
+}
+
+// dsn returns the DSN of a new migrated database on the cluster.
+func (d *durable) dsn(tb testing.TB) string {
+	tb.Helper()
+	ctx := context.Background()
+	if d.pg == nil {
+		dir, err := os.MkdirTemp("", "sked-durable-")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		os.Chmod(dir, 0o755) // the server may run as another user
+		d.dir = dir
+		if d.pg, err = pgserver.OpenEmbedded(ctx, dir, quietLogger()); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	d.n++
+	name := fmt.Sprintf("rate%d", d.n)
+	admin, err := sql.Open("pgx", d.pg.DSN())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
+		tb.Fatal(err)
+	}
+	dsn := strings.Replace(d.pg.DSN(), "dbname=sked", "dbname="+name, 1)
+	store := openStore(tb, dsn)
+	if _, err := store.Migrate(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return dsn
+}
+
+// walCounters returns the commits of the current database and the
+// cluster's WAL flushes so far.
+func walCounters(b *testing.B, db *sql.DB) (commits, syncs int64) {
+	err := db.QueryRow(`SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),
+		(SELECT wal_sync FROM pg_stat_wal)`).Scan(&commits, &syncs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return commits, syncs
+}
+
+func benchRate(b *testing.B, rate int, dsn string) {
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		b.Fatal(err)
@@ -82,9 +162,13 @@ func benchRate(b *testing.B, rate int) {
 	sink := benchSink(b)
 	t0 := time.Now().Add(5 * time.Second).Truncate(time.Second)
 	benchJobs(b, db, coll.ID, rate*60, t0, sink.URL)
+	commits0, syncs0 := walCounters(b, db)
 	e := startLive(b, store, Config{})
 	time.Sleep(time.Until(t0.Add(70 * time.Second)))
 	e.Stop(context.Background())
+	store.Close()
+	time.Sleep(600 * time.Millisecond) // closed sessions flush their statistics
+	commits1, syncs1 := walCounters(b, db)
 	from, to := t0.Add(10*time.Second), t0.Add(70*time.Second)
 	var n int64
 	var p50, p99, mx float64
@@ -97,8 +181,8 @@ func benchRate(b *testing.B, rate int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var due int64
-	if err := db.QueryRow(`SELECT count(*) FROM jobs`).Scan(&due); err != nil {
+	var all int64
+	if err := db.QueryRow(`SELECT count(*) FROM job_history`).Scan(&all); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(n)/to.Sub(from).Seconds(), "exec/s")
@@ -106,6 +190,10 @@ func benchRate(b *testing.B, rate int) {
 	b.ReportMetric(p99, "p99-late-ms")
 	b.ReportMetric(mx, "max-late-ms")
 	b.ReportMetric(float64(rate), "due/s")
+	if all > 0 {
+		b.ReportMetric(float64(commits1-commits0)*1000/float64(all), "commits/1k")
+		b.ReportMetric(float64(syncs1-syncs0)*1000/float64(all), "walsyncs/1k")
+	}
 }
 
 // BenchmarkEngineIdle measures the CPU an idle engine uses (this process

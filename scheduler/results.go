@@ -11,20 +11,51 @@ func (e *Engine) writer() {
 	batch := make([]models.AttemptOutcome, 0, e.cfg.ResultBatch)
 	for first := range e.results {
 		batch = append(batch[:0], first)
-	fill:
-		for len(batch) < e.cfg.ResultBatch {
-			select {
-			case o, ok := <-e.results:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, o)
-			default:
-				break fill
-			}
-		}
+		batch = e.fill(batch)
 		e.write(batch)
 	}
+}
+
+// resultLinger is how long a writer waits for more results to join a
+// batch while attempts are still running: a busy engine then commits its
+// results in batches of many (one commit, one WAL flush each) rather than
+// nearly one by one. It delays only the recording (and the wake-up for a
+// retry or an error action), never an attempt's start.
+const resultLinger = 5 * time.Millisecond
+
+// fill adds to batch the results already waiting and, while attempts are
+// running, those arriving within resultLinger, up to Config.ResultBatch.
+func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
+	var linger <-chan time.Time
+	for len(batch) < e.cfg.ResultBatch {
+		select {
+		case o, ok := <-e.results:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, o)
+			continue
+		default:
+		}
+		if linger == nil {
+			if len(e.sem) <= 1 {
+				return batch // nothing else running (but perhaps the sender)
+			}
+			t := time.NewTimer(resultLinger)
+			defer t.Stop()
+			linger = t.C
+		}
+		select {
+		case o, ok := <-e.results:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, o)
+		case <-linger:
+			return batch
+		}
+	}
+	return batch
 }
 
 // write records batch, retrying while the database is unavailable, until

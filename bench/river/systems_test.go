@@ -1,0 +1,207 @@
+package river
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
+
+	"sked/models"
+	"sked/scheduler"
+	"sked/scheduler/action"
+)
+
+// system prepares one run of n calls due at rate per second from t0 on a
+// fresh database, then starts and stops the system.
+type system struct {
+	name    string
+	prepare func(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
+}
+
+var systems = []system{{"sked", prepareSked}, {"river", prepareRiver}}
+
+// lead is how long after the jobs are stored the first call is due;
+// grace how long a run goes on after the last one is due.
+const (
+	lead  = 5 * time.Second
+	grace = 5 * time.Second
+)
+
+// measure runs sys on a new database of c: n = rate×d calls due from
+// lead after the jobs are stored; it measures the server's CPU and the
+// database's commits from just before the system starts to just after it
+// stopped.
+func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) result {
+	tb.Helper()
+	name, dsn := c.database(tb, "bench_"+sys.name)
+	n := rate * int(d/time.Second)
+	s := newSink(tb, n, rate, time.Time{})
+	s.t0 = time.Now().Add(lead).Truncate(time.Second).Add(time.Second)
+	start, stop := sys.prepare(tb, dsn, s, n)
+	load := loadavg()
+	cpu0, commits0 := c.cpuSeconds(tb), c.commits(tb, name)
+	start()
+	time.Sleep(time.Until(s.due(n - 1).Add(grace)))
+	stop()
+	time.Sleep(600 * time.Millisecond) // the statistics of closed sessions are flushed
+	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
+	r.load1 = load
+	return r
+}
+
+// prepareSked stores n minute jobs calling the sink, the k-th first due at
+// s.due(k) with its next run set (as if scheduled), like the engine's
+// BenchmarkEngineRate, and returns an engine with the default
+// configuration (loopback targets allowed).
+func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func()) {
+	tb.Helper()
+	ctx := context.Background()
+	store, err := models.Open(ctx, dsn, models.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := store.Migrate(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := store.CreateUser(ctx, models.NewUser{Username: "owner", Password: "password123"}); err != nil {
+		tb.Fatal(err)
+	}
+	coll := &models.JobCollection{Name: "bench"}
+	if err := store.CreateCollection(ctx, models.DefaultWorkspaceID, "rg", coll); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Exec(`
+		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
+		SELECT $1, 'b' || g,
+		       json_build_object('startTime', to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+		                         'recurrence', json_build_object('frequency', 'minute'),
+		                         'action', json_build_object('type', 'http',
+		                             'request', json_build_object('uri', $3::text || g, 'method', 'GET'),
+		                             'retryPolicy', json_build_object('retryType', 'none'))),
+		       'enabled', s, s
+		FROM generate_series(0, $4 - 1) g,
+		     LATERAL (SELECT $2::timestamptz + make_interval(secs => g / $5)) AS t(s)`,
+		coll.ID, s.t0, s.srv.URL+"/?k=", n, s.rate)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db.Exec(`VACUUM ANALYZE jobs`)
+	cfg := scheduler.Config{InstanceID: "bench",
+		Action: action.Config{AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}}
+	e, err := scheduler.New(cfg, scheduler.Deps{Store: store, Notifier: models.NewListener(store.DSN(), quiet()), Logger: quiet()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	start = func() {
+		if err := e.Start(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	stop = func() {
+		if err := e.Stop(ctx); err != nil {
+			tb.Error(err)
+		}
+		store.Close()
+	}
+	return start, stop
+}
+
+// callArgs is River's job: one GET of URL.
+type callArgs struct {
+	URL string `json:"url"`
+}
+
+func (callArgs) Kind() string { return "call" }
+
+// callWorker makes the call, failing on a non-2xx answer.
+type callWorker struct {
+	river.WorkerDefaults[callArgs]
+	client *http.Client
+}
+
+func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, job.Args.URL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// prepareRiver migrates River's schema, inserts n jobs calling the sink,
+// the k-th scheduled at s.due(k), and returns a client with River's
+// default configuration but for the default queue's MaxWorkers, set to
+// Sked's (256).
+func prepareRiver(tb testing.TB, dsn string, s *sink, n int) (start, stop func()) {
+	tb.Helper()
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	driver := riverpgxv5.New(pool)
+	m, err := rivermigrate.New(driver, &rivermigrate.Config{Logger: quiet()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		tb.Fatal(err)
+	}
+	workers := river.NewWorkers()
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = scheduler.DefaultMaxWorkers
+	river.AddWorker(workers, &callWorker{client: &http.Client{Transport: tr, Timeout: 30 * time.Second}})
+	client, err := river.NewClient(driver, &river.Config{
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: scheduler.DefaultMaxWorkers}},
+		Workers: workers,
+		Logger:  quiet(),
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	params := make([]river.InsertManyParams, n)
+	for k := range params {
+		params[k] = river.InsertManyParams{Args: callArgs{URL: fmt.Sprintf("%s/?k=%d", s.srv.URL, k)},
+			InsertOpts: &river.InsertOpts{ScheduledAt: s.due(k)}}
+	}
+	for i := 0; i < n; i += 5000 {
+		if _, err := client.InsertManyFast(ctx, params[i:min(n, i+5000)]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	pool.Exec(ctx, `VACUUM ANALYZE river_job`)
+	start = func() {
+		if err := client.Start(ctx); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	stop = func() {
+		if err := client.Stop(ctx); err != nil {
+			tb.Error(err)
+		}
+		pool.Close()
+	}
+	return start, stop
+}
