@@ -197,12 +197,12 @@ type finishedRow struct {
 
 // nextWire is a next attempt to store, as insertNextAttempts sends it.
 type nextWire struct {
-	JobID        int64     `json:"job_id"`
-	ExpectedTime time.Time `json:"expected_time"`
-	Action       string    `json:"action"`
-	Attempt      int       `json:"attempt"`
-	Occurrence   int64     `json:"occurrence"`
-	DueAt        time.Time `json:"due_at"`
+	JobID        int64      `json:"job_id"`
+	ExpectedTime time.Time  `json:"expected_time"`
+	Action       ActionName `json:"action"`
+	Attempt      int        `json:"attempt"`
+	Occurrence   int64      `json:"occurrence"`
+	DueAt        time.Time  `json:"due_at"`
 }
 
 // insertNextAttempts stores the next attempts of a batch in one statement

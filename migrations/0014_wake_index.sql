@@ -1,4 +1,4 @@
--- 0015_wake_index: the engine's "next wake-up" query (models.NextWake)
+-- 0014_wake_index: the engine's "next wake-up" query (models.NextWake)
 -- and its claim read the earliest due job and pending attempt with their
 -- job or collection. The due indexes now carry those columns (INCLUDE), so
 -- the scans are index-only wherever the visibility map allows; the jobs
