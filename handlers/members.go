@@ -97,21 +97,11 @@ func (s *Server) addMember(c echo.Context) error {
 func (s *Server) removeMember(c echo.Context) error {
 	ctx := c.Request().Context()
 	user := currentUser(c)
-	m, err := s.memberOf(c)
+	m, removed, err := s.managedMember(c)
 	if err != nil {
 		return err
 	}
-	if !m.canManage {
-		return errCannotManage
-	}
-	id, err := accountPathID(c, "id")
-	if err != nil {
-		return err
-	}
-	removed, err := s.store.UserByID(ctx, id)
-	if err != nil {
-		return err
-	}
+	id := removed.ID
 	err = s.catalog.RemoveMember(ctx, actorOf(c), user.IsAdmin, m.workspace, id, removed.Username)
 	if errors.Is(err, models.ErrLastOwner) {
 		v, verr := s.membersView(ctx, m, user.ID)
@@ -142,18 +132,7 @@ func (s *Server) removeMember(c echo.Context) error {
 func (s *Server) setMemberRole(c echo.Context) error {
 	ctx := c.Request().Context()
 	user := currentUser(c)
-	m, err := s.memberOf(c)
-	if err != nil {
-		return err
-	}
-	if !m.canManage {
-		return errCannotManage
-	}
-	id, err := accountPathID(c, "id")
-	if err != nil {
-		return err
-	}
-	target, err := s.store.UserByID(ctx, id)
+	m, target, err := s.managedMember(c)
 	if err != nil {
 		return err
 	}
@@ -210,4 +189,23 @@ func (s *Server) renderMembers(c echo.Context, status int, v web.MembersView) er
 		return render(c, status, web.MembersSection(csrfToken(c), v))
 	}
 	return render(c, status, web.MembersPage(page(c, "Members of "+v.WorkspaceID), v))
+}
+
+// managedMember is the workspace of a members page the signed-in user
+// manages (an owner or an administrator; errCannotManage otherwise) and
+// the user its :id names.
+func (s *Server) managedMember(c echo.Context) (memberAccess, *models.User, error) {
+	m, err := s.memberOf(c)
+	if err != nil {
+		return m, nil, err
+	}
+	if !m.canManage {
+		return m, nil, errCannotManage
+	}
+	id, err := accountPathID(c, "id")
+	if err != nil {
+		return m, nil, err
+	}
+	u, err := s.store.UserByID(c.Request().Context(), id)
+	return m, u, err
 }

@@ -30,12 +30,7 @@ var CollectionStates = []CollectionState{CollectionEnabled, CollectionDisabled, 
 
 // ParseCollectionState reads a collection state in any letter case.
 func ParseCollectionState(s string) (CollectionState, error) {
-	for _, st := range CollectionStates {
-		if strings.EqualFold(s, string(st)) {
-			return st, nil
-		}
-	}
-	return "", fmt.Errorf("%q is not a collection state (Enabled, Disabled or Suspended)", s)
+	return parseSpelling(s, CollectionStates, "a collection state")
 }
 
 // JobStates are the job states in the order the API lists them.
@@ -43,12 +38,7 @@ var JobStates = []jobdef.State{jobdef.Enabled, jobdef.Disabled, jobdef.Completed
 
 // ParseJobState reads a job state in any letter case.
 func ParseJobState(s string) (jobdef.State, error) {
-	for _, st := range JobStates {
-		if strings.EqualFold(s, string(st)) {
-			return st, nil
-		}
-	}
-	return "", fmt.Errorf("%q is not a job state (Enabled, Disabled, Completed or Faulted)", s)
+	return parseSpelling(s, JobStates, "a job state")
 }
 
 // HistoryStatus is the status of a history entry.
@@ -68,12 +58,7 @@ var HistoryStatuses = []HistoryStatus{StatusCompleted, StatusFailed, StatusPostp
 
 // ParseHistoryStatus reads a history status in any letter case.
 func ParseHistoryStatus(s string) (HistoryStatus, error) {
-	for _, st := range HistoryStatuses {
-		if strings.EqualFold(s, string(st)) {
-			return st, nil
-		}
-	}
-	return "", fmt.Errorf("%q is not a history status (Completed, Failed or Postponed)", s)
+	return parseSpelling(s, HistoryStatuses, "a history status")
 }
 
 // ActionName names which action of a job an attempt or history entry is
@@ -91,10 +76,18 @@ var ActionNames = []ActionName{MainAction, ErrorAction}
 
 // ParseActionName reads an action name in any letter case.
 func ParseActionName(s string) (ActionName, error) {
-	for _, a := range ActionNames {
-		if strings.EqualFold(s, string(a)) {
-			return a, nil
+	return parseSpelling(s, ActionNames, "an action")
+}
+
+// parseSpelling returns the value of all that s spells in any letter
+// case, or an error saying s is not what (listing all).
+func parseSpelling[T ~string](s string, all []T, what string) (T, error) {
+	names := make([]string, len(all))
+	for i, v := range all {
+		if strings.EqualFold(s, string(v)) {
+			return v, nil
 		}
+		names[i] = string(v)
 	}
-	return "", fmt.Errorf("%q is not an action (MainAction or ErrorAction)", s)
+	return "", fmt.Errorf("%q is not %s (%s)", s, what, strings.Join(names, ", "))
 }

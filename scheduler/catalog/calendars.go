@@ -136,20 +136,12 @@ func (c *Catalog) DeleteCalendar(ctx context.Context, actor Actor, workspaceID, 
 // InUseMessage says that the calendar name cannot be deleted because the
 // jobs refs exclude it, naming up to five of them.
 func InUseMessage(name string, refs []models.JobRef) string {
-	names := make([]string, 0, maxJobsNamed)
-	for i, r := range refs {
-		if i == maxJobsNamed {
-			names = append(names, fmt.Sprintf("and %d more", len(refs)-maxJobsNamed))
-			break
-		}
-		names = append(names, r.String())
-	}
 	jobs := "jobs"
 	if len(refs) == 1 {
 		jobs = "job"
 	}
 	return fmt.Sprintf("The calendar %s is used by %d %s: %s. Remove it from their recurrence.calendars.exclude first.",
-		name, len(refs), jobs, strings.Join(names, ", "))
+		name, len(refs), jobs, firstNames(refs, models.JobRef.String))
 }
 
 // CalendarDocument is a stored calendar as the API answers it: the
@@ -183,4 +175,18 @@ func (c *Catalog) CalendarICS(row *models.Calendar) ([]byte, error) {
 		return nil, fmt.Errorf("catalog: export calendar %s: %w", row.Name, err)
 	}
 	return []byte(out), nil
+}
+
+// firstNames joins the names of up to maxJobsNamed of items ("a, b, c,
+// d, e, and 3 more").
+func firstNames[T any](items []T, name func(T) string) string {
+	names := make([]string, 0, maxJobsNamed+1)
+	for i, it := range items {
+		if i == maxJobsNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(items)-maxJobsNamed))
+			break
+		}
+		names = append(names, name(it))
+	}
+	return strings.Join(names, ", ")
 }

@@ -124,16 +124,8 @@ func (c *Catalog) DeleteChannel(ctx context.Context, actor Actor, workspaceID, n
 // channelInUse says that the channel cannot be deleted because rules send
 // to it, naming up to five.
 func channelInUse(name string, rules []models.AlertRule) string {
-	names := make([]string, 0, maxJobsNamed)
-	for i, r := range rules {
-		if i == maxJobsNamed {
-			names = append(names, fmt.Sprintf("and %d more", len(rules)-maxJobsNamed))
-			break
-		}
-		names = append(names, r.Name)
-	}
 	return fmt.Sprintf("The channel %s is used by %d alert rule(s): %s. Delete them or point them at another channel first.",
-		name, len(rules), strings.Join(names, ", "))
+		name, len(rules), firstNames(rules, func(r models.AlertRule) string { return r.Name }))
 }
 
 // TestChannel sends a test event to the channel name of workspaceID at
