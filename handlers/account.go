@@ -55,7 +55,7 @@ func (s *Server) changePassword(c echo.Context) error {
 	if err := signIn(c, user); err != nil {
 		return err
 	}
-	return redirect(c, "/account?password=changed")
+	return redirect(c, web.AccountPasswordChangedURL)
 }
 
 // endSession ends one of the user's sessions. Ending the current one

@@ -29,8 +29,9 @@ var roleMatrix = map[string]string{
 	"GET /healthz": rulePublic, "GET /readyz": rulePublic, "GET /metrics": rulePublic, "GET /static/*": rulePublic,
 	"GET /setup": rulePublic, "POST /setup": rulePublic, "GET /signin": rulePublic, "POST /signin": rulePublic,
 	"POST /signout": rulePublic, "GET /c/:ws/:rg/:jc/jobs/:job/calendar.ics": rulePublic,
+	"GET /signin/oidc": rulePublic, "GET /signin/oidc/callback": rulePublic,
 
-	"POST /api/v1/preview": ruleSelf, "GET /": ruleSelf,
+	"POST /api/v1/preview": ruleSelf, "GET /": ruleSelf, "GET /jobs": ruleSelf,
 	"GET /collections/new": ruleSelf, "POST /collections/new": ruleForm,
 	"GET /import": ruleSelf, "POST /import": ruleForm, "GET /import/runs/:id": ruleSelf, "GET /export": ruleForm,
 	"GET /account": ruleSelf, "POST /account/password": ruleSelf, "POST /account/sessions/:id/end": ruleSelf,
@@ -59,14 +60,17 @@ var roleMatrix = map[string]string{
 
 func init() {
 	const (
-		armRG   = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-		armJC   = armRG + "/:jc"
-		armJob  = armJC + "/jobs/:job"
-		coll    = "/c/:ws/:rg/:jc"
-		job     = coll + "/jobs/:job"
-		calAPI  = "/api/v1/workspaces/:ws/calendars"
-		cal     = "/w/:ws/calendars"
-		r, o, e = models.RoleReader, models.RoleOperator, models.RoleEditor
+		armRG    = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC    = armRG + "/:jc"
+		armJob   = armJC + "/jobs/:job"
+		coll     = "/c/:ws/:rg/:jc"
+		job      = coll + "/jobs/:job"
+		calAPI   = "/api/v1/workspaces/:ws/calendars"
+		cal      = "/w/:ws/calendars"
+		chanAPI  = "/api/v1/workspaces/:ws/channels"
+		alertAPI = "/api/v1/workspaces/:ws/alerts"
+		r, o, e  = models.RoleReader, models.RoleOperator, models.RoleEditor
+		w        = models.RoleOwner
 	)
 	for k, v := range map[string]string{
 		"GET /subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections": r,
@@ -89,6 +93,11 @@ func init() {
 		"GET " + cal + "/:name": r, "GET " + cal + "/:name/edit": e, "POST " + cal + "/:name/edit": e,
 		"GET " + cal + "/:name/export.ics": e, "GET " + cal + "/:name/delete": e, "POST " + cal + "/:name/delete": e,
 		"GET /w/:ws/month": r, "GET /w/:ws/month/day": r,
+
+		"GET " + chanAPI: r, "GET " + chanAPI + "/:name": r, "PUT " + chanAPI + "/:name": w,
+		"DELETE " + chanAPI + "/:name": w, "POST " + chanAPI + "/:name/test": w,
+		"GET " + alertAPI: r, "GET " + alertAPI + "/:name": r, "PUT " + alertAPI + "/:name": w,
+		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
 	} {
 		roleMatrix[k] = v
 	}

@@ -27,15 +27,18 @@ var routeRoles = map[string]models.Role{}
 
 func init() {
 	const (
-		armSub  = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
-		armRG   = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-		armJC   = armRG + "/:jc"
-		armJob  = armJC + "/jobs/:job"
-		coll    = "/c/:ws/:rg/:jc"
-		job     = coll + "/jobs/:job"
-		calAPI  = "/api/v1/workspaces/:ws/calendars"
-		cal     = "/w/:ws/calendars"
-		r, o, e = models.RoleReader, models.RoleOperator, models.RoleEditor
+		armSub   = "/subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections"
+		armRG    = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC    = armRG + "/:jc"
+		armJob   = armJC + "/jobs/:job"
+		coll     = "/c/:ws/:rg/:jc"
+		job      = coll + "/jobs/:job"
+		calAPI   = "/api/v1/workspaces/:ws/calendars"
+		cal      = "/w/:ws/calendars"
+		chanAPI  = "/api/v1/workspaces/:ws/channels"
+		alertAPI = "/api/v1/workspaces/:ws/alerts"
+		r, o, e  = models.RoleReader, models.RoleOperator, models.RoleEditor
+		w        = models.RoleOwner // channels and alert rules (SPEC §13.4)
 	)
 	for k, v := range map[string]models.Role{
 		"GET " + armSub: r, "GET " + armRG: r, "GET " + armJC: r, "GET " + armJC + "/jobs": r,
@@ -62,6 +65,11 @@ func init() {
 		"GET " + cal + "/:name": r, "GET " + cal + "/:name/edit": e, "POST " + cal + "/:name/edit": e,
 		"GET " + cal + "/:name/export.ics": e, "GET " + cal + "/:name/delete": e, "POST " + cal + "/:name/delete": e,
 		"GET /w/:ws/month": r, "GET /w/:ws/month/day": r,
+
+		"GET " + chanAPI: r, "GET " + chanAPI + "/:name": r, "PUT " + chanAPI + "/:name": w,
+		"DELETE " + chanAPI + "/:name": w, "POST " + chanAPI + "/:name/test": w,
+		"GET " + alertAPI: r, "GET " + alertAPI + "/:name": r, "PUT " + alertAPI + "/:name": w,
+		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
 	} {
 		routeRoles[k] = v
 	}

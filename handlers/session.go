@@ -100,9 +100,9 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		target := "/signin"
+		target := web.SignInPath
 		if needsSetup {
-			target = "/setup"
+			target = web.SetupPath
 		} else if p := c.Request().URL.RequestURI(); p != "/" {
 			target += "?next=" + url.QueryEscape(p)
 		}

@@ -20,7 +20,7 @@ func (s *Server) setupPage(c echo.Context) error {
 		return err
 	}
 	if !needsSetup {
-		return redirect(c, "/signin")
+		return redirect(c, web.SignInPath)
 	}
 	return render(c, http.StatusOK, web.SetupPage(page(c, "Set up"), web.SetupForm{}))
 }

@@ -24,7 +24,7 @@ func (s *Server) signInPage(c echo.Context) error {
 		return err
 	}
 	if needsSetup {
-		return redirect(c, "/setup")
+		return redirect(c, web.SetupPath)
 	}
 	next := localRedirectTarget(c.QueryParam("next"))
 	if currentUser(c) != nil {
@@ -95,7 +95,7 @@ func (s *Server) signOut(c echo.Context) error {
 	if err := sess.Save(c.Request(), c.Response()); err != nil {
 		return err
 	}
-	return redirect(c, "/signin")
+	return redirect(c, web.SignInPath)
 }
 
 // truncate shortens s to at most n bytes for a log line.

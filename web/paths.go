@@ -146,3 +146,25 @@ func SignInOIDCPath(next string) string {
 	}
 	return "/signin/oidc?next=" + url.QueryEscape(next)
 }
+
+// The account and sign-in pages: fixed paths.
+const (
+	DashboardPath             = "/"
+	SetupPath                 = "/setup"
+	SignInPath                = "/signin"
+	SignOutPath               = "/signout"
+	AccountPath               = "/account"
+	AccountPasswordPath       = "/account/password"
+	AccountEndOtherSessions   = "/account/sessions/end-others"
+	AccountEndAllSessions     = "/account/sessions/end-all"
+	TokensPath                = "/tokens"
+	UsersPath                 = "/users"
+	WorkspacesPath            = "/workspaces"
+	TokensWorkspacesPath      = TokensPath + "#workspaces"
+	AccountPasswordChangedURL = AccountPath + "?password=changed"
+)
+
+// TokenRevokePath revokes the API token id.
+func TokenRevokePath(id int64) string {
+	return TokensPath + "/" + strconv.FormatInt(id, 10) + "/revoke"
+}
