@@ -1,0 +1,222 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func TestJobPageShowsStatusAndNextOccurrences(t *testing.T) {
+	f := newPGFixture(t)
+	now := f.clock.Now()
+	j := f.putJob(f.coll, "alpha", pgJobJSON)
+	f.schedule(j.ID, now.Add(30*time.Minute))
+	f.sql(`UPDATE jobs SET execution_count = 7, failure_count = 2, faulted_count = 1 WHERE id = $1`, j.ID)
+	f.addHistory(j.ID, now.Add(-90*time.Minute), "Completed", "MainAction", 30, "200 OK")
+	f.addHistory(j.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 20, "503 Service Unavailable")
+
+	r := f.get(f.base + "/jobs/alpha")
+	wantStatus(t, r, http.StatusOK)
+	if got := strings.TrimSpace(r.doc.Find("#job-state").Text()); got != "Enabled" {
+		t.Errorf("state badge %q", got)
+	}
+	if got := r.doc.Find("#job-description").Text(); !strings.Contains(got, "(Europe/Berlin)") {
+		t.Errorf("description %q", got)
+	}
+	if got := pgTexts(r.doc.Find("#job-executions, #job-failures, #job-faulted")); strings.Join(got, "|") != "7|2|1" {
+		t.Errorf("counters %v", got)
+	}
+	next := r.doc.Find("#job-next li")
+	if next.Length() != 10 {
+		t.Fatalf("next occurrences: %d, want 10", next.Length())
+	}
+	for i := range 10 {
+		want := time.Date(2026, 11, 21, 13+i, 30, 0, 0, time.FixedZone("CET", 3600)).Format(time.RFC3339)
+		li := next.Eq(i)
+		if got := li.Find("time").AttrOr("datetime", ""); got != want {
+			t.Errorf("occurrence %d: %s, want %s", i+1, got, want)
+		}
+		if utc := time.Date(2026, 11, 21, 12+i, 30, 0, 0, time.UTC).Format("15:04:05") + " UTC"; !strings.Contains(li.Text(), utc) {
+			t.Errorf("occurrence %d without UTC %s alongside: %q", i+1, utc, li.Text())
+		}
+	}
+	if got := strings.Fields(r.doc.Find("#job-status dd").Last().Text()); len(got) == 0 || got[0] != "Failed" {
+		t.Errorf("last run %v", got)
+	}
+	if r.doc.Find("#job-run").Length() != 1 || r.doc.Find("#job-disable").Length() != 1 || r.doc.Find("#job-enable").Length() != 0 {
+		t.Error("buttons of an enabled job: want Run now and Disable")
+	}
+	if href := r.doc.Find("#job-export").AttrOr("href", ""); href != "/c/default/rg/jc/jobs/alpha/export.json" {
+		t.Errorf("export link %q", href)
+	}
+	del := r.doc.Find("#job-delete").Closest("form")
+	if del.AttrOr("hx-confirm", "") == "" || del.AttrOr("action", "") != "/c/default/rg/jc/jobs/alpha/delete" || del.AttrOr("method", "") != "get" {
+		t.Errorf("delete form: confirm %q action %q", del.AttrOr("hx-confirm", ""), del.AttrOr("action", ""))
+	}
+	// Every form control of the page has a visible label; every button
+	// has text.
+	r.doc.Find("main select, main input:not([type=hidden]), main textarea").Each(func(_ int, s *goquery.Selection) {
+		id := s.AttrOr("id", "")
+		if id == "" || r.doc.Find(`label[for="`+id+`"]`).Length() != 1 {
+			t.Errorf("control %s (%s) without a label", id, s.AttrOr("name", ""))
+		}
+	})
+	r.doc.Find("main button").Each(func(_ int, s *goquery.Selection) {
+		if strings.TrimSpace(s.Text()) == "" {
+			t.Errorf("button %s without text", s.AttrOr("id", ""))
+		}
+	})
+	// Every id is unique (swap targets are stable and single).
+	ids := map[string]int{}
+	r.doc.Find("[id]").Each(func(_ int, s *goquery.Selection) { ids[s.AttrOr("id", "")]++ })
+	for id, n := range ids {
+		if n > 1 {
+			t.Errorf("id %q used %d times", id, n)
+		}
+	}
+	// htmx gets the status fragment.
+	h := f.hxGet(f.base + "/jobs/alpha")
+	pgWantFragment(t, h, "job-status")
+}
+
+func TestJobRunEnableDisable(t *testing.T) {
+	f := newPGFixture(t)
+	j := f.putJob(f.coll, "alpha", pgJobJSON)
+	path := f.base + "/jobs/alpha"
+
+	// Without the CSRF token nothing runs.
+	before := f.fingerprint()
+	wantStatus(t, f.post(path+"/run", url.Values{}), http.StatusForbidden)
+	if f.fingerprint() != before {
+		t.Fatal("run without the CSRF token changed the database")
+	}
+	r := f.hxPost(path+"/run", nil)
+	wantStatus(t, r, http.StatusOK)
+	pgWantFragment(t, r, "job-status")
+	if !strings.Contains(r.doc.Find("#job-message").Text(), "runs now") || r.Header.Get("HX-Trigger-After-Settle") != "sked-history-changed" {
+		t.Errorf("run now: message %q, HX-Trigger-After-Settle %q", r.doc.Find("#job-message").Text(), r.Header.Get("HX-Trigger-After-Settle"))
+	}
+	if msg := r.doc.Find("#job-message").Text(); strings.Contains(msg, "attempt") || !strings.Contains(msg, "for the first time") {
+		t.Errorf("run now of a job that never ran: %q", msg)
+	}
+	// The message comes out of band; the status, the timeline and the
+	// table refresh themselves on the event.
+	if r.doc.Find(`#job-notice[hx-swap-oob="true"] #job-message`).Length() != 1 {
+		t.Errorf("the message is not swapped out of band:\n%s", r.body)
+	}
+	page := f.get(path)
+	for _, id := range []string{"job-status", "job-timeline", "history-table"} {
+		el := page.doc.Find("#" + id)
+		if el.AttrOr("hx-trigger", "") != "sked-history-changed from:body delay:1500ms" || el.AttrOr("hx-get", "") == "" {
+			t.Errorf("#%s does not refresh after a run: hx-trigger %q", id, el.AttrOr("hx-trigger", ""))
+		}
+	}
+	attempts, err := f.store.Attempts(context.Background(), j.ID)
+	if err != nil || len(attempts) != 1 || attempts[0].Status != "pending" {
+		t.Fatalf("attempts after run now: %+v, %v", attempts, err)
+	}
+
+	// Disable through htmx: the fragment offers Enable and no Run now.
+	r = f.hxPost(path+"/disable", nil)
+	wantStatus(t, r, http.StatusOK)
+	if strings.TrimSpace(r.doc.Find("#job-state").Text()) != "Disabled" || r.doc.Find("#job-enable").Length() != 1 || r.doc.Find("#job-run").Length() != 0 {
+		t.Errorf("after disable: %q", strings.Join(strings.Fields(r.doc.Text()), " "))
+	}
+	if !strings.Contains(r.doc.Find("#job-next-none").Text(), "disabled") {
+		t.Errorf("no next occurrences note: %q", r.doc.Find("#job-next-none").Text())
+	}
+	// Run now on a disabled job is refused with the reason: 422 fragment
+	// for htmx, 409 page otherwise; nothing is queued.
+	r = f.hxPost(path+"/run", nil)
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if !strings.Contains(r.doc.Find("#job-error").Text(), "disabled") {
+		t.Errorf("refused run: %q", r.doc.Find("#job-error").Text())
+	}
+	r = f.formPost(path+"/run", nil)
+	wantStatus(t, r, http.StatusConflict)
+	if !strings.Contains(r.doc.Find("#job-error").Text(), "disabled") || r.doc.Find("#job-history").Length() != 1 {
+		t.Errorf("refused run without htmx: %q", r.doc.Find("#job-error").Text())
+	}
+	if attempts, _ := f.store.Attempts(context.Background(), j.ID); len(attempts) != 0 {
+		// Disabling dropped the pending run; the refused ones added none.
+		t.Errorf("a refused run queued an attempt: %d", len(attempts))
+	}
+	// Enable without htmx: redirect and message; scheduled from now.
+	r = f.formPost(path+"/enable", nil)
+	wantRedirect(t, r, path)
+	page = f.get(path)
+	if !strings.Contains(page.doc.Find("#job-message").Text(), "enabled") || page.doc.Find("#job-next li").Length() != 10 {
+		t.Errorf("after enable: message %q, %d next", page.doc.Find("#job-message").Text(), page.doc.Find("#job-next li").Length())
+	}
+}
+
+func TestJobDeleteAsksFirst(t *testing.T) {
+	f := newPGFixture(t)
+	f.putJob(f.coll, "alpha", pgJobJSON)
+	f.putJob(f.coll, "beta", pgJobJSON)
+	path := f.base + "/jobs/alpha"
+	exists := func(name string) bool {
+		_, err := f.store.JobByName(context.Background(), f.coll.ID, name)
+		return err == nil
+	}
+	// Without htmx: a confirmation page.
+	r := f.get(path + "/delete")
+	wantStatus(t, r, http.StatusOK)
+	form := r.doc.Find("#job-delete-confirm form")
+	if form.AttrOr("method", "") != "post" || form.AttrOr("action", "") != path+"/delete" || form.Find(`input[name="confirm"]`).AttrOr("value", "") != "yes" {
+		t.Fatalf("confirmation form: %s", r.body)
+	}
+	// No CSRF token, no confirmation: nothing deleted.
+	wantStatus(t, f.post(path+"/delete", url.Values{"confirm": {"yes"}}), http.StatusForbidden)
+	wantStatus(t, f.formPost(path+"/delete", nil), http.StatusUnprocessableEntity)
+	if !exists("alpha") {
+		t.Fatal("deleted without CSRF token or confirmation")
+	}
+	r = f.formPost(path+"/delete", url.Values{"confirm": {"yes"}})
+	wantRedirect(t, r, f.base)
+	if exists("alpha") {
+		t.Fatal("not deleted")
+	}
+	if got := f.get(f.base).doc.Find("#flash").Text(); !strings.Contains(got, "alpha") {
+		t.Errorf("flash after delete %q", got)
+	}
+	pgWantErrorPage(t, f.get(path), http.StatusNotFound)
+	// htmx (hx-confirm asked in the browser): HX-Redirect.
+	r = f.hxPost(f.base+"/jobs/beta/delete", url.Values{"confirm": {"yes"}})
+	wantStatus(t, r, http.StatusOK)
+	if r.Header.Get("HX-Redirect") != f.base || exists("beta") {
+		t.Errorf("htmx delete: HX-Redirect %q, exists %v", r.Header.Get("HX-Redirect"), exists("beta"))
+	}
+}
+
+func TestJobExportDownloadsARMJSON(t *testing.T) {
+	f := newPGFixture(t)
+	f.putJob(f.coll, "alpha", `{"action":{"type":"https","request":{"uri":"https://example.com","method":"GET",
+		"authentication":{"type":"basic","username":"u","password":"hunter2-secret"}}},"recurrence":{"frequency":"day"}}`)
+	r := f.get(f.base + "/jobs/alpha/export.json")
+	wantStatus(t, r, http.StatusOK)
+	if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="jc-alpha.json"` {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+	var doc struct {
+		ID             string          `json:"id"`
+		Name           string          `json:"name"`
+		Properties     json.RawMessage `json:"properties"`
+		SecretsOmitted bool            `json:"secretsOmitted"`
+	}
+	if err := json.Unmarshal([]byte(r.body), &doc); err != nil {
+		t.Fatalf("export is not JSON: %v\n%s", err, r.body)
+	}
+	if doc.Name != "jc/alpha" || !strings.HasSuffix(doc.ID, "/jobCollections/jc/jobs/alpha") || !doc.SecretsOmitted || len(doc.Properties) == 0 {
+		t.Errorf("export %s", r.body)
+	}
+	if strings.Contains(r.body, "hunter2") {
+		t.Error("the export holds a secret")
+	}
+}
