@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"sked/models"
 	"slices"
 
 	"github.com/labstack/echo/v4"
@@ -9,13 +10,21 @@ import (
 )
 
 // route is one row of the route table: a method and a path, the handler
-// that answers them, and the access group whose middleware runs first.
+// that answers them, the access group whose middleware runs first, and
+// the role the actor needs in the path's workspace (SPEC §13.4; checked
+// by requireRole through catalog.Authorize after the group's chain), or
+// anyRole for routes without a workspace in their path or whose rights
+// the write service alone decides.
 type route struct {
 	method  string
 	path    string
 	handler echo.HandlerFunc
 	access  access
+	role    models.Role
 }
+
+// anyRole is the role of a route that checks none itself.
+const anyRole models.Role = ""
 
 // access is a named middleware chain that routes share. The name is for
 // people and tests (TestRoutesTable); the chain runs in order, after the
@@ -99,146 +108,146 @@ func (s *Server) routeTable() []route {
 	)
 
 	return []route{
-		{get, "/healthz", s.healthz, probe},
-		{get, "/readyz", s.readyz, probe},
-		{get, "/metrics", s.metrics, probe},
-		{get, "/static/*", s.staticFile, asset},
-		{post, "/api/v1/preview", s.preview, apiToken},
+		{get, "/healthz", s.healthz, probe, anyRole},
+		{get, "/readyz", s.readyz, probe, anyRole},
+		{get, "/metrics", s.metrics, probe, anyRole},
+		{get, "/static/*", s.staticFile, asset, anyRole},
+		{post, "/api/v1/preview", s.preview, apiToken, anyRole},
 
-		{get, "/setup", s.setupPage, visitor},
-		{post, "/setup", s.setupSubmit, visitor},
-		{get, "/signin", s.signInPage, visitor},
-		{post, "/signin", s.signInSubmit, visitor},
-		{post, "/signout", s.signOut, visitor},
-		{get, "/signin/oidc", s.signInOIDCStart, visitor},
-		{get, "/signin/oidc/callback", s.signInOIDCCallback, visitor},
+		{get, "/setup", s.setupPage, visitor, anyRole},
+		{post, "/setup", s.setupSubmit, visitor, anyRole},
+		{get, "/signin", s.signInPage, visitor, anyRole},
+		{post, "/signin", s.signInSubmit, visitor, anyRole},
+		{post, "/signout", s.signOut, visitor, anyRole},
+		{get, "/signin/oidc", s.signInOIDCStart, visitor, anyRole},
+		{get, "/signin/oidc/callback", s.signInOIDCCallback, visitor, anyRole},
 
-		{get, "/", s.dashboard, signedIn},
-		{get, "/jobs", s.allJobsPage, signedIn},
+		{get, "/", s.dashboard, signedIn, anyRole},
+		{get, "/jobs", s.allJobsPage, signedIn, anyRole},
 
 		// The Azure Scheduler REST API 2016-03-01 (SPEC §7).
-		{get, armSub, s.listCollections, armAPI},
-		{get, armRG, s.listCollections, armAPI},
-		{get, armJC, s.getCollection, armAPI},
-		{put, armJC, s.putCollection, armAPI},
-		{patch, armJC, s.patchCollection, armAPI},
-		{del, armJC, s.deleteCollection, armAPI},
-		{post, armJC + "/enable", s.enableCollection, armAPI},
-		{post, armJC + "/disable", s.disableCollection, armAPI},
-		{get, armJC + "/jobs", s.listJobs, armAPI},
-		{get, armJob, s.getJob, armAPI},
-		{put, armJob, s.putJob, armAPI},
-		{patch, armJob, s.patchJob, armAPI},
-		{del, armJob, s.deleteJob, armAPI},
-		{post, armJob + "/run", s.runJob, armAPI},
-		{get, armJob + "/history", s.listHistory, armAPI},
+		{get, armSub, s.listCollections, armAPI, models.RoleReader},
+		{get, armRG, s.listCollections, armAPI, models.RoleReader},
+		{get, armJC, s.getCollection, armAPI, models.RoleReader},
+		{put, armJC, s.putCollection, armAPI, models.RoleEditor},
+		{patch, armJC, s.patchCollection, armAPI, models.RoleEditor},
+		{del, armJC, s.deleteCollection, armAPI, models.RoleEditor},
+		{post, armJC + "/enable", s.enableCollection, armAPI, models.RoleOperator},
+		{post, armJC + "/disable", s.disableCollection, armAPI, models.RoleOperator},
+		{get, armJC + "/jobs", s.listJobs, armAPI, models.RoleReader},
+		{get, armJob, s.getJob, armAPI, models.RoleReader},
+		{put, armJob, s.putJob, armAPI, models.RoleEditor},
+		{patch, armJob, s.patchJob, armAPI, models.RoleEditor},
+		{del, armJob, s.deleteJob, armAPI, models.RoleEditor},
+		{post, armJob + "/run", s.runJob, armAPI, models.RoleOperator},
+		{get, armJob + "/history", s.listHistory, armAPI, models.RoleReader},
 
 		// The job form, its live preview, the new collection form, and the
 		// import and export pages.
-		{get, "/collections/new", s.newCollectionPage, signedIn},
-		{post, "/collections/new", s.newCollectionSubmit, signedIn},
-		{get, coll + "/jobs/new", s.newJobPage, signedIn},
-		{post, coll + "/jobs/new", s.jobFormSubmit, signedIn},
-		{get, coll + "/jobs/:job/edit", s.editJobPage, signedIn},
-		{post, coll + "/jobs/:job/edit", s.jobFormSubmit, signedIn},
-		{post, coll + "/jobs/preview", s.jobFormPreview, signedIn},
-		{get, "/import", s.importPage, signedIn},
-		{post, "/import", s.importSubmit, signedIn},
-		{get, "/import/runs/:id", s.importProgress, signedIn},
-		{get, "/export", s.exportFile, signedIn},
+		{get, "/collections/new", s.newCollectionPage, signedIn, anyRole},
+		{post, "/collections/new", s.newCollectionSubmit, signedIn, anyRole},
+		{get, coll + "/jobs/new", s.newJobPage, signedIn, models.RoleEditor},
+		{post, coll + "/jobs/new", s.jobFormSubmit, signedIn, models.RoleEditor},
+		{get, coll + "/jobs/:job/edit", s.editJobPage, signedIn, models.RoleEditor},
+		{post, coll + "/jobs/:job/edit", s.jobFormSubmit, signedIn, models.RoleEditor},
+		{post, coll + "/jobs/preview", s.jobFormPreview, signedIn, models.RoleEditor},
+		{get, "/import", s.importPage, signedIn, anyRole},
+		{post, "/import", s.importSubmit, signedIn, anyRole},
+		{get, "/import/runs/:id", s.importProgress, signedIn, anyRole},
+		{get, "/export", s.exportFile, signedIn, anyRole},
 
 		// People rather than jobs: the user's own account (password,
 		// sessions), the user's API tokens, the users (administrators) and
 		// the members of a workspace.
-		{get, "/account", s.accountPage, signedIn},
-		{post, "/account/password", s.changePassword, signedIn},
-		{post, "/account/sessions/:id/end", s.endSession, signedIn},
-		{post, "/account/sessions/end-others", s.endOtherSessions, signedIn},
-		{post, "/account/sessions/end-all", s.endAllSessions, signedIn},
-		{get, "/tokens", s.tokensPage, signedIn},
-		{post, "/tokens", s.createToken, signedIn},
-		{post, "/tokens/:id/revoke", s.revokeToken, signedIn},
-		{get, "/users", s.usersPage, admin},
-		{post, "/users", s.createUser, admin},
-		{post, "/users/:id/disable", s.disableUser, admin},
-		{post, "/users/:id/enable", s.enableUser, admin},
-		{post, "/users/:id/password", s.resetPassword, admin},
-		{get, "/workspaces/:ws/members", s.membersPage, signedIn},
-		{post, "/workspaces/:ws/members", s.addMember, signedIn},
-		{post, "/workspaces/:ws/members/:id/remove", s.removeMember, signedIn},
-		{post, "/workspaces/:ws/members/:id/role", s.setMemberRole, signedIn},
-		{get, "/workspaces", s.workspacesPage, signedIn},
-		{post, "/workspaces", s.createWorkspace, signedIn},
-		{post, "/workspaces/:ws/rename", s.renameWorkspace, signedIn},
-		{post, "/workspaces/:ws/delete", s.deleteWorkspace, signedIn},
+		{get, "/account", s.accountPage, signedIn, anyRole},
+		{post, "/account/password", s.changePassword, signedIn, anyRole},
+		{post, "/account/sessions/:id/end", s.endSession, signedIn, anyRole},
+		{post, "/account/sessions/end-others", s.endOtherSessions, signedIn, anyRole},
+		{post, "/account/sessions/end-all", s.endAllSessions, signedIn, anyRole},
+		{get, "/tokens", s.tokensPage, signedIn, anyRole},
+		{post, "/tokens", s.createToken, signedIn, anyRole},
+		{post, "/tokens/:id/revoke", s.revokeToken, signedIn, anyRole},
+		{get, "/users", s.usersPage, admin, anyRole},
+		{post, "/users", s.createUser, admin, anyRole},
+		{post, "/users/:id/disable", s.disableUser, admin, anyRole},
+		{post, "/users/:id/enable", s.enableUser, admin, anyRole},
+		{post, "/users/:id/password", s.resetPassword, admin, anyRole},
+		{get, "/workspaces/:ws/members", s.membersPage, signedIn, models.RoleReader},
+		{post, "/workspaces/:ws/members", s.addMember, signedIn, anyRole},
+		{post, "/workspaces/:ws/members/:id/remove", s.removeMember, signedIn, anyRole},
+		{post, "/workspaces/:ws/members/:id/role", s.setMemberRole, signedIn, anyRole},
+		{get, "/workspaces", s.workspacesPage, signedIn, anyRole},
+		{post, "/workspaces", s.createWorkspace, signedIn, anyRole},
+		{post, "/workspaces/:ws/rename", s.renameWorkspace, signedIn, anyRole},
+		{post, "/workspaces/:ws/delete", s.deleteWorkspace, signedIn, anyRole},
 
 		// The workspaces and their members for API tokens (SPEC §13.4).
-		{get, workspacesAPI, s.apiListWorkspaces, apiToken},
-		{get, workspacesAPI + "/:ws", s.apiGetWorkspace, apiToken},
-		{put, workspacesAPI + "/:ws", s.apiPutWorkspace, apiToken},
-		{patch, workspacesAPI + "/:ws", s.apiPatchWorkspace, apiToken},
-		{del, workspacesAPI + "/:ws", s.apiDeleteWorkspace, apiToken},
-		{get, workspacesAPI + "/:ws/members", s.apiListMembers, apiToken},
-		{put, workspacesAPI + "/:ws/members/:username", s.apiPutMember, apiToken},
-		{del, workspacesAPI + "/:ws/members/:username", s.apiDeleteMember, apiToken},
+		{get, workspacesAPI, s.apiListWorkspaces, apiToken, anyRole},
+		{get, workspacesAPI + "/:ws", s.apiGetWorkspace, apiToken, models.RoleReader},
+		{put, workspacesAPI + "/:ws", s.apiPutWorkspace, apiToken, anyRole},
+		{patch, workspacesAPI + "/:ws", s.apiPatchWorkspace, apiToken, anyRole},
+		{del, workspacesAPI + "/:ws", s.apiDeleteWorkspace, apiToken, anyRole},
+		{get, workspacesAPI + "/:ws/members", s.apiListMembers, apiToken, models.RoleReader},
+		{put, workspacesAPI + "/:ws/members/:username", s.apiPutMember, apiToken, anyRole},
+		{del, workspacesAPI + "/:ws/members/:username", s.apiDeleteMember, apiToken, anyRole},
 
 		// Import and export for API tokens (SPEC §8); the import reads
 		// bodies up to catalog.MaxImportBytes itself (skipBodyLimit).
-		{post, importPath, s.importFile, apiToken},
-		{get, exportPath, s.exportFile, apiToken},
+		{post, importPath, s.importFile, apiToken, anyRole},
+		{get, exportPath, s.exportFile, apiToken, anyRole},
 
 		// The collection and job pages (SPEC §9); every change is a POST.
-		{get, coll, s.collectionPage, signedIn},
-		{post, coll + "/enable", s.collectionEnable, signedIn},
-		{post, coll + "/disable", s.collectionDisable, signedIn},
-		{get, job, s.jobPage, signedIn},
-		{get, job + "/history", s.jobHistoryPage, signedIn},
-		{get, job + "/timeline", s.jobTimeline, signedIn},
-		{post, job + "/run", s.jobRunNow, signedIn},
-		{post, job + "/enable", s.jobEnable, signedIn},
-		{post, job + "/disable", s.jobDisable, signedIn},
-		{get, job + "/delete", s.jobDeleteConfirm, signedIn},
-		{post, job + "/delete", s.jobDelete, signedIn},
-		{get, job + "/export.json", s.jobExport, signedIn},
-		{get, job + "/calendar.ics", s.jobFeed, feedToken},
+		{get, coll, s.collectionPage, signedIn, models.RoleReader},
+		{post, coll + "/enable", s.collectionEnable, signedIn, models.RoleOperator},
+		{post, coll + "/disable", s.collectionDisable, signedIn, models.RoleOperator},
+		{get, job, s.jobPage, signedIn, models.RoleReader},
+		{get, job + "/history", s.jobHistoryPage, signedIn, models.RoleReader},
+		{get, job + "/timeline", s.jobTimeline, signedIn, models.RoleReader},
+		{post, job + "/run", s.jobRunNow, signedIn, models.RoleOperator},
+		{post, job + "/enable", s.jobEnable, signedIn, models.RoleOperator},
+		{post, job + "/disable", s.jobDisable, signedIn, models.RoleOperator},
+		{get, job + "/delete", s.jobDeleteConfirm, signedIn, models.RoleEditor},
+		{post, job + "/delete", s.jobDelete, signedIn, models.RoleEditor},
+		{get, job + "/export.json", s.jobExport, signedIn, models.RoleEditor},
+		{get, job + "/calendar.ics", s.jobFeed, feedToken, anyRole},
 
 		// The calendars' REST API (SPEC §13.6): API token holders who are
 		// members of the workspace ({ws} is its name, the ARM
 		// subscription id).
-		{get, calAPI, s.apiListCalendars, apiToken},
-		{get, calAPI + "/:name", s.apiGetCalendar, apiToken},
-		{put, calAPI + "/:name", s.apiPutCalendar, apiToken},
-		{del, calAPI + "/:name", s.apiDeleteCalendar, apiToken},
-		{post, calAPI + "/:name/import", s.apiImportCalendar, apiToken},
+		{get, calAPI, s.apiListCalendars, apiToken, models.RoleReader},
+		{get, calAPI + "/:name", s.apiGetCalendar, apiToken, models.RoleReader},
+		{put, calAPI + "/:name", s.apiPutCalendar, apiToken, models.RoleEditor},
+		{del, calAPI + "/:name", s.apiDeleteCalendar, apiToken, models.RoleEditor},
+		{post, calAPI + "/:name/import", s.apiImportCalendar, apiToken, models.RoleEditor},
 
 		// The notifications' REST API (SPEC §13.3): channels, alert rules
 		// and the delivery log, for API token holders who are members of
 		// the workspace.
-		{get, chanAPI, s.apiListChannels, apiToken},
-		{get, chanAPI + "/:name", s.apiGetChannel, apiToken},
-		{put, chanAPI + "/:name", s.apiPutChannel, apiToken},
-		{del, chanAPI + "/:name", s.apiDeleteChannel, apiToken},
-		{post, chanAPI + "/:name/test", s.apiTestChannel, apiToken},
-		{get, alertAPI, s.apiListAlerts, apiToken},
-		{get, alertAPI + "/:name", s.apiGetAlert, apiToken},
-		{put, alertAPI + "/:name", s.apiPutAlert, apiToken},
-		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken},
-		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken},
+		{get, chanAPI, s.apiListChannels, apiToken, models.RoleReader},
+		{get, chanAPI + "/:name", s.apiGetChannel, apiToken, models.RoleReader},
+		{put, chanAPI + "/:name", s.apiPutChannel, apiToken, models.RoleOwner},
+		{del, chanAPI + "/:name", s.apiDeleteChannel, apiToken, models.RoleOwner},
+		{post, chanAPI + "/:name/test", s.apiTestChannel, apiToken, models.RoleOwner},
+		{get, alertAPI, s.apiListAlerts, apiToken, models.RoleReader},
+		{get, alertAPI + "/:name", s.apiGetAlert, apiToken, models.RoleReader},
+		{put, alertAPI + "/:name", s.apiPutAlert, apiToken, models.RoleOwner},
+		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken, models.RoleOwner},
+		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken, models.RoleReader},
 
 		// The calendar pages and the month view of a workspace (SPEC
 		// §13.6).
-		{get, calPage, s.calendarsPage, signedIn},
-		{get, calPage + "/new", s.calendarNewPage, signedIn},
-		{post, calPage + "/new", s.calendarCreate, signedIn},
-		{get, calendarImportPagePath, s.calendarImportPage, signedIn},
-		{post, calendarImportPagePath, s.calendarImportSubmit, signedIn},
-		{get, calPage + "/:name", s.calendarPage, signedIn},
-		{get, calPage + "/:name/edit", s.calendarEditPage, signedIn},
-		{post, calPage + "/:name/edit", s.calendarSave, signedIn},
-		{get, calPage + "/:name/export.ics", s.calendarExport, signedIn},
-		{get, calPage + "/:name/delete", s.calendarDeleteConfirm, signedIn},
-		{post, calPage + "/:name/delete", s.calendarDelete, signedIn},
-		{get, "/w/:ws/month", s.monthPage, signedIn},
-		{get, "/w/:ws/month/day", s.monthDay, signedIn},
+		{get, calPage, s.calendarsPage, signedIn, models.RoleReader},
+		{get, calPage + "/new", s.calendarNewPage, signedIn, models.RoleEditor},
+		{post, calPage + "/new", s.calendarCreate, signedIn, models.RoleEditor},
+		{get, calendarImportPagePath, s.calendarImportPage, signedIn, models.RoleEditor},
+		{post, calendarImportPagePath, s.calendarImportSubmit, signedIn, models.RoleEditor},
+		{get, calPage + "/:name", s.calendarPage, signedIn, models.RoleReader},
+		{get, calPage + "/:name/edit", s.calendarEditPage, signedIn, models.RoleEditor},
+		{post, calPage + "/:name/edit", s.calendarSave, signedIn, models.RoleEditor},
+		{get, calPage + "/:name/export.ics", s.calendarExport, signedIn, models.RoleEditor},
+		{get, calPage + "/:name/delete", s.calendarDeleteConfirm, signedIn, models.RoleEditor},
+		{post, calPage + "/:name/delete", s.calendarDelete, signedIn, models.RoleEditor},
+		{get, "/w/:ws/month", s.monthPage, signedIn, models.RoleReader},
+		{get, "/w/:ws/month/day", s.monthDay, signedIn, models.RoleReader},
 	}
 }
