@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sked/models/jobdef"
 	"sked/models/problem"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type User struct {
 	Disabled     bool
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	// TimeZone is the zone (IANA or Windows name) in which the dashboard
+	// shows the user's times; "UTC" by default.
+	TimeZone string `gorm:"column:time_zone;default:UTC"`
 }
 
 // TableName tells GORM the table.
@@ -262,4 +266,27 @@ func (s *Store) setPassword(ctx context.Context, op string, userID int64, passwo
 		}
 		return nil
 	})
+}
+
+// SetUserTimeZone stores zone (an IANA or Windows time zone name, spaces
+// around it ignored) as the time zone of userID. An unknown zone is a
+// *problem.List on "time_zone" and stores nothing; an unknown user is
+// ErrNotFound.
+func (s *Store) SetUserTimeZone(ctx context.Context, userID int64, zone string) error {
+	const op = "models: set user time zone"
+	zone = strings.TrimSpace(zone)
+	if _, err := jobdef.LoadZone(zone); err != nil || zone == "" || len(zone) > 64 {
+		v := &problem.List{}
+		v.Add("time_zone", fmt.Sprintf("Time zone: %q is not a known IANA or Windows time zone", zone))
+		return v
+	}
+	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", userID).
+		Updates(map[string]any{"time_zone": zone, "updated_at": time.Now().UTC()})
+	if res.Error != nil {
+		return translate(op, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	return nil
 }
