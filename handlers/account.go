@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,6 +20,9 @@ func (s *Server) accountPage(c echo.Context) error {
 	}
 	if c.QueryParam("password") == "changed" {
 		v.PasswordMessage = "Password changed. Every other session was signed out."
+	}
+	if c.QueryParam("time-zone") == "changed" {
+		v.TimeZone.Message = "Time zone saved."
 	}
 	return render(c, http.StatusOK, web.AccountPage(page(c, "Your account"), v))
 }
@@ -56,6 +60,40 @@ func (s *Server) changePassword(c echo.Context) error {
 		return err
 	}
 	return redirect(c, web.AccountPasswordChangedURL)
+}
+
+// setTimeZone stores the user's time zone preference (IANA or Windows
+// name), in which the dashboard shows its times. htmx gets the section
+// back with its status line; other browsers reload the page. An unknown
+// zone re-renders the form with its error (422) and stores nothing.
+func (s *Server) setTimeZone(c echo.Context) error {
+	user := currentUser(c)
+	zone := c.FormValue("time_zone")
+	err := s.store.SetUserTimeZone(c.Request().Context(), user.ID, zone)
+	errs := formErrors(err, map[string]string{"time_zone": "The time zone"})
+	if errs == nil && err != nil {
+		return err
+	}
+	status := http.StatusOK
+	form := web.TimeZoneForm{Value: zone, Errors: errs}
+	if errs != nil {
+		status = statusUnprocessable
+	} else {
+		s.log.Info("time zone changed", "user", user.Username, "time_zone", zone)
+		if !isHTMX(c) {
+			return redirect(c, web.AccountTimeZoneChangedURL)
+		}
+		form = web.TimeZoneForm{Value: strings.TrimSpace(zone), Message: "Time zone saved."}
+	}
+	if isHTMX(c) {
+		return render(c, status, web.TimeZoneSection(csrfToken(c), web.AccountView{TimeZone: form}))
+	}
+	full, err := s.accountView(c)
+	if err != nil {
+		return err
+	}
+	full.TimeZone = form
+	return render(c, status, web.AccountPage(page(c, "Your account"), full))
 }
 
 // endSession ends one of the user's sessions. Ending the current one
@@ -119,9 +157,13 @@ func (s *Server) renderSessions(c echo.Context, message string) error {
 }
 
 // accountView lists the signed-in user's live sessions: the current one
-// first, then the others, the most recently seen first.
+// first, then the others, the most recently seen first; and fills the time
+// zone form with the user's zone.
 func (s *Server) accountView(c echo.Context) (web.AccountView, error) {
-	return s.accountViewFor(c.Request().Context(), currentUser(c).ID, currentSessionID(c))
+	user := currentUser(c)
+	v, err := s.accountViewFor(c.Request().Context(), user.ID, currentSessionID(c))
+	v.TimeZone.Value = user.TimeZone
+	return v, err
 }
 
 func (s *Server) accountViewFor(ctx context.Context, userID, current int64) (web.AccountView, error) {

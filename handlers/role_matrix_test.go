@@ -36,7 +36,7 @@ var roleMatrix = map[string]string{
 	"GET /import": ruleSelf, "POST /import": ruleForm, "GET /import/runs/:id": ruleSelf, "GET /export": ruleForm,
 	"GET /account": ruleSelf, "POST /account/password": ruleSelf, "POST /account/sessions/:id/end": ruleSelf,
 	"POST /account/sessions/end-others": ruleSelf, "POST /account/sessions/end-all": ruleSelf,
-	"GET /tokens": ruleSelf, "POST /tokens": ruleSelf, "POST /tokens/:id/revoke": ruleSelf,
+	"POST /account/time-zone": ruleSelf, "GET /tokens": ruleSelf, "POST /tokens": ruleSelf, "POST /tokens/:id/revoke": ruleSelf,
 	"GET /users": ruleAdmin, "POST /users": ruleAdmin, "POST /users/:id/disable": ruleAdmin,
 	"POST /users/:id/enable": ruleAdmin, "POST /users/:id/password": ruleAdmin,
 	"POST /api/v1/import": ruleForm, "GET /api/v1/export": ruleForm,

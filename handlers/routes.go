@@ -161,6 +161,7 @@ func (s *Server) routeTable() []route {
 		// the members of a workspace.
 		{get, "/account", s.accountPage, signedIn, anyRole},
 		{post, "/account/password", s.changePassword, signedIn, anyRole},
+		{post, "/account/time-zone", s.setTimeZone, signedIn, anyRole},
 		{post, "/account/sessions/:id/end", s.endSession, signedIn, anyRole},
 		{post, "/account/sessions/end-others", s.endOtherSessions, signedIn, anyRole},
 		{post, "/account/sessions/end-all", s.endAllSessions, signedIn, anyRole},

@@ -155,6 +155,7 @@ const (
 	SignOutPath               = "/signout"
 	AccountPath               = "/account"
 	AccountPasswordPath       = "/account/password"
+	AccountTimeZonePath       = "/account/time-zone"
 	AccountEndOtherSessions   = "/account/sessions/end-others"
 	AccountEndAllSessions     = "/account/sessions/end-all"
 	TokensPath                = "/tokens"
@@ -162,6 +163,7 @@ const (
 	WorkspacesPath            = "/workspaces"
 	TokensWorkspacesPath      = TokensPath + "#workspaces"
 	AccountPasswordChangedURL = AccountPath + "?password=changed"
+	AccountTimeZoneChangedURL = AccountPath + "?time-zone=changed"
 )
 
 // TokenRevokePath revokes the API token id.

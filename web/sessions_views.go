@@ -12,9 +12,29 @@ type AccountView struct {
 	Password PasswordForm
 	// PasswordMessage is the status line of the password section, or "".
 	PasswordMessage string
+	// TimeZone is the time zone form.
+	TimeZone TimeZoneForm
 	// Message is the status line of the sessions section, or "".
 	Message  string
 	Sessions []SessionRow
+}
+
+// TimeZoneForm is the time zone form: field "time_zone", its Value (the
+// stored zone, or what was typed when it is refused), its Errors and
+// Message, the status line ("" for none).
+type TimeZoneForm struct {
+	Value   string
+	Errors  FieldErrors
+	Message string
+}
+
+// CommonTimeZones are the suggestions of the time zone field; any IANA or
+// Windows name is accepted.
+var CommonTimeZones = []string{
+	"UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow",
+	"America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Sao_Paulo",
+	"Asia/Dubai", "Asia/Kolkata", "Asia/Shanghai", "Asia/Tokyo", "Asia/Singapore",
+	"Australia/Sydney", "Pacific/Auckland", "Africa/Johannesburg",
 }
 
 // PasswordForm is the change-password form: fields "current", "password"
