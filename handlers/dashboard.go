@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/scheduler/recurrence"
 	"sked/web"
 )
@@ -19,16 +20,27 @@ const dashboardListLimit = 10
 // dashboard shows the picture of the last 24 hours, the upcoming
 // occurrences, the recent failures and the collections the user may see.
 func (s *Server) dashboard(c echo.Context) error {
-	d, err := s.dashboardView(c.Request().Context(), currentUser(c).ID, s.clock())
+	user := currentUser(c)
+	d, err := s.dashboardView(c.Request().Context(), user.ID, s.clock(), userZone(user))
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, web.DashboardPage(page(c, "Dashboard"), d))
 }
 
-// dashboardView gathers the dashboard of userID at now: four queries, each
-// on an index (see models/dashboard_store.go).
-func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time) (web.Dashboard, error) {
+// userZone is the user's time zone preference; UTC when it is not set or
+// no longer known.
+func userZone(user *models.User) *time.Location {
+	zone, err := jobdef.LoadZone(user.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return zone
+}
+
+// dashboardView gathers the dashboard of userID at now, its times in zone:
+// four queries, each on an index (see models/dashboard_store.go).
+func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time, zone *time.Location) (web.Dashboard, error) {
 	rows, err := s.store.CollectionSummaries(ctx, userID)
 	if err != nil {
 		return web.Dashboard{}, err
@@ -63,5 +75,5 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time)
 	if err != nil {
 		return web.Dashboard{}, err
 	}
-	return web.NewDashboard(rows, items, failures, buckets, from, now), nil
+	return web.NewDashboard(rows, items, failures, buckets, from, now, zone), nil
 }

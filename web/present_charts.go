@@ -55,10 +55,17 @@ const (
 )
 
 // NewActivityChart draws the executions of the 24 hours that end with the
-// current hour, from the hourly buckets of ExecutionBuckets(from, …).
-func NewActivityChart(buckets []models.HistoryBucket, from time.Time) ActivityChart {
+// current hour, from the hourly buckets of ExecutionBuckets(from, …), with
+// its hours and caption in zone (nil is UTC). The buckets are whole UTC
+// hours: in a zone with a whole-hour offset they are the zone's hours; in
+// one with a :30 or :45 offset (Asia/Kolkata, Asia/Kathmandu) the bars
+// stay UTC hours and only their labels are in the zone (14:30–15:30).
+func NewActivityChart(buckets []models.HistoryBucket, from time.Time, zone *time.Location) ActivityChart {
+	if zone == nil {
+		zone = time.UTC
+	}
 	a := ActivityChart{
-		Caption: "Executions in the last 24 hours (UTC)",
+		Caption: "Executions in the last 24 hours (" + zone.String() + ")",
 		Width:   actWidth, Height: actHeight,
 		BaseY: actBaseY, PlotX1: actPlotX1, PlotX2: actPlotX1 + ActivityHours*actSlot,
 		Legend: []LegendItem{
@@ -104,7 +111,7 @@ func NewActivityChart(buckets []models.HistoryBucket, from time.Time) ActivityCh
 		a.YTicks = append(a.YTicks[:1], a.YTicks[2])
 	}
 	for i := range ActivityHours {
-		start := from.Add(time.Duration(i) * time.Hour).UTC()
+		start := from.Add(time.Duration(i) * time.Hour).In(zone)
 		slotX := actPlotX1 + i*actSlot
 		if i%actTickStep == 0 {
 			a.XTicks = append(a.XTicks, ChartTick{X: slotX + actSlot/2, Y: actTickY, Text: start.Format("15:04"), Anchor: "middle"})
@@ -114,7 +121,7 @@ func NewActivityChart(buckets []models.HistoryBucket, from time.Time) ActivityCh
 		for _, n := range m {
 			total += n
 		}
-		label := fmt.Sprintf("%s–%s UTC: ", start.Format("15:04"), start.Add(time.Hour).Format("15:04"))
+		label := fmt.Sprintf("%s–%s %s: ", start.Format("15:04"), start.Add(time.Hour).Format("15:04"), zone)
 		if total == 0 {
 			label += "no execution"
 		} else {

@@ -105,7 +105,7 @@ func TestActivityChart(t *testing.T) {
 		{Bucket: 23, Status: models.StatusPostponed, Count: 2},
 		{Bucket: 30, Status: models.StatusFailed, Count: 9}, // outside: left out
 	}
-	a := NewActivityChart(buckets, from)
+	a := NewActivityChart(buckets, from, time.UTC)
 	for _, tc := range []struct {
 		name      string
 		got, want any
@@ -134,7 +134,7 @@ func TestActivityChart(t *testing.T) {
 		})
 	}
 	t.Run("nothing", func(t *testing.T) {
-		e := NewActivityChart(nil, from)
+		e := NewActivityChart(nil, from, time.UTC)
 		if !e.Empty || e.Summary != "No execution in the last 24 hours." || len(e.YTicks) != 2 || e.YTicks[1].Text != "1" {
 			t.Errorf("got %+v", e)
 		}

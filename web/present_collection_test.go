@@ -107,7 +107,7 @@ func TestDashboard(t *testing.T) {
 		[]UpcomingItem{{Run: models.UpcomingRun{JobName: "nightly", NextRunAt: now.Add(time.Hour), CreatedAt: now, Collection: "jc", ResourceGroup: "rg", WorkspaceID: "w"}, Stored: berlin}},
 		[]models.HistoryWithJob{{HistoryEntry: models.HistoryEntry{StartTime: now.Add(-time.Hour), ActionName: models.MainAction, RetryCount: 3, Message: "500\nbody"},
 			JobName: "nightly", Definition: j.Definition, Collection: "jc", ResourceGroup: "rg", WorkspaceID: "w"}},
-		nil, from, now)
+		nil, from, now, time.UTC)
 	for _, tc := range []struct {
 		name      string
 		got, want any

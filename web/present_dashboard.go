@@ -17,16 +17,18 @@ type UpcomingItem struct {
 }
 
 // ActivityFrom is the start of the activity chart at now: the 24 hours
-// (UTC) that end with the current hour.
+// that end with the current UTC hour (the store buckets by UTC hour).
 func ActivityFrom(now time.Time) time.Time {
 	return now.UTC().Truncate(time.Hour).Add(-(ActivityHours - 1) * time.Hour)
 }
 
 // NewDashboard is the dashboard at now: the collections the user may see,
-// the upcoming runs, the recent failures and the hourly buckets of the
-// executions since from (ActivityFrom).
+// the upcoming runs (in their job's zone), the recent failures and the
+// hourly buckets of the executions since from (ActivityFrom). The failure
+// times and the activity chart are in zone, the user's time zone (nil is
+// UTC).
 func NewDashboard(collections []models.CollectionSummary, upcoming []UpcomingItem, failures []models.HistoryWithJob,
-	buckets []models.HistoryBucket, from, now time.Time) Dashboard {
+	buckets []models.HistoryBucket, from, now time.Time, zone *time.Location) Dashboard {
 	d := Dashboard{NewCollectionURL: NewCollectionPath}
 	for _, r := range collections {
 		d.Collections = append(d.Collections, CollectionRow{
@@ -49,11 +51,11 @@ func NewDashboard(collections []models.CollectionSummary, upcoming []UpcomingIte
 		d.Failures = append(d.Failures, FailureRow{
 			Job: f.JobName, JobURL: JobPath(f.WorkspaceID, f.ResourceGroup, f.Collection, f.JobName),
 			Collection: f.Collection, CollectionURL: CollectionPath(f.WorkspaceID, f.ResourceGroup, f.Collection),
-			At:     InstantIn(f.StartTime, ParseStored(f.Definition).Zone(), now),
+			At:     InstantIn(f.StartTime, zone, now),
 			Action: string(f.ActionName), Attempt: strconv.Itoa(f.RetryCount),
 			Summary: MessageSummary(f.Message), Message: f.Message,
 		})
 	}
-	d.Activity = NewActivityChart(buckets, from)
+	d.Activity = NewActivityChart(buckets, from, zone)
 	return d
 }
