@@ -27,15 +27,8 @@ func (s *Store) CompleteSetup(ctx context.Context, u NewUser) (*User, error) {
 	}
 	var created *User
 	err := s.inTx(ctx, "models: setup", func(tx *gorm.DB) error {
-		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
-			return translate("models: setup", err)
-		}
-		var admins int64
-		if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
-			return translate("models: setup", err)
-		}
-		if admins > 0 {
-			return fmt.Errorf("models: setup: %w", ErrSetupDone)
+		if err := lockSetupTx(tx); err != nil {
+			return err
 		}
 		var err error
 		created, err = s.createUserTx(tx, u)
@@ -137,15 +130,8 @@ func (s *Store) CompleteSetupWithCode(ctx context.Context, code string, u NewUse
 	u.Admin = true
 	var created *User
 	err := s.inTx(ctx, "models: setup", func(tx *gorm.DB) error {
-		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
-			return translate("models: setup", err)
-		}
-		var admins int64
-		if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
-			return translate("models: setup", err)
-		}
-		if admins > 0 {
-			return fmt.Errorf("models: setup: %w", ErrSetupDone)
+		if err := lockSetupTx(tx); err != nil {
+			return err
 		}
 		v := &problem.List{}
 		if norm := normalizeSetupCode(code); norm == "" {
@@ -173,4 +159,21 @@ func (s *Store) CompleteSetupWithCode(ctx context.Context, code string, u NewUse
 		return nil, err
 	}
 	return created, nil
+}
+
+// lockSetupTx takes the first-run setup's lock for the rest of tx and
+// returns ErrSetupDone when an administrator exists already, so that two
+// setups cannot both succeed.
+func lockSetupTx(tx *gorm.DB) error {
+	if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", setupLockID).Error; err != nil {
+		return translate("models: setup", err)
+	}
+	var admins int64
+	if err := tx.Model(&User{}).Where("is_admin").Count(&admins).Error; err != nil {
+		return translate("models: setup", err)
+	}
+	if admins > 0 {
+		return fmt.Errorf("models: setup: %w", ErrSetupDone)
+	}
+	return nil
 }

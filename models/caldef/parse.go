@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -300,12 +301,7 @@ func has(o map[string]json.RawMessage, key string) bool {
 // sortedKeys returns the keys of o in order, so that problems come out in
 // the same order every time.
 func sortedKeys(o map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(o))
 }
 
 // str decodes a JSON string.

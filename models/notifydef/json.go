@@ -3,8 +3,9 @@ package notifydef
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 )
 
 // namePattern is the shape of a channel's or a rule's name, as a
@@ -28,12 +29,7 @@ func object(raw []byte) (map[string]json.RawMessage, bool) {
 // sortedKeys returns o's keys in order, so that problems come in a stable
 // order.
 func sortedKeys(o map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(o))
 }
 
 // str decodes raw as a string.
