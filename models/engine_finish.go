@@ -243,7 +243,8 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 
 // endFinishedJob ends the job of an outcome whose occurrence ended with no
 // next one, when nothing else of it is open. (How the occurrence ended is
-// in last_occurrence_faulted.)
+// in last_occurrence_faulted.) The engine's entry in the audit log is
+// written in the same transaction.
 func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
 	var states []string
 	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
@@ -255,7 +256,10 @@ func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *Finishe
 		return fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
 	}
 	res.JobEnded = len(states) == 1
-	return nil
+	if !res.JobEnded {
+		return nil
+	}
+	return insertEngineAudit(tx, r.JobID, engineEndAction(jobdef.State(states[0])), o.Now)
 }
 
 // cleanText makes s storable as PostgreSQL text: valid UTF-8 without NUL.

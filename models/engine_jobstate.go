@@ -89,14 +89,24 @@ func (s *Store) SetJobEnabled(ctx context.Context, id int64, enabled bool, now t
 }
 
 // endJob ends job id in state (jobdef.Completed or jobdef.Faulted) at now:
-// it has no occurrence left.
+// it has no occurrence left. The engine's entry in the audit log is
+// written in the same transaction.
 func endJob(tx *gorm.DB, id int64, state jobdef.State, now time.Time) error {
 	err := tx.Exec(`UPDATE jobs SET state = ?, ended_at = ?, next_run_at = NULL, needs_schedule = false WHERE id = ?`,
 		state, now, id).Error
 	if err != nil {
 		return fmt.Errorf("end job %d: %w", id, err)
 	}
-	return nil
+	return insertEngineAudit(tx, id, engineEndAction(state), now)
+}
+
+// engineEndAction is the audit action of the engine ending a job in
+// state.
+func engineEndAction(state jobdef.State) string {
+	if state == jobdef.Faulted {
+		return AuditJobFault
+	}
+	return AuditJobComplete
 }
 
 // SetCollectionState sets the state (Enabled, Disabled or Suspended) of

@@ -20,11 +20,13 @@ type Retention struct {
 	// InstanceMaxAge deletes the rows of engine instances whose heartbeat
 	// stopped longer ago and that hold no running attempt.
 	InstanceMaxAge time.Duration
+	// AuditMaxAge deletes audit log entries made longer ago.
+	AuditMaxAge time.Duration
 }
 
 // PruneStats counts what Prune deleted.
 type PruneStats struct {
-	History, Jobs, Attempts, Instances int64
+	History, Jobs, Attempts, Instances, Audit int64
 }
 
 // Prune deletes, as of now, what r says is too old or too much. Several
@@ -72,6 +74,13 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune instances", err)
 		}
 		st.Instances = n
+	}
+	if r.AuditMaxAge > 0 {
+		n, err := pruneAudit(db, now.Add(-r.AuditMaxAge))
+		if err != nil {
+			return st, translate("models: prune audit log", err)
+		}
+		st.Audit = n
 	}
 	return st, nil
 }

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -24,24 +25,26 @@ func (s *Store) JobSecrets(ctx context.Context, id int64) (jobdef.Secrets, error
 	return sec, nil
 }
 
-// StoredJob is a job an import may replace: its id, its name as stored
-// and its opened secrets (which a replacing definition that leaves them
-// out keeps).
+// StoredJob is a job an import may replace: its id, its name as stored,
+// its definition (for the audit log's difference) and its opened secrets
+// (which a replacing definition that leaves them out keeps).
 type StoredJob struct {
-	ID      int64
-	Name    string
-	Secrets jobdef.Secrets
+	ID         int64
+	Name       string
+	Definition json.RawMessage
+	Secrets    jobdef.Secrets
 }
 
 // JobsWithSecrets returns the jobs of collectionID keyed by their
 // lowercase name, with their secrets opened.
 func (s *Store) JobsWithSecrets(ctx context.Context, collectionID int64) (map[string]StoredJob, error) {
 	var rows []struct {
-		ID      int64
-		Name    string
-		Secrets []byte
+		ID         int64
+		Name       string
+		Definition []byte
+		Secrets    []byte
 	}
-	err := s.db.WithContext(ctx).Raw(`SELECT id, name, secrets FROM jobs WHERE job_collection_id = ?`, collectionID).
+	err := s.db.WithContext(ctx).Raw(`SELECT id, name, definition, secrets FROM jobs WHERE job_collection_id = ?`, collectionID).
 		Scan(&rows).Error
 	if err != nil {
 		return nil, translate("models: jobs with secrets", err)
@@ -52,7 +55,7 @@ func (s *Store) JobsWithSecrets(ctx context.Context, collectionID int64) (map[st
 		if err != nil {
 			return nil, fmt.Errorf("models: jobs with secrets: job %d: %w", r.ID, err)
 		}
-		out[strings.ToLower(r.Name)] = StoredJob{ID: r.ID, Name: r.Name, Secrets: sec}
+		out[strings.ToLower(r.Name)] = StoredJob{ID: r.ID, Name: r.Name, Definition: r.Definition, Secrets: sec}
 	}
 	return out, nil
 }

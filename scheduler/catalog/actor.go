@@ -8,8 +8,8 @@ import "context"
 // what. The zero Actor is "nobody known" (a test or an internal caller).
 //
 // Actor lives in catalog, not in models: it is an argument of the write
-// service, built by its callers (handlers, the CLI); the store needs none
-// of it yet, and the audit log will store its own row type built from it.
+// service, built by its callers (handlers, the CLI); the audit log stores
+// its own row type built from it (models.AuditEntry, see audited).
 type Actor struct {
 	// UserID is the user's id; 0 when no user is known (the CLI without
 	// --user).
@@ -85,14 +85,11 @@ type Change struct {
 	Detail string
 }
 
-// changed is the one point every successful write of the catalog passes,
-// with who made it and what changed. The audit log (who changed what,
-// SPEC §13) is written here, and notifications of changes start here.
-// Role checks per workspace (reader < operator < editor < owner) are
-// beside it: each write method builds its Change from its arguments and
-// passes the same (actor, change) to allow (authorize.go) before the
-// write. It records
-// nothing yet; a test may observe it (onChange).
+// changed is the one point every successful write of the catalog passes
+// after its commit, with who made it and what changed (audited calls it);
+// notifications of changes start here. The audit log (SPEC §13.5) is
+// written before, in the write's own transaction (audited). A test may
+// observe it (onChange).
 func (c *Catalog) changed(ctx context.Context, actor Actor, ch Change) {
 	if c.onChange != nil {
 		c.onChange(ctx, actor, ch)

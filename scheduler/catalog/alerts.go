@@ -33,12 +33,29 @@ func (c *Catalog) PutAlertRule(ctx context.Context, actor Actor, workspaceID, na
 	if err != nil {
 		return nil, false, fmt.Errorf("catalog: put alert rule: %w", err)
 	}
-	if cur, err := c.store.AlertRuleByName(ctx, workspaceID, name); err == nil {
-		name = cur.Name
-	}
 	events, err := json.Marshal(r.Events)
 	if err != nil {
 		return nil, false, fmt.Errorf("catalog: put alert rule: %w", err)
+	}
+	rec := &record{Change: Change{Op: OpPutAlertRule, WorkspaceID: workspaceID, Alert: name}}
+	var row *models.AlertRule
+	var created bool
+	err = c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		row, created, err = tc.putAlertRule(ctx, actor, workspaceID, name, r, ch, events, rec)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return row, created, nil
+}
+
+// putAlertRule is PutAlertRule in the write's transaction.
+func (c *Catalog) putAlertRule(ctx context.Context, actor Actor, workspaceID, name string, r *notifydef.Rule, ch *models.Channel,
+	events []byte, rec *record) (*models.AlertRule, bool, error) {
+	if cur, err := c.store.AlertRuleByName(ctx, workspaceID, name); err == nil {
+		name, rec.Before = cur.Name, ruleJSON(cur)
 	}
 	created, err := c.store.PutAlertRule(ctx, models.AlertRuleWrite{WorkspaceID: workspaceID, Name: name, ChannelID: ch.ID,
 		ScopeResourceGroup: r.Scope.ResourceGroup, ScopeCollection: r.Scope.Collection, ScopeJob: r.Scope.Job,
@@ -53,18 +70,40 @@ func (c *Catalog) PutAlertRule(ctx context.Context, actor Actor, workspaceID, na
 	if err != nil {
 		return nil, false, fmt.Errorf("catalog: put alert rule: %w", err)
 	}
-	c.changed(ctx, actor, Change{Op: OpPutAlertRule, WorkspaceID: workspaceID, Alert: row.Name, Detail: createdDetail(created)})
+	rec.Alert, rec.Detail, rec.After = row.Name, createdDetail(created), ruleJSON(row)
 	return row, created, nil
+}
+
+// ruleJSON is a rule's document without its times, for the audit log's
+// difference.
+func ruleJSON(row *models.AlertRule) json.RawMessage {
+	doc, err := AlertRuleDocument(row)
+	if err != nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil {
+		return nil
+	}
+	delete(m, "createdAt")
+	delete(m, "updatedAt")
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // DeleteAlertRule deletes the alert rule name of workspaceID, or returns
 // models.ErrNotFound.
 func (c *Catalog) DeleteAlertRule(ctx context.Context, actor Actor, workspaceID, name string) error {
-	if err := c.store.DeleteAlertRule(ctx, workspaceID, name); err != nil {
-		return fmt.Errorf("catalog: delete alert rule: %w", err)
-	}
-	c.changed(ctx, actor, Change{Op: OpDeleteAlertRule, WorkspaceID: workspaceID, Alert: name})
-	return nil
+	rec := &record{Change: Change{Op: OpDeleteAlertRule, WorkspaceID: workspaceID, Alert: name}}
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		if cur, err := tc.store.AlertRuleByName(ctx, workspaceID, name); err == nil {
+			rec.Before = ruleJSON(cur)
+		}
+		if err := tc.store.DeleteAlertRule(ctx, workspaceID, name); err != nil {
+			return fmt.Errorf("catalog: delete alert rule: %w", err)
+		}
+		return nil
+	})
 }
 
 // AlertRuleDocument is a stored rule as the API answers it: the rule JSON

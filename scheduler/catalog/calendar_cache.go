@@ -99,3 +99,10 @@ func (c *Catalog) compiledCalendars(ctx context.Context, vs []models.CalendarVer
 	}
 	return out, stamp.String(), nil
 }
+
+// forget drops every compiled calendar.
+func (cc *calendarCache) forget() {
+	cc.mu.Lock()
+	clear(cc.m)
+	cc.mu.Unlock()
+}

@@ -73,24 +73,36 @@ func (c *Catalog) PutCalendarVersion(ctx context.Context, actor Actor, workspace
 
 // putCalendarChange is putCalendar reporting the change.
 func (c *Catalog) putCalendarChange(ctx context.Context, actor Actor, workspaceID, name string, body []byte, version *int64) (*caldef.Calendar, bool, error) {
-	if err := c.allow(ctx, actor, Change{Op: OpPutCalendar, WorkspaceID: workspaceID, Calendar: name}); err != nil {
+	rec := &record{Change: Change{Op: OpPutCalendar, WorkspaceID: workspaceID, Calendar: name}}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, false, err
 	}
-	cal, created, err := c.putCalendar(ctx, workspaceID, name, body, actor.UserID, version)
+	var cal *caldef.Calendar
+	var created bool
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		cal, created, err = tc.putCalendar(ctx, workspaceID, name, body, actor.UserID, version, rec)
+		rec.Detail = createdDetail(created)
+		return err
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	c.changed(ctx, actor, Change{Op: OpPutCalendar, WorkspaceID: workspaceID, Calendar: name, Detail: createdDetail(created)})
 	return cal, created, nil
 }
 
 // putCalendar validates and writes a calendar, at version when not nil,
-// then re-plans the jobs that exclude it.
-func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, body []byte, userID int64, version *int64) (*caldef.Calendar, bool, error) {
+// then re-plans the jobs that exclude it; it fills rec's Before and
+// After.
+func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, body []byte, userID int64, version *int64, rec *record) (*caldef.Calendar, bool, error) {
 	cal, err := ParseCalendar(name, body)
 	if err != nil {
 		return nil, false, err
 	}
+	if cur, err := c.store.CalendarByName(ctx, workspaceID, name); err == nil {
+		rec.Before = cur.Definition
+	}
+	rec.After = cal.Marshal()
 	var created bool
 	if version == nil {
 		created, err = c.store.PutCalendar(ctx, models.PutCalendarParams{WorkspaceID: workspaceID, Name: name, Definition: cal.Marshal(), UserID: userID})
@@ -112,25 +124,28 @@ func (c *Catalog) putCalendar(ctx context.Context, workspaceID, name string, bod
 // of them. An unknown calendar is models.ErrNotFound. actor makes the
 // change.
 func (c *Catalog) DeleteCalendar(ctx context.Context, actor Actor, workspaceID, name string) error {
-	if err := c.allow(ctx, actor, Change{Op: OpDeleteCalendar, WorkspaceID: workspaceID, Calendar: name}); err != nil {
+	rec := &record{Change: Change{Op: OpDeleteCalendar, WorkspaceID: workspaceID, Calendar: name}}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return err
 	}
-	cur, err := c.store.CalendarByName(ctx, workspaceID, name)
-	if err != nil {
-		return fmt.Errorf("catalog: delete calendar: %w", err)
-	}
-	refs, err := c.store.JobsUsingCalendar(ctx, workspaceID, cur.Name)
-	if err != nil {
-		return fmt.Errorf("catalog: delete calendar: %w", err)
-	}
-	if len(refs) > 0 {
-		return &models.ConflictError{Message: InUseMessage(cur.Name, refs)}
-	}
-	if err := c.store.DeleteCalendar(ctx, workspaceID, cur.Name); err != nil {
-		return fmt.Errorf("catalog: delete calendar: %w", err)
-	}
-	c.changed(ctx, actor, Change{Op: OpDeleteCalendar, WorkspaceID: workspaceID, Calendar: cur.Name})
-	return nil
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		cur, err := tc.store.CalendarByName(ctx, workspaceID, name)
+		if err != nil {
+			return fmt.Errorf("catalog: delete calendar: %w", err)
+		}
+		rec.Calendar, rec.Before = cur.Name, cur.Definition
+		refs, err := tc.store.JobsUsingCalendar(ctx, workspaceID, cur.Name)
+		if err != nil {
+			return fmt.Errorf("catalog: delete calendar: %w", err)
+		}
+		if len(refs) > 0 {
+			return &models.ConflictError{Message: InUseMessage(cur.Name, refs)}
+		}
+		if err := tc.store.DeleteCalendar(ctx, workspaceID, cur.Name); err != nil {
+			return fmt.Errorf("catalog: delete calendar: %w", err)
+		}
+		return nil
+	})
 }
 
 // InUseMessage says that the calendar name cannot be deleted because the

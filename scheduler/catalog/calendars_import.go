@@ -119,11 +119,15 @@ func (c *Catalog) ImportCalendar(ctx context.Context, actor Actor, in CalendarIm
 	if in.DryRun || (len(rep.Added) == 0 && !created) {
 		return rep, nil
 	}
-	if _, _, err := c.putCalendar(ctx, in.WorkspaceID, in.Name, cal.Marshal(), actor.UserID, &version); err != nil {
+	rec := &record{Change: Change{Op: OpImportCalendar, WorkspaceID: in.WorkspaceID, Calendar: in.Name,
+		Detail: fmt.Sprintf("%d entries added", len(rep.Added))}}
+	err = c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		_, _, err := tc.putCalendar(ctx, in.WorkspaceID, in.Name, cal.Marshal(), actor.UserID, &version, rec)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	c.changed(ctx, actor, Change{Op: OpImportCalendar, WorkspaceID: in.WorkspaceID, Calendar: in.Name,
-		Detail: fmt.Sprintf("%d entries added", len(rep.Added))})
 	return rep, nil
 }
 

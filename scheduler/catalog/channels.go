@@ -62,7 +62,23 @@ func (c *Catalog) PutChannel(ctx context.Context, actor Actor, workspaceID, name
 	if err := checkChannelName("channel", name); err != nil {
 		return nil, err
 	}
+	rec := &record{Change: Change{Op: OpPutChannel, WorkspaceID: workspaceID, Channel: name}}
+	var out *SavedChannel
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		out, err = tc.putChannel(ctx, actor, workspaceID, name, body, rec)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// putChannel is PutChannel in the write's transaction.
+func (c *Catalog) putChannel(ctx context.Context, actor Actor, workspaceID, name string, body []byte, rec *record) (*SavedChannel, error) {
 	var stored *notifydef.Channel
+	var storedSecrets map[string]string
 	cur, err := c.store.ChannelByName(ctx, workspaceID, name)
 	switch {
 	case err == nil:
@@ -70,6 +86,7 @@ func (c *Catalog) PutChannel(ctx context.Context, actor Actor, workspaceID, name
 			return nil, fmt.Errorf("catalog: put channel: %w", err)
 		}
 		name = cur.Name
+		rec.Before, storedSecrets = channelJSON(cur.Type, cur.Description, cur.Config), cur.Secrets
 	case !errors.Is(err, models.ErrNotFound):
 		return nil, fmt.Errorf("catalog: put channel: %w", err)
 	}
@@ -92,33 +109,44 @@ func (c *Catalog) PutChannel(ctx context.Context, actor Actor, workspaceID, name
 	if out.Row, err = c.store.ChannelByName(ctx, workspaceID, name); err != nil {
 		return nil, fmt.Errorf("catalog: put channel: %w", err)
 	}
-	c.changed(ctx, actor, Change{Op: OpPutChannel, WorkspaceID: workspaceID, Channel: out.Row.Name, Detail: createdDetail(out.Created)})
+	rec.Channel, rec.Detail = out.Row.Name, createdDetail(out.Created)
+	rec.After, rec.Secrets = channelJSON(out.Row.Type, out.Row.Description, out.Row.Config), changedSecrets(storedSecrets, ch.Secrets())
 	return out, nil
+}
+
+// channelJSON is a channel's definition without its secrets, for the
+// audit log's difference.
+func channelJSON(typ, description string, config json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"type": typ, "description": description, "config": config})
+	return b
 }
 
 // DeleteChannel deletes the channel name of workspaceID unless alert
 // rules send to it: then it is a *models.ConflictError (409) naming them.
 // An unknown channel is models.ErrNotFound. Its delivery log stays.
 func (c *Catalog) DeleteChannel(ctx context.Context, actor Actor, workspaceID, name string) error {
-	cur, err := c.store.ChannelByName(ctx, workspaceID, name)
-	if err != nil {
-		return fmt.Errorf("catalog: delete channel: %w", err)
-	}
-	rules, err := c.store.AlertRulesOfChannel(ctx, cur.ID)
-	if err != nil {
-		return fmt.Errorf("catalog: delete channel: %w", err)
-	}
-	if len(rules) > 0 {
-		return &models.ConflictError{Message: channelInUse(cur.Name, rules)}
-	}
-	if err := c.store.DeleteChannel(ctx, workspaceID, cur.Name); err != nil {
-		if errors.Is(err, models.ErrConflict) { // a rule was added meanwhile
-			return &models.ConflictError{Message: fmt.Sprintf("The channel %s is used by alert rules: delete them first.", cur.Name)}
+	rec := &record{Change: Change{Op: OpDeleteChannel, WorkspaceID: workspaceID, Channel: name}}
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		cur, err := tc.store.ChannelByName(ctx, workspaceID, name)
+		if err != nil {
+			return fmt.Errorf("catalog: delete channel: %w", err)
 		}
-		return fmt.Errorf("catalog: delete channel: %w", err)
-	}
-	c.changed(ctx, actor, Change{Op: OpDeleteChannel, WorkspaceID: workspaceID, Channel: cur.Name})
-	return nil
+		rec.Channel, rec.Before = cur.Name, channelJSON(cur.Type, cur.Description, cur.Config)
+		rules, err := tc.store.AlertRulesOfChannel(ctx, cur.ID)
+		if err != nil {
+			return fmt.Errorf("catalog: delete channel: %w", err)
+		}
+		if len(rules) > 0 {
+			return &models.ConflictError{Message: channelInUse(cur.Name, rules)}
+		}
+		if err := tc.store.DeleteChannel(ctx, workspaceID, cur.Name); err != nil {
+			if errors.Is(err, models.ErrConflict) { // a rule was added meanwhile
+				return &models.ConflictError{Message: fmt.Sprintf("The channel %s is used by alert rules: delete them first.", cur.Name)}
+			}
+			return fmt.Errorf("catalog: delete channel: %w", err)
+		}
+		return nil
+	})
 }
 
 // channelInUse says that the channel cannot be deleted because rules send
@@ -155,13 +183,16 @@ func (c *Catalog) TestChannel(ctx context.Context, actor Actor, workspaceID, nam
 	if err != nil {
 		return res, fmt.Errorf("catalog: test channel: %w", err)
 	}
-	_, err = c.store.LogDelivery(ctx, models.NotificationWrite{WorkspaceID: workspaceID, ChannelID: cur.ID, ChannelName: cur.Name,
-		EventID: id, EventType: string(notifydef.Test), Event: doc},
-		models.DeliveryResult{Delivered: res.Delivered, StatusCode: res.StatusCode, Answer: res.Answer, Error: res.Error, Now: c.now().UTC()})
+	rec := &record{Change: Change{Op: OpTestChannel, WorkspaceID: workspaceID, Channel: cur.Name, Detail: deliveredDetail(res)}}
+	err = c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		_, err := tc.store.LogDelivery(ctx, models.NotificationWrite{WorkspaceID: workspaceID, ChannelID: cur.ID, ChannelName: cur.Name,
+			EventID: id, EventType: string(notifydef.Test), Event: doc},
+			models.DeliveryResult{Delivered: res.Delivered, StatusCode: res.StatusCode, Answer: res.Answer, Error: res.Error, Now: c.now().UTC()})
+		return err
+	})
 	if err != nil {
 		return res, fmt.Errorf("catalog: test channel: %w", err)
 	}
-	c.changed(ctx, actor, Change{Op: OpTestChannel, WorkspaceID: workspaceID, Channel: cur.Name, Detail: deliveredDetail(res)})
 	return res, nil
 }
 

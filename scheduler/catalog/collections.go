@@ -168,19 +168,27 @@ func describeTypeError(err error) string {
 // PutCollection creates or replaces the collection at ref from an ARM
 // body, for actor. It reports whether it was created.
 func (c *Catalog) PutCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
-	if err := c.allow(ctx, actor, collectionChange(OpPutCollection, ref, "")); err != nil {
+	rec := &record{Change: collectionChange(OpPutCollection, ref, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, false, err
 	}
-	row, created, err := c.putCollection(ctx, ref, body)
+	var row *models.CollectionRow
+	var created bool
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		row, created, err = tc.putCollection(ctx, ref, body, rec)
+		rec.Detail = createdDetail(created)
+		return err
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	c.changed(ctx, actor, collectionChange(OpPutCollection, ref, createdDetail(created)))
 	return row, created, nil
 }
 
-// putCollection is PutCollection without the change hook.
-func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
+// putCollection is PutCollection in the write's transaction, filling
+// rec's Before and After.
+func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, body []byte, rec *record) (*models.CollectionRow, bool, error) {
 	if err := checkRef(ref); err != nil {
 		return nil, false, err
 	}
@@ -188,33 +196,43 @@ func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, b
 	if err != nil {
 		return nil, false, err
 	}
+	if cur, err := c.store.CollectionByRef(ctx, ref); err == nil {
+		rec.Before = CollectionJSON(&cur.JobCollection, false)
+	}
 	created, err := c.store.PutCollection(ctx, ref, coll)
 	if err != nil {
 		return nil, false, fmt.Errorf("put collection: %w", err)
 	}
 	row, err := c.store.CollectionByRef(ctx, ref)
+	if err == nil {
+		rec.After = CollectionJSON(&row.JobCollection, false)
+	}
 	return row, created, err
 }
 
 // PatchCollection merges an ARM body into the collection at ref, for
 // actor.
 func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
-	if err := c.allow(ctx, actor, collectionChange(OpPatchCollection, ref, "")); err != nil {
+	rec := &record{Change: collectionChange(OpPatchCollection, ref, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, err
 	}
-	cur, err := c.store.CollectionByRef(ctx, ref)
+	var row *models.CollectionRow
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		cur, err := tc.store.CollectionByRef(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if !json.Valid(body) || !isObject(body) {
+			return &problem.List{Problems: []problem.Problem{{Path: "collection", Message: "must be a JSON object"}}}
+		}
+		merged := mergePatch(CollectionJSON(&cur.JobCollection, true), body)
+		row, _, err = tc.putCollection(ctx, ref, merged, rec)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if !json.Valid(body) || !isObject(body) {
-		return nil, &problem.List{Problems: []problem.Problem{{Path: "collection", Message: "must be a JSON object"}}}
-	}
-	merged := mergePatch(CollectionJSON(&cur.JobCollection, true), body)
-	row, _, err := c.putCollection(ctx, ref, merged)
-	if err != nil {
-		return nil, err
-	}
-	c.changed(ctx, actor, collectionChange(OpPatchCollection, ref, ""))
 	return row, nil
 }
 
@@ -243,39 +261,50 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 // SetCollectionState enables, disables or suspends the collection at ref,
 // for actor.
 func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error) {
-	if err := c.allow(ctx, actor, collectionChange(OpSetCollectionState, ref, string(state))); err != nil {
+	rec := &record{Change: collectionChange(OpSetCollectionState, ref, string(state))}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, err
 	}
-	cur, err := c.store.CollectionByRef(ctx, ref)
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		cur, err := tc.store.CollectionByRef(ctx, ref)
+		if err != nil {
+			return err
+		}
+		rec.Before, rec.After = stateJSON(string(cur.State)), stateJSON(string(state))
+		return tc.store.SetCollectionState(ctx, cur.ID, state)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := c.store.SetCollectionState(ctx, cur.ID, state); err != nil {
-		return nil, err
-	}
-	c.changed(ctx, actor, collectionChange(OpSetCollectionState, ref, string(state)))
 	return c.store.CollectionByRef(ctx, ref)
 }
 
 // DeleteCollection deletes the collection at ref with its jobs, for actor.
 func (c *Catalog) DeleteCollection(ctx context.Context, actor Actor, ref models.CollectionRef) error {
-	if err := c.allow(ctx, actor, collectionChange(OpDeleteCollection, ref, "")); err != nil {
+	rec := &record{Change: collectionChange(OpDeleteCollection, ref, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return err
 	}
-	cur, err := c.store.CollectionByRef(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if err := c.store.DeleteCollection(ctx, cur.ID); err != nil {
-		return err
-	}
-	c.changed(ctx, actor, collectionChange(OpDeleteCollection, ref, ""))
-	return nil
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		cur, err := tc.store.CollectionByRef(ctx, ref)
+		if err != nil {
+			return err
+		}
+		rec.Before = CollectionJSON(&cur.JobCollection, false)
+		return tc.store.DeleteCollection(ctx, cur.ID)
+	})
 }
 
 // collectionChange is a change of the collection ref.
 func collectionChange(op Op, ref models.CollectionRef, detail string) Change {
 	return Change{Op: op, WorkspaceID: ref.WorkspaceID, ResourceGroup: ref.ResourceGroup, Collection: ref.Name, Detail: detail}
+}
+
+// stateJSON is a state as a definition for the audit log's difference:
+// {"state": "…"}.
+func stateJSON(state string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"state": state})
+	return b
 }
 
 // createdDetail is the Detail of a put: "created" or "".

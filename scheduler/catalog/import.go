@@ -292,12 +292,9 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 			return rep, err
 		}
 	}
-	if err := c.applyImport(ctx, rep, p, bundle, colls, writes); err != nil {
+	rec := &record{Change: Change{Op: OpImport, WorkspaceID: workspaceID, ResourceGroup: target.ResourceGroup, Collection: target.Name}}
+	if err := c.applyImport(ctx, actor, rec, rep, p, bundle, colls, writes); err != nil {
 		return rep, err
-	}
-	if rep.Applied {
-		c.changed(ctx, actor, Change{Op: OpImport, WorkspaceID: workspaceID, ResourceGroup: target.ResourceGroup,
-			Collection: target.Name, Detail: fmt.Sprintf("%d jobs written", rep.Summary.Written)})
 	}
 	return rep, nil
 }
@@ -390,8 +387,9 @@ func problemLines(err error) []string {
 }
 
 // applyImport writes the valid jobs (and their collections) of a checked
-// import in one transaction.
-func (c *Catalog) applyImport(ctx context.Context, rep *ImportReport, p *importPlan, bundle, colls []*importColl,
+// import in one transaction, with the audit log's entries: rec's, and one
+// per collection and job written (its parts).
+func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep *ImportReport, p *importPlan, bundle, colls []*importColl,
 	writes []models.JobWrite) error {
 	var batch models.ImportBatch
 	use := func(ic *importColl) int {
@@ -421,9 +419,21 @@ func (c *Catalog) applyImport(ctx context.Context, rep *ImportReport, p *importP
 	if len(batch.Collections) == 0 {
 		return nil
 	}
-	res, err := c.store.ApplyImport(ctx, batch)
+	if rec.WorkspaceID == "" {
+		rec.WorkspaceID = batch.Collections[0].Ref.WorkspaceID
+	}
+	rec.Detail = fmt.Sprintf("%d jobs written", len(jobIndex))
+	var res *models.ImportResult
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		if res, err = tc.store.ApplyImport(ctx, batch); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		rec.Parts = importParts(batch, res, colls, jobIndex)
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("import: %w", err)
+		return err
 	}
 	rep.Applied = true
 	for _, ic := range p.order {
@@ -442,4 +452,40 @@ func (c *Catalog) applyImport(ctx context.Context, rep *ImportReport, p *importP
 	}
 	rep.Summary.Written = len(jobIndex)
 	return nil
+}
+
+// importParts are the audit log's entries of an applied import: one per
+// collection it created or replaced, one per job it wrote (jobIndex: the
+// index in colls of each job of the batch).
+func importParts(batch models.ImportBatch, res *models.ImportResult, colls []*importColl, jobIndex []int) []record {
+	parts := make([]record, 0, len(batch.Collections)+len(batch.Jobs))
+	for i, ic := range batch.Collections {
+		if !ic.Replace && !res.CollectionCreated[i] {
+			continue
+		}
+		r := record{Change: collectionChange(OpPutCollection, ic.Ref, "replaced by import")}
+		if res.CollectionCreated[i] {
+			r.Detail = "created by import"
+		}
+		if ic.Settings != nil {
+			r.After = CollectionJSON(ic.Settings, false)
+		}
+		parts = append(parts, r)
+	}
+	for k, j := range batch.Jobs {
+		ref := batch.Collections[j.Collection].Ref
+		r := record{Change: Change{Op: OpPutJob, WorkspaceID: ref.WorkspaceID, ResourceGroup: ref.ResourceGroup, Collection: ref.Name,
+			Job: j.Write.Name, Detail: "replaced by import"}, After: j.Write.Definition}
+		var kept map[string]string
+		if res.JobCreated[k] {
+			r.Detail = "created by import"
+		} else if ic := colls[jobIndex[k]]; ic != nil && ic.jobs != nil {
+			if s, ok := ic.jobs[strings.ToLower(j.Write.Name)]; ok {
+				r.Before, kept = s.Definition, s.Secrets
+			}
+		}
+		r.Secrets = changedSecrets(kept, j.Write.Secrets)
+		parts = append(parts, r)
+	}
+	return parts
 }

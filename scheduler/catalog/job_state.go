@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // EnableJob enables job of coll, for actor: it is scheduled from now
@@ -30,31 +31,45 @@ func (c *Catalog) setJobEnabled(ctx context.Context, actor Actor, coll *models.C
 	if enabled {
 		op = OpEnableJob
 	}
-	if err := c.allow(ctx, actor, jobChange(op, coll, job.Name, "")); err != nil {
+	rec := &record{Change: jobChange(op, coll, job.Name, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return err
 	}
-	if err := c.store.SetJobEnabled(ctx, job.ID, enabled, c.now()); err != nil {
-		return err
+	state := jobdef.Disabled
+	if enabled {
+		state = jobdef.Enabled
 	}
-	c.changed(ctx, actor, jobChange(op, coll, job.Name, ""))
-	return nil
+	rec.Before, rec.After = stateJSON(string(job.State)), stateJSON(string(state))
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		return tc.store.SetJobEnabled(ctx, job.ID, enabled, c.now())
+	})
 }
 
 // RunNow starts an extra occurrence of job of coll at once, for actor,
 // through the engine (see (*scheduler.Engine).RunNow), and returns its
-// attempt id. Errors: ErrNoEngine without a Runner, errors wrapping
+// attempt id. The engine queues the run in a transaction of its own: the
+// audit log's entry is appended just after, in the write service's (the
+// one write whose entry is not in the same transaction). Errors: ErrNoEngine without a Runner, errors wrapping
 // models.ErrNotFound, models.ErrJobNotEnabled or models.ErrJobFinished.
 func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job) (int64, error) {
-	if err := c.allow(ctx, actor, jobChange(OpRunJob, coll, job.Name, "")); err != nil {
+	rec := &record{Change: jobChange(OpRunJob, coll, job.Name, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return 0, err
 	}
 	if c.runner == nil {
 		return 0, ErrNoEngine
 	}
-	id, err := c.runner.RunNow(ctx, job.ID)
+	var id int64
+	err := c.audited(ctx, actor, rec, func(*Catalog) error {
+		var err error
+		if id, err = c.runner.RunNow(ctx, job.ID); err != nil {
+			return fmt.Errorf("catalog: run now: %w", err)
+		}
+		rec.Detail = "attempt " + strconv.FormatInt(id, 10)
+		return nil
+	})
 	if err != nil {
-		return 0, fmt.Errorf("catalog: run now: %w", err)
+		return 0, err
 	}
-	c.changed(ctx, actor, jobChange(OpRunJob, coll, job.Name, "attempt "+strconv.FormatInt(id, 10)))
 	return id, nil
 }

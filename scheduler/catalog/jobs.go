@@ -19,14 +19,23 @@ import (
 // change. Errors: a *problem.List (400), a *models.QuotaError
 // (409).
 func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
-	if err := c.allow(ctx, actor, jobChange(OpPutJob, coll, name, "")); err != nil {
+	rec := &record{Change: jobChange(OpPutJob, coll, name, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, false, err
 	}
-	j, created, err := c.saveJob(ctx, coll, name, body, false)
+	var j *models.Job
+	var created bool
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		if j, created, err = tc.saveJob(ctx, coll, name, body, false, rec); err != nil {
+			return err
+		}
+		rec.Job, rec.Detail = j.Name, createdDetail(created)
+		return nil
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	c.changed(ctx, actor, jobChange(OpPutJob, coll, j.Name, createdDetail(created)))
 	return j, created, nil
 }
 
@@ -35,9 +44,24 @@ func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.Collecti
 // null removes them ("authentication": null removes the authentication).
 // The job must exist. actor makes the change.
 func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error) {
-	if err := c.allow(ctx, actor, jobChange(OpPatchJob, coll, name, "")); err != nil {
+	rec := &record{Change: jobChange(OpPatchJob, coll, name, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, err
 	}
+	var j *models.Job
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		j, err = tc.patchJob(ctx, coll, name, body, rec)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// patchJob is PatchJob in the write's transaction.
+func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, rec *record) (*models.Job, error) {
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	if err != nil {
 		return nil, err
@@ -54,15 +78,17 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 		}
 	}
 	base := mergePatch(cur.Definition, json.RawMessage(fmt.Sprintf(`{"state":%q}`, cur.State)))
-	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true)
+	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true, rec)
 	if err != nil {
 		return nil, err
 	}
-	c.changed(ctx, actor, jobChange(OpPatchJob, coll, j.Name, ""))
+	rec.Job = j.Name
 	return j, nil
 }
 
-func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool) (*models.Job, bool, error) {
+// saveJob writes the job name of coll from body, keeping the secrets
+// body leaves out, and fills rec's Before, After and Secrets.
+func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool, rec *record) (*models.Job, bool, error) {
 	if !ValidName(name) {
 		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
@@ -72,6 +98,7 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 		if keep, err = c.store.JobSecrets(ctx, cur.ID); err != nil {
 			return nil, false, err
 		}
+		rec.Before = cur.Definition
 	} else if !errors.Is(err, models.ErrNotFound) {
 		return nil, false, err
 	}
@@ -88,6 +115,7 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 		return nil, false, err
 	}
 	w.MustExist = mustExist
+	rec.After, rec.Secrets = w.Definition, changedSecrets(keep, w.Secrets)
 	return c.store.SaveJob(ctx, w)
 }
 
@@ -140,18 +168,18 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 
 // DeleteJob deletes the job name of coll with its history, for actor.
 func (c *Catalog) DeleteJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string) error {
-	if err := c.allow(ctx, actor, jobChange(OpDeleteJob, coll, name, "")); err != nil {
+	rec := &record{Change: jobChange(OpDeleteJob, coll, name, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return err
 	}
-	cur, err := c.store.JobByName(ctx, coll.ID, name)
-	if err != nil {
-		return err
-	}
-	if err := c.store.DeleteJob(ctx, cur.ID); err != nil {
-		return err
-	}
-	c.changed(ctx, actor, jobChange(OpDeleteJob, coll, cur.Name, ""))
-	return nil
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		cur, err := tc.store.JobByName(ctx, coll.ID, name)
+		if err != nil {
+			return err
+		}
+		rec.Job, rec.Before = cur.Name, cur.Definition
+		return tc.store.DeleteJob(ctx, cur.ID)
+	})
 }
 
 // jobChange is a change of the job name of coll.

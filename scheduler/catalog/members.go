@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -31,6 +32,22 @@ func (c *Catalog) PutMember(ctx context.Context, actor Actor, isAdmin bool, work
 	if err := c.allowMembers(ctx, actor, isAdmin, ch); err != nil {
 		return nil, false, err
 	}
+	rec := &record{Change: ch}
+	var m *models.Member
+	var added bool
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		m, added, err = tc.putMember(ctx, workspaceID, username, role, rec)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return m, added, nil
+}
+
+// putMember is PutMember in the write's transaction.
+func (c *Catalog) putMember(ctx context.Context, workspaceID, username string, role models.Role, rec *record) (*models.Member, bool, error) {
 	if !role.Valid() {
 		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "role", Message: "must be reader, operator, editor or owner"}}}
 	}
@@ -56,9 +73,9 @@ func (c *Catalog) PutMember(ctx context.Context, actor Actor, isAdmin bool, work
 			return nil, false, err
 		}
 		m = &models.Member{UserID: user.ID, Username: user.Username, Role: string(role), IsAdmin: user.IsAdmin, Disabled: user.Disabled}
+		rec.Before = roleJSON(string(cur))
 	}
-	ch.Member = user.Username
-	c.changed(ctx, actor, ch)
+	rec.Member, rec.After = user.Username, roleJSON(string(role))
 	return m, added, nil
 }
 
@@ -69,11 +86,13 @@ func (c *Catalog) RemoveMember(ctx context.Context, actor Actor, isAdmin bool, w
 	if err := c.allowMembers(ctx, actor, isAdmin, ch); err != nil {
 		return err
 	}
-	if err := c.store.RemoveMember(ctx, workspaceID, userID); err != nil {
-		return err
-	}
-	c.changed(ctx, actor, ch)
-	return nil
+	rec := &record{Change: ch}
+	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		if cur, err := tc.store.RoleIn(ctx, workspaceID, userID); err == nil && cur != "" {
+			rec.Before = roleJSON(string(cur))
+		}
+		return tc.store.RemoveMember(ctx, workspaceID, userID)
+	})
 }
 
 // AddMember adds the user named username to workspaceID with role (a
@@ -85,11 +104,25 @@ func (c *Catalog) AddMember(ctx context.Context, actor Actor, isAdmin bool, work
 	if err := c.allowMembers(ctx, actor, isAdmin, ch); err != nil {
 		return nil, err
 	}
-	m, err := c.store.AddMember(ctx, workspaceID, username, role)
+	rec := &record{Change: ch}
+	var m *models.Member
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		if m, err = tc.store.AddMember(ctx, workspaceID, username, role); err != nil {
+			return err
+		}
+		rec.Member, rec.Detail, rec.After = m.Username, m.Role, roleJSON(m.Role)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	ch.Member, ch.Detail = m.Username, m.Role
-	c.changed(ctx, actor, ch)
 	return m, nil
+}
+
+// roleJSON is a member's role as a definition for the audit log's
+// difference: {"role": "…"}.
+func roleJSON(role string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"role": role})
+	return b
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -42,11 +43,19 @@ func (c *Catalog) CreateWorkspace(ctx context.Context, actor Actor, isAdmin bool
 			return nil, &ForbiddenError{Workspace: id, Need: models.RoleOwner, Have: scope.Role, Token: true, OutOfScope: scope.Workspaces != nil}
 		}
 	}
-	ws, err := c.store.CreateWorkspace(ctx, id, displayName, actor.UserID)
+	rec := &record{Change: Change{Op: OpCreateWorkspace, WorkspaceID: id, Detail: displayName}}
+	var ws *models.Workspace
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		if ws, err = tc.store.CreateWorkspace(ctx, id, displayName, actor.UserID); err != nil {
+			return err
+		}
+		rec.WorkspaceID, rec.Detail, rec.After = ws.ID, ws.DisplayName, nameJSON(ws.DisplayName)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.changed(ctx, actor, Change{Op: OpCreateWorkspace, WorkspaceID: ws.ID, Detail: ws.DisplayName})
 	return ws, nil
 }
 
@@ -56,12 +65,30 @@ func (c *Catalog) RenameWorkspace(ctx context.Context, actor Actor, id, displayN
 	if err := c.allow(ctx, actor, ch); err != nil {
 		return nil, err
 	}
-	ws, err := c.store.RenameWorkspace(ctx, id, displayName)
+	rec := &record{Change: ch}
+	var ws *models.Workspace
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		if cur, err := tc.store.WorkspaceFold(ctx, id); err == nil {
+			rec.Before = nameJSON(cur.DisplayName)
+		}
+		var err error
+		if ws, err = tc.store.RenameWorkspace(ctx, id, displayName); err != nil {
+			return err
+		}
+		rec.After = nameJSON(ws.DisplayName)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.changed(ctx, actor, ch)
 	return ws, nil
+}
+
+// nameJSON is a workspace's display name as a definition for the audit
+// log's difference: {"displayName": "…"}.
+func nameJSON(name string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"displayName": name})
+	return b
 }
 
 // DeleteWorkspace deletes workspace id (owners) when it holds no
@@ -72,9 +99,7 @@ func (c *Catalog) DeleteWorkspace(ctx context.Context, actor Actor, id string) e
 	if err := c.allow(ctx, actor, ch); err != nil {
 		return err
 	}
-	if err := c.store.DeleteWorkspace(ctx, id); err != nil {
-		return err
-	}
-	c.changed(ctx, actor, ch)
-	return nil
+	return c.audited(ctx, actor, &record{Change: ch}, func(tc *Catalog) error {
+		return tc.store.DeleteWorkspace(ctx, id)
+	})
 }

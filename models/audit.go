@@ -1,0 +1,191 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// The audit log (SPEC §13.5): one row per change, appended in the
+// transaction of the change (Audited for the write service and the
+// account writes, endJob and endFinishedJob for the engine). Nothing in
+// Sked updates or deletes a row but the retention (Prune); the table's
+// trigger refuses anything else.
+
+// AuditActorKind is who made a change.
+type AuditActorKind string
+
+// The kinds of actor.
+const (
+	// ActorUser is a signed-in user at a page.
+	ActorUser AuditActorKind = "user"
+	// ActorToken is a user's API token (the entry names both).
+	ActorToken AuditActorKind = "token"
+	// ActorCLI is the sked command (ActorName: --user, or the operating
+	// system user running it).
+	ActorCLI AuditActorKind = "cli"
+	// ActorEngine is the execution engine: a job completing or faulting.
+	ActorEngine AuditActorKind = "engine"
+	// ActorSystem is an internal caller with no one known (tests).
+	ActorSystem AuditActorKind = "system"
+)
+
+// EngineActorName is the ActorName of the engine's entries.
+const EngineActorName = "engine"
+
+// The actions the store itself writes: the engine's and the account's
+// (the write service's are its catalog.Op values).
+const (
+	AuditJobComplete  = "job.complete"
+	AuditJobFault     = "job.fault"
+	AuditTokenCreate  = "token.create"
+	AuditTokenRevoke  = "token.revoke"
+	AuditUserCreate   = "user.create"
+	AuditUserDisable  = "user.disable"
+	AuditUserEnable   = "user.enable"
+	AuditUserPassword = "user.password"
+)
+
+// AuditChange is one difference of a definition: the JSON path that
+// changed and its value before and after, as JSON text ("" when absent:
+// added or removed). A secret's values are never stored: both sides read
+// AuditSecretMask.
+type AuditChange struct {
+	Path string `json:"path"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new,omitempty"`
+}
+
+// AuditSecretMask stands for a secret's value in an AuditChange.
+const AuditSecretMask = `"•••"`
+
+// AuditEntry is one row of the audit log.
+type AuditEntry struct {
+	ID int64
+	// At is when the change was made (the writer's clock).
+	At time.Time
+	// WorkspaceID is the workspace changed; "" for users and tokens.
+	WorkspaceID string
+	ActorKind   AuditActorKind
+	// ActorUserID is the user's id (0: none); ActorName the user's name
+	// (EngineActorName for the engine).
+	ActorUserID int64
+	ActorName   string
+	// TokenID and TokenName name the API token of an ActorToken entry
+	// (Audited fills TokenName in from TokenID).
+	TokenID   int64
+	TokenName string
+	// Via is the way the change came ("api", "web", "cli", "engine", or
+	// "").
+	Via string
+	// Addr is the client's address ("" for the CLI and the engine).
+	Addr string
+	// Action names the change (a catalog.Op, or one of the Audit*
+	// constants).
+	Action string
+	// Resource is the path of what changed in the workspace
+	// (AuditCollectionResource, AuditJobResource, …).
+	Resource string
+	// Detail is what else the change says ("created", a new state, …).
+	Detail string
+	// Diff is the difference of the definition, secrets masked.
+	Diff []AuditChange
+}
+
+// AuditCollectionResource is the Resource of a collection.
+func AuditCollectionResource(rg, coll string) string {
+	return "resourceGroups/" + rg + "/jobCollections/" + coll
+}
+
+// AuditJobResource is the Resource of a job.
+func AuditJobResource(rg, coll, job string) string {
+	return AuditCollectionResource(rg, coll) + "/jobs/" + job
+}
+
+// auditJobResourceSQL is AuditJobResource in SQL, of the job j in the
+// collection c of the resource group g.
+const auditJobResourceSQL = `'resourceGroups/' || g.name || '/jobCollections/' || c.name || '/jobs/' || j.name`
+
+// Audited runs fn in one transaction with a Store bound to it, then
+// appends the entries fn returns (none: nothing) in the same transaction:
+// the change and its entries are kept together or not at all. Store
+// methods fn calls on tx that open transactions of their own run as
+// savepoints of this one. op prefixes the errors of the transaction
+// itself; fn's are returned as fn returned them.
+func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error)) error {
+	return s.inTx(ctx, op, func(db *gorm.DB) error {
+		txs := *s
+		txs.db = db
+		es, err := fn(&txs)
+		if err != nil {
+			return err
+		}
+		if err := insertAudit(db, es); err != nil {
+			return translate(op+": audit", err)
+		}
+		return nil
+	})
+}
+
+// auditBatch is how many entries one INSERT appends.
+const auditBatch = 1000
+
+// insertAudit appends es in the transaction tx, setting their IDs. An
+// entry without At gets the database's clock.
+func insertAudit(tx *gorm.DB, es []AuditEntry) error {
+	for start := 0; start < len(es); start += auditBatch {
+		part := es[start:min(start+auditBatch, len(es))]
+		var sql strings.Builder
+		sql.WriteString(`INSERT INTO audit_entries (at, workspace_id, actor_kind, actor_user_id, actor_name, token_id, token_name,
+			via, addr, action, resource, detail, diff) VALUES `)
+		args := make([]any, 0, len(part)*13)
+		for i := range part {
+			e := &part[i]
+			diff := e.Diff
+			if diff == nil {
+				diff = []AuditChange{}
+			}
+			d, err := json.Marshal(diff)
+			if err != nil {
+				return fmt.Errorf("audit diff: %w", err)
+			}
+			var at any
+			if !e.At.IsZero() {
+				at = e.At.UTC()
+			}
+			if i > 0 {
+				sql.WriteString(", ")
+			}
+			sql.WriteString(`(coalesce(?::timestamptz, now()), nullif(?, ''), ?, nullif(?::bigint, 0), ?, nullif(?::bigint, 0),
+				coalesce((SELECT name FROM api_tokens WHERE id = ?), ''), ?, ?, ?, ?, ?, ?::jsonb)`)
+			args = append(args, at, e.WorkspaceID, e.ActorKind, e.ActorUserID, cleanText(e.ActorName), e.TokenID,
+				e.TokenID, e.Via, cleanText(e.Addr), e.Action, cleanText(e.Resource), cleanText(e.Detail), string(d))
+		}
+		sql.WriteString(" RETURNING id")
+		var ids []int64
+		if err := tx.Raw(sql.String(), args...).Scan(&ids).Error; err != nil {
+			return err
+		}
+		for i := range min(len(ids), len(part)) {
+			part[i].ID = ids[i]
+		}
+	}
+	return nil
+}
+
+// insertEngineAudit appends the engine's entry action (AuditJobComplete
+// or AuditJobFault) for job id at now, in tx.
+func insertEngineAudit(tx *gorm.DB, id int64, action string, now time.Time) error {
+	err := tx.Exec(`INSERT INTO audit_entries (at, workspace_id, actor_kind, actor_name, via, action, resource)
+		SELECT ?, g.workspace_id, ?, ?, ?, ?, `+auditJobResourceSQL+`
+		FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id JOIN resource_groups g ON g.id = c.resource_group_id
+		WHERE j.id = ?`, now, ActorEngine, EngineActorName, EngineActorName, action, id).Error
+	if err != nil {
+		return fmt.Errorf("audit job %d: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+
+	"sked/models"
+)
+
+// record is what a write tells the audit log: its Change, and for a
+// definition its value before and after.
+type record struct {
+	Change
+	// Before and After are the definition before and after the change
+	// (nil: none, as for a creation or a deletion), whose difference the
+	// audit log keeps; they never hold secrets.
+	Before, After json.RawMessage
+	// Secrets are the paths of secrets the change set, replaced or removed
+	// (their values never leave the store).
+	Secrets []string
+	// Parts are the changes a change made of several (an import) made,
+	// each its own entry in the audit log.
+	Parts []record
+}
+
+// audited is the one way the catalog writes (SPEC §13.5): it runs write in
+// one transaction of the store, in which write works on tc, a copy of c
+// whose store is bound to that transaction, and completes rec (the names
+// as stored, Detail, Before and After, Secrets, Parts); then it appends
+// the audit log's entries of rec in the same transaction, so that the
+// change and its entries are kept together or not at all; after the
+// commit it passes rec's Change to changed. A write that fails leaves no
+// entry. The caller has already checked rec's Change with allow.
+func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write func(tc *Catalog) error) error {
+	err := c.store.Audited(ctx, "catalog: "+string(rec.Op), func(tx *models.Store) ([]models.AuditEntry, error) {
+		tc := *c
+		tc.store = tx
+		if err := write(&tc); err != nil {
+			return nil, err
+		}
+		return c.auditEntries(actor, rec), nil
+	})
+	if err != nil {
+		// A calendar compiled inside the rolled-back transaction may be
+		// cached under a version that never was: forget them all.
+		c.cals.forget()
+		return err
+	}
+	c.changed(ctx, actor, rec.Change)
+	return nil
+}
+
+// auditEntries are the audit log's entries of the change rec made by
+// actor: its own, then one per part.
+func (c *Catalog) auditEntries(actor Actor, rec *record) []models.AuditEntry {
+	now := c.now()
+	out := make([]models.AuditEntry, 0, 1+len(rec.Parts))
+	add := func(r *record) {
+		diff := diffJSON(r.Before, r.After)
+		diff = append(diff, secretChanges(r.Secrets)...)
+		out = append(out, models.AuditEntry{
+			At: now, WorkspaceID: r.WorkspaceID,
+			ActorKind: actorKind(actor), ActorUserID: actor.UserID, ActorName: actor.UserName, TokenID: actor.TokenID,
+			Via: actor.Via, Addr: actor.Addr,
+			Action: string(r.Op), Resource: r.Resource(), Detail: r.Detail, Diff: diff,
+		})
+	}
+	add(rec)
+	for i := range rec.Parts {
+		add(&rec.Parts[i])
+	}
+	return out
+}
+
+// actorKind is the kind of actor the audit log records.
+func actorKind(a Actor) models.AuditActorKind {
+	switch {
+	case a.Via == ViaCLI:
+		return models.ActorCLI
+	case a.TokenID != 0:
+		return models.ActorToken
+	case a.UserID != 0 || a.UserName != "":
+		return models.ActorUser
+	}
+	return models.ActorSystem
+}
+
+// Resource is the path of what ch changed in its workspace, as the audit
+// log names it: a job, a collection, a calendar, a channel, an alert rule
+// or a member; "" for the workspace itself.
+func (ch Change) Resource() string {
+	switch {
+	case ch.Job != "":
+		return models.AuditJobResource(ch.ResourceGroup, ch.Collection, ch.Job)
+	case ch.Collection != "":
+		return models.AuditCollectionResource(ch.ResourceGroup, ch.Collection)
+	case ch.ResourceGroup != "":
+		return "resourceGroups/" + ch.ResourceGroup
+	case ch.Calendar != "":
+		return "calendars/" + ch.Calendar
+	case ch.Channel != "":
+		return "channels/" + ch.Channel
+	case ch.Alert != "":
+		return "alertRules/" + ch.Alert
+	case ch.Member != "":
+		return "members/" + ch.Member
+	}
+	return ""
+}
