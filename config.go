@@ -93,6 +93,10 @@ type Config struct {
 	// they ended (--finished-job-max-age, SKED_FINISHED_JOB_MAX_AGE).
 	// Default 60d; 0 keeps them.
 	FinishedJobMaxAge time.Duration
+	// AuditMaxAge deletes audit log entries older than this
+	// (--audit-max-age, SKED_AUDIT_MAX_AGE). Default 400d; 0 keeps them;
+	// otherwise at least 1d.
+	AuditMaxAge time.Duration
 	// OIDC is the OpenID Connect sign-in (--oidc-*, config_oidc.go).
 	OIDC OIDCConfig
 	// OpenWorkspaces lets every user create workspaces
@@ -152,6 +156,9 @@ var settings = append([]setting{
 	}},
 	{"finished-job-max-age", "SKED_FINISHED_JOB_MAX_AGE", "60d", "delete completed and faulted jobs this long after they ended (0 keeps them)", func(c *Config, v string) error {
 		return parseAge(&c.FinishedJobMaxAge, v)
+	}},
+	{"audit-max-age", "SKED_AUDIT_MAX_AGE", "400d", "delete audit log entries older than this (0 keeps them; at least 1d)", func(c *Config, v string) error {
+		return parseAge(&c.AuditMaxAge, v)
 	}},
 }, oidcSettings...)
 
@@ -278,6 +285,9 @@ func (c Config) Validate() error {
 	}
 	if c.ShutdownTimeout <= 0 {
 		return configError("shutdown-timeout", "must be positive")
+	}
+	if c.AuditMaxAge != 0 && c.AuditMaxAge < 24*time.Hour {
+		return configError("audit-max-age", "must be 0 (keep the audit log) or at least 1d")
 	}
 	return c.OIDC.validate()
 }
@@ -445,5 +455,6 @@ func (c Config) Engine() scheduler.Config {
 		HistoryMaxAge:     keep(c.HistoryMaxAge),
 		HistoryPerJob:     perJob,
 		FinishedJobMaxAge: keep(c.FinishedJobMaxAge),
+		AuditMaxAge:       keep(c.AuditMaxAge),
 	}
 }

@@ -65,6 +65,9 @@ type Config struct {
 	// FinishedJobMaxAge: completed and faulted jobs are deleted this long
 	// after they ended. Default 60 days; negative keeps them.
 	FinishedJobMaxAge time.Duration
+	// AuditMaxAge: audit log entries older than this are deleted. Default
+	// 400 days; negative keeps them.
+	AuditMaxAge time.Duration
 	// AttemptMaxAge: finished attempt rows (kept for the uniqueness of
 	// occurrences) are deleted this long after they finished. Default 24 h.
 	AttemptMaxAge time.Duration
@@ -92,6 +95,7 @@ const (
 	DefaultHistoryMaxAge     = 60 * 24 * time.Hour
 	DefaultHistoryPerJob     = 1000
 	DefaultFinishedJobMaxAge = 60 * 24 * time.Hour
+	DefaultAuditMaxAge       = 400 * 24 * time.Hour
 	DefaultAttemptMaxAge     = 24 * time.Hour
 	DefaultRetentionInterval = time.Hour
 )
@@ -124,6 +128,7 @@ func (c Config) WithDefaults() Config {
 		c.HistoryPerJob = DefaultHistoryPerJob
 	}
 	set(&c.FinishedJobMaxAge, DefaultFinishedJobMaxAge)
+	set(&c.AuditMaxAge, DefaultAuditMaxAge)
 	set(&c.AttemptMaxAge, DefaultAttemptMaxAge)
 	set(&c.RetentionInterval, DefaultRetentionInterval)
 	return c
