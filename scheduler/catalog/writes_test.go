@@ -165,12 +165,14 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 	// Authorize and RoleOf take an Actor to decide; they write nothing.
 	covered := map[string]bool{"Authorize": true, "RoleOf": true}
 
+	lastAudit := e.lastAuditID()
 	for _, st := range steps {
 		covered[st.method] = true
 		got = nil
 		if err := st.do(); err != nil {
 			t.Fatalf("%s: %v", st.method, err)
 		}
+		lastAudit = e.checkAudited(st.method, actor, st.want, lastAudit)
 		if len(got) != 1 {
 			t.Fatalf("%s passed the hook %d times, want once: %+v", st.method, len(got), got)
 		}
