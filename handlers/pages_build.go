@@ -58,6 +58,10 @@ func (s *Server) collectionView(c echo.Context, row *models.CollectionRow, after
 	}
 	v := web.NewCollectionPageView(row, flash)
 	v.Can = web.CanFor(string(s.roleIn(c, row.WorkspaceID)))
+	if v.LastChanged, err = s.lastChanged(c.Request().Context(), row.WorkspaceID,
+		models.AuditCollectionResource(row.ResourceGroup, row.Name)); err != nil {
+		return v, err
+	}
 	if v.Status, err = s.collectionStatusView(c, row, ""); err != nil {
 		return v, err
 	}
@@ -160,6 +164,9 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 			return v, err
 		}
 		if v.Status, err = s.jobStatusView(c, row, j, flash, ""); err != nil {
+			return v, err
+		}
+		if v.LastChanged, err = s.lastChanged(ctx, row.WorkspaceID, models.AuditJobResource(row.ResourceGroup, row.Name, j.Name)); err != nil {
 			return v, err
 		}
 	}

@@ -98,6 +98,8 @@ func init() {
 		"DELETE " + chanAPI + "/:name": w, "POST " + chanAPI + "/:name/test": w,
 		"GET " + alertAPI: r, "GET " + alertAPI + "/:name": r, "PUT " + alertAPI + "/:name": w,
 		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
+
+		"GET /api/v1/workspaces/:ws/audit": r, "GET /w/:ws/audit": r,
 	} {
 		roleMatrix[k] = v
 	}

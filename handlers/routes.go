@@ -235,6 +235,10 @@ func (s *Server) routeTable() []route {
 		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken, models.RoleOwner},
 		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken, models.RoleReader},
 
+		// The audit log of a workspace (SPEC §13.5): every member reads it.
+		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},
+		{get, "/w/:ws/audit", s.auditPage, signedIn, models.RoleReader},
+
 		// The calendar pages and the month view of a workspace (SPEC
 		// §13.6).
 		{get, calPage, s.calendarsPage, signedIn, models.RoleReader},

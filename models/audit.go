@@ -50,6 +50,23 @@ const (
 	AuditUserPassword = "user.password"
 )
 
+// AuditActions are the actions the audit log accepts (its CHECK
+// constraint, migration 0016): the write service's catalog.Op values and
+// the store's own, grouped by family (the part before the dot).
+var AuditActions = []string{
+	"collection.put", "collection.patch", "collection.state", "collection.delete",
+	"job.put", "job.patch", "job.delete", "job.enable", "job.disable", "job.run", AuditJobComplete, AuditJobFault,
+	"calendar.put", "calendar.delete", "calendar.import",
+	"import",
+	"workspace.create", "workspace.rename", "workspace.delete",
+	"member.put", "member.remove",
+	"channel.put", "channel.delete", "channel.test",
+	"alert.put", "alert.delete",
+	AuditTokenCreate, AuditTokenRevoke,
+	AuditUserCreate, AuditUserDisable, AuditUserEnable, AuditUserPassword,
+	"signin", "signout",
+}
+
 // AuditChange is one difference of a definition: the JSON path that
 // changed and its value before and after, as JSON text ("" when absent:
 // added or removed). A secret's values are never stored: both sides read

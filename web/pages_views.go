@@ -136,6 +136,8 @@ type CollectionPageView struct {
 	Flash  string
 	Status CollectionStatus
 	Jobs   JobList
+	// LastChanged is who changed the collection last (audit log).
+	LastChanged LastChangedView
 }
 
 // CollectionStatus is the #collection-status fragment: the state with the
@@ -202,6 +204,8 @@ type JobPageView struct {
 	Timeline    TimelineView
 	Filter      HistoryFilter
 	Table       HistoryTable
+	// LastChanged is who changed the job last (audit log).
+	LastChanged LastChangedView
 }
 
 // JobStatus is the #job-status fragment: state, counters, next

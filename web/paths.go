@@ -170,3 +170,19 @@ const (
 func TokenRevokePath(id int64) string {
 	return TokensPath + "/" + strconv.FormatInt(id, 10) + "/revoke"
 }
+
+// AuditPath is the audit log page of a workspace, filtered by q (nil: no
+// filter).
+func AuditPath(ws string, q url.Values) string {
+	p := "/w/" + url.PathEscape(ws) + "/audit"
+	if len(q) > 0 {
+		p += "?" + q.Encode()
+	}
+	return p
+}
+
+// AuditOfPath is the audit log page of a workspace filtered to one
+// resource (models.AuditJobResource, …) and what is under it.
+func AuditOfPath(ws, resource string) string {
+	return AuditPath(ws, url.Values{"resource": {resource}})
+}

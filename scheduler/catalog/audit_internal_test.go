@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"sked/models"
@@ -21,6 +22,14 @@ func TestEveryOpIsAnAuditAction(t *testing.T) {
 		models.AuditUserCreate, models.AuditUserDisable, models.AuditUserEnable, models.AuditUserPassword}
 	for _, op := range ops {
 		actions = append(actions, string(op))
+		if !slices.Contains(models.AuditActions, string(op)) {
+			t.Errorf("the Op %s is not in models.AuditActions", op)
+		}
+	}
+	for _, a := range models.AuditActions {
+		if !slices.Contains(actions, a) {
+			actions = append(actions, a)
+		}
 	}
 	for _, a := range actions {
 		err := store.Audited(context.Background(), "test", func(*models.Store) ([]models.AuditEntry, error) {

@@ -205,7 +205,7 @@ func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, b
 	}
 	row, err := c.store.CollectionByRef(ctx, ref)
 	if err == nil {
-		rec.After = CollectionJSON(&row.JobCollection, false)
+		rec.ResourceGroup, rec.Collection, rec.After = row.ResourceGroup, row.Name, CollectionJSON(&row.JobCollection, false)
 	}
 	return row, created, err
 }
@@ -270,6 +270,7 @@ func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref model
 		if err != nil {
 			return err
 		}
+		rec.ResourceGroup, rec.Collection = cur.ResourceGroup, cur.Name
 		rec.Before, rec.After = stateJSON(string(cur.State)), stateJSON(string(state))
 		return tc.store.SetCollectionState(ctx, cur.ID, state)
 	})
@@ -290,7 +291,7 @@ func (c *Catalog) DeleteCollection(ctx context.Context, actor Actor, ref models.
 		if err != nil {
 			return err
 		}
-		rec.Before = CollectionJSON(&cur.JobCollection, false)
+		rec.ResourceGroup, rec.Collection, rec.Before = cur.ResourceGroup, cur.Name, CollectionJSON(&cur.JobCollection, false)
 		return tc.store.DeleteCollection(ctx, cur.ID)
 	})
 }
