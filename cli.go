@@ -61,6 +61,7 @@ func commands() []command {
 		{"workspace list", "list the workspaces with their members' roles", cmdWorkspaceList},
 		{"workspace rename", "set a workspace's display name: sked workspace rename ID DISPLAY", cmdWorkspaceRename},
 		{"workspace delete", "delete an empty workspace: sked workspace delete ID", cmdWorkspaceDelete},
+		{"audit list", "print a workspace's audit log: sked audit list --workspace WS [--actor USER] [--resource PATH] [--action A] [--since DAY] [--until DAY]", cmdAuditList},
 		{"import", "import jobs from a JSON file: sked import FILE [--dry-run] [--mode all|valid] [--on-conflict skip|replace] …", cmdImport},
 		{"export", "print jobs as JSON, without secrets: sked export [--resource-group RG --collection JC [--job NAME]] …", cmdExport},
 		{"secrets rotate", "re-encrypt job secrets with the first --secret-key, so older keys can go", cmdSecretsRotate},
@@ -87,6 +88,13 @@ func runCLI(ctx context.Context, args []string, sio stdio) int {
 				return exitUsage
 			}
 			name, rest = "workspace "+rest[0], rest[1:]
+		}
+		if name == "audit" {
+			if len(rest) == 0 || rest[0] != "list" {
+				fmt.Fprintln(sio.err, "sked: usage: sked audit list --workspace WS …; run \"sked --help\"")
+				return exitUsage
+			}
+			name, rest = "audit list", rest[1:]
 		}
 		if name == "secrets" {
 			if len(rest) == 0 || rest[0] != "rotate" {
