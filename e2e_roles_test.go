@@ -111,4 +111,39 @@ func TestBrowserWorkspaceReader(t *testing.T) {
 	if err != nil || !strings.Contains(title, "nightly") {
 		t.Errorf("job page title %q (%v)", title, err)
 	}
+
+	// The job page says who changed it last and links to its entries of
+	// the audit log; the workspace's audit log shows bob's invitation.
+	last, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#last-changed a")))
+	if err != nil || !strings.HasPrefix(last, "Last changed by admin with token setup") {
+		t.Errorf("last changed %q (%v)", last, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS("#last-changed a")),
+		chromedp.WaitVisible(chromedp.ID("audit-list")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("audit-list")))
+	if err != nil || !strings.Contains(actions, "job.put") || strings.Contains(actions, "member.put") {
+		t.Errorf("the job's audit entries: %q (%v)", actions, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/w/team/audit"),
+		chromedp.WaitVisible(chromedp.ID("audit-list")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "roles-04-reader-audit-1280")
+	invite, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		for (const li of document.querySelectorAll('#audit-list > li')) {
+			if (li.querySelector('.audit-action').textContent.trim() === 'member.put') return li.textContent;
+		}
+		return '';
+	})()`))
+	if err != nil || !strings.Contains(invite, "members/bob") || !strings.Contains(invite, "admin") || !strings.Contains(invite, "reader") {
+		t.Errorf("the audit page does not show bob's invitation by admin: %q (%v)", invite, err)
+	}
 }
