@@ -16,6 +16,7 @@ import (
 
 	"sked/models"
 	"sked/models/problem"
+	"sked/scheduler/catalog"
 )
 
 // stdio is the outside world of a command: its input and output streams
@@ -236,7 +237,7 @@ func cmdUserAdd(ctx context.Context, sio stdio, args []string) error {
 		return fmt.Errorf("user add: %w", err)
 	}
 	defer db.Close()
-	user, err := db.Store.CreateUser(ctx, in)
+	user, err := catalog.New(db.Store, nil).CreateUser(ctx, cliActor(nil), in)
 	var ve *problem.List
 	if errors.As(err, &ve) {
 		return usagef("%v", err)
@@ -306,7 +307,7 @@ func cmdTokenAdd(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("token add: %w", err)
 	}
-	_, token, err := db.Store.CreateScopedToken(ctx, user.ID, name, scope)
+	_, token, err := catalog.New(db.Store, nil).CreateToken(ctx, cliActor(nil), user, name, scope)
 	var ve *problem.List
 	if errors.As(err, &ve) {
 		return usagef("token add: %v", err)

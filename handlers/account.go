@@ -38,7 +38,7 @@ func (s *Server) changePassword(c echo.Context) error {
 	if password != "" && c.FormValue("confirm") != password {
 		errs = web.FieldErrors{"confirm": "The repeated password does not match."}
 	} else {
-		err := s.store.ChangePassword(c.Request().Context(), user.ID, c.FormValue("current"), password)
+		err := s.catalog.ChangePassword(c.Request().Context(), actorOf(c), c.FormValue("current"), password)
 		if errs = formErrors(err, map[string]string{"current": "The current password", "password": "The new password"}); errs == nil && err != nil {
 			return err
 		}

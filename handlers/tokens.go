@@ -38,7 +38,7 @@ func (s *Server) createToken(c echo.Context) error {
 	} else if scopeErrs != nil {
 		errs = scopeErrs
 	} else {
-		tok, secret, err := s.store.CreateScopedToken(ctx, user.ID, name, scope)
+		tok, secret, err := s.catalog.CreateToken(ctx, actorOf(c), user, name, scope)
 		if err != nil {
 			if errs = formErrors(err, map[string]string{"name": "The name", "role": "The role", "workspaces": "The workspace", "expires": "The expiry"}); errs == nil {
 				return err
@@ -71,7 +71,7 @@ func (s *Server) revokeToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.RevokeToken(ctx, user.ID, id); err != nil {
+	if err := s.catalog.RevokeToken(ctx, actorOf(c), user, id); err != nil {
 		return err
 	}
 	v, err := s.tokensView(ctx, user.ID)

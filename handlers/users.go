@@ -38,7 +38,7 @@ func (s *Server) createUser(c echo.Context) error {
 	}
 	var message string
 	if errs == nil {
-		user, err := s.store.CreateUser(ctx, in)
+		user, err := s.catalog.CreateUser(ctx, actorOf(c), in)
 		if err == nil {
 			kind := "User"
 			if user.IsAdmin {
@@ -91,7 +91,7 @@ func (s *Server) setDisabled(c echo.Context, disabled bool) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.SetUserDisabled(ctx, id, disabled); err != nil {
+	if err := s.catalog.SetUserDisabled(ctx, actorOf(c), user, disabled); err != nil {
 		return err
 	}
 	v, err := s.usersView(ctx, admin.ID)
@@ -120,7 +120,7 @@ func (s *Server) resetPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.ResetPassword(ctx, id, c.FormValue("password"))
+	err = s.catalog.ResetPassword(ctx, actorOf(c), user, c.FormValue("password"))
 	errs := fieldErrors(err)
 	if err != nil && errs == nil {
 		return err

@@ -79,6 +79,11 @@ type Change struct {
 	Alert string
 	// Member is the user name of a member whose membership changed.
 	Member string
+	// User is the user name of an account that changed (users, passwords,
+	// tokens; no workspace).
+	User string
+	// Token is the name of an API token of User that changed.
+	Token string
 	// Detail is what else the change says: the new state of a collection,
 	// the attempt id of a run, "created", the jobs an import wrote, or a
 	// member's role.

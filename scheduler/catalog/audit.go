@@ -86,8 +86,8 @@ func actorKind(a Actor) models.AuditActorKind {
 }
 
 // Resource is the path of what ch changed in its workspace, as the audit
-// log names it: a job, a collection, a calendar, a channel, an alert rule
-// or a member; "" for the workspace itself.
+// log names it: a job, a collection, a calendar, a channel, an alert rule,
+// a member, a user or a user's token; "" for the workspace itself.
 func (ch Change) Resource() string {
 	switch {
 	case ch.Job != "":
@@ -104,6 +104,10 @@ func (ch Change) Resource() string {
 		return "alertRules/" + ch.Alert
 	case ch.Member != "":
 		return "members/" + ch.Member
+	case ch.Token != "":
+		return "users/" + ch.User + "/tokens/" + ch.Token
+	case ch.User != "":
+		return "users/" + ch.User
 	}
 	return ""
 }

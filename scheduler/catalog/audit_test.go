@@ -13,7 +13,7 @@ import (
 // TestAuditDifferenceOfAJobWithSecretsMasked checks the entries of a job's
 // creation, patch and deletion: the JSON paths that changed with their old
 // and new values, a changed password as a masked change, and no secret
-// anywhere in the audit log (jobs and channels).
+// anywhere in the audit log (jobs, channels, API tokens, passwords).
 func TestAuditDifferenceOfAJobWithSecretsMasked(t *testing.T) {
 	e := newEnv(t)
 	actor := catalog.Actor{UserID: e.user.ID, UserName: "admin", Addr: "192.0.2.7", Via: catalog.ViaWeb}
@@ -37,7 +37,14 @@ func TestAuditDifferenceOfAJobWithSecretsMasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := e.auditSince(since)
+	_, tokenSecret, err := e.cat.CreateToken(e.ctx, actor, e.user, "ci", models.TokenScope{Role: models.RoleEditor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.cat.ChangePassword(e.ctx, actor, "password123", "my new horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	rows := e.auditSince(since)[:5]
 	if len(rows) != 5 {
 		t.Fatalf("%d entries, want 5: %+v", len(rows), rows)
 	}
@@ -73,7 +80,7 @@ func TestAuditDifferenceOfAJobWithSecretsMasked(t *testing.T) {
 	if err := e.db.QueryRow(`SELECT string_agg(a::text, '|') FROM audit_entries a`).Scan(&all); err != nil {
 		t.Fatal(err)
 	}
-	for _, secret := range []string{"hunter2", "s3cret-two", saved.Secret} {
+	for _, secret := range []string{"hunter2", "s3cret-two", saved.Secret, tokenSecret, "my new horse battery", "password123"} {
 		if secret == "" || strings.Contains(all, secret) {
 			t.Errorf("the audit log holds the secret %q (or it is empty): %s", secret, all)
 		}

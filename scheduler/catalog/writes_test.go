@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -160,6 +161,39 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 		}},
 		{"DeleteWorkspace", catalog.Change{Op: catalog.OpDeleteWorkspace, WorkspaceID: "team"}, func() error {
 			return cat.DeleteWorkspace(e.ctx, actor, "team")
+		}},
+		// Account writes: no workspace.
+		{"CreateUser", catalog.Change{Op: catalog.OpCreateUser, User: "carol"}, func() error {
+			_, err := cat.CreateUser(e.ctx, actor, models.NewUser{Username: "carol", Password: "correct horse battery"})
+			return err
+		}},
+		{"SetUserDisabled", catalog.Change{Op: catalog.OpDisableUser, User: "carol"}, func() error {
+			carol, err := e.store.UserByName(e.ctx, "carol")
+			if err != nil {
+				return err
+			}
+			return cat.SetUserDisabled(e.ctx, actor, carol, true)
+		}},
+		{"ResetPassword", catalog.Change{Op: catalog.OpSetPassword, User: "carol"}, func() error {
+			carol, err := e.store.UserByName(e.ctx, "carol")
+			if err != nil {
+				return err
+			}
+			return cat.ResetPassword(e.ctx, actor, carol, "another horse battery")
+		}},
+		{"ChangePassword", catalog.Change{Op: catalog.OpSetPassword, User: "admin"}, func() error {
+			return cat.ChangePassword(e.ctx, actor, "password123", "a new horse battery")
+		}},
+		{"CreateToken", catalog.Change{Op: catalog.OpCreateToken, User: "admin", Token: "ci"}, func() error {
+			_, _, err := cat.CreateToken(e.ctx, actor, e.user, "ci", models.TokenScope{Role: models.RoleOwner})
+			return err
+		}},
+		{"RevokeToken", catalog.Change{Op: catalog.OpRevokeToken, User: "admin", Token: "ci"}, func() error {
+			tokens, err := e.store.TokensOf(e.ctx, e.user.ID)
+			if err != nil || len(tokens) != 1 {
+				return fmt.Errorf("tokens %v, %v", tokens, err)
+			}
+			return cat.RevokeToken(e.ctx, actor, e.user, tokens[0].ID)
 		}},
 	}
 	// Authorize and RoleOf take an Actor to decide; they write nothing.
