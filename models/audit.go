@@ -151,6 +151,13 @@ func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]Au
 // auditBatch is how many entries one INSERT appends.
 const auditBatch = 1000
 
+// auditWorkspaceSQL is the workspace id of an entry (three parameters,
+// the id as the writer names it): the stored spelling when a workspace
+// matches it case-insensitively (ARM subscription ids are), else as
+// given, NULL for none.
+const auditWorkspaceSQL = `coalesce((SELECT id FROM workspaces WHERE id = ?),
+	(SELECT min(id) FROM workspaces WHERE lower(id) = lower(?)), nullif(?, ''))`
+
 // insertAudit appends es in the transaction tx, setting their IDs. An
 // entry without At gets the database's clock.
 func insertAudit(tx *gorm.DB, es []AuditEntry) error {
@@ -159,7 +166,7 @@ func insertAudit(tx *gorm.DB, es []AuditEntry) error {
 		var sql strings.Builder
 		sql.WriteString(`INSERT INTO audit_entries (at, workspace_id, actor_kind, actor_user_id, actor_name, token_id, token_name,
 			via, addr, action, resource, detail, diff) VALUES `)
-		args := make([]any, 0, len(part)*13)
+		args := make([]any, 0, len(part)*15)
 		for i := range part {
 			e := &part[i]
 			diff := e.Diff
@@ -177,9 +184,9 @@ func insertAudit(tx *gorm.DB, es []AuditEntry) error {
 			if i > 0 {
 				sql.WriteString(", ")
 			}
-			sql.WriteString(`(coalesce(?::timestamptz, now()), nullif(?, ''), ?, nullif(?::bigint, 0), ?, nullif(?::bigint, 0),
+			sql.WriteString(`(coalesce(?::timestamptz, now()), ` + auditWorkspaceSQL + `, ?, nullif(?::bigint, 0), ?, nullif(?::bigint, 0),
 				coalesce((SELECT name FROM api_tokens WHERE id = ?), ''), ?, ?, ?, ?, ?, ?::jsonb)`)
-			args = append(args, at, e.WorkspaceID, e.ActorKind, e.ActorUserID, cleanText(e.ActorName), e.TokenID,
+			args = append(args, at, e.WorkspaceID, e.WorkspaceID, e.WorkspaceID, e.ActorKind, e.ActorUserID, cleanText(e.ActorName), e.TokenID,
 				e.TokenID, e.Via, cleanText(e.Addr), e.Action, cleanText(e.Resource), cleanText(e.Detail), string(d))
 		}
 		sql.WriteString(" RETURNING id")

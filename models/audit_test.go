@@ -67,6 +67,25 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 		t.Error("an unknown actor kind was stored")
 	}
 
+	// A workspace named in another letter case is filed under its stored
+	// id; an unknown one as given.
+	if _, err := db.Exec(`INSERT INTO workspaces (id) VALUES ('team')`); err != nil {
+		t.Fatal(err)
+	}
+	err = store.Audited(ctx, "test", func(tx *models.Store) ([]models.AuditEntry, error) {
+		e1, e2 := entry(t0.Add(time.Hour), "x"), entry(t0.Add(time.Hour), "y")
+		e1.WorkspaceID, e2.WorkspaceID = "TEAM", "gone"
+		return []models.AuditEntry{e1, e2}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var folded, gone int
+	if err := db.QueryRow(`SELECT count(*) FILTER (WHERE workspace_id = 'team' AND resource = 'x'),
+		count(*) FILTER (WHERE workspace_id = 'gone') FROM audit_entries`).Scan(&folded, &gone); err != nil || folded != 1 || gone != 1 {
+		t.Errorf("workspaces of entries: %d folded, %d kept as given (%v); want 1, 1", folded, gone, err)
+	}
+
 	page, err := store.AuditEntries(ctx, models.AuditFilter{WorkspaceID: models.DefaultWorkspaceID, Resource: "resourceGroups/rg/jobCollections/c"})
 	if err != nil || len(page.Entries) != 2 || page.Entries[0].Resource != "resourceGroups/rg/jobCollections/c/jobs/new" {
 		t.Fatalf("entries under the collection: %+v, %v; want both, newest first", page.Entries, err)
@@ -79,8 +98,8 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 	if err != nil || st.Audit != 1 {
 		t.Fatalf("prune: %+v, %v; want the older entry deleted", st, err)
 	}
-	if n := count(); n != 1 {
-		t.Errorf("%d entries after prune, want 1", n)
+	if n := count(); n != 3 {
+		t.Errorf("%d entries after prune, want 3", n)
 	}
 	if _, err := db.Exec(`DELETE FROM audit_entries`); err == nil {
 		t.Error("a delete outside the retention went through after Prune")
