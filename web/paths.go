@@ -138,6 +138,24 @@ func AllJobsPath(q url.Values) string {
 	return AllJobsBasePath + "?" + q.Encode()
 }
 
+// DashboardOf is the dashboard of workspace ws (?ws=), of all the user's
+// workspaces when ws is "".
+func DashboardOf(ws string) string {
+	if ws == "" {
+		return DashboardPath
+	}
+	return DashboardPath + "?ws=" + url.QueryEscape(ws)
+}
+
+// AllJobsOf is the "All jobs" page of workspace ws (?ws=), of all the
+// user's workspaces when ws is "".
+func AllJobsOf(ws string) string {
+	if ws == "" {
+		return AllJobsBasePath
+	}
+	return AllJobsPath(url.Values{"ws": {ws}})
+}
+
 // SignInOIDCPath is the start of the OpenID Connect sign-in, which comes
 // back to next (a local path; "" or "/" is the dashboard).
 func SignInOIDCPath(next string) string {
