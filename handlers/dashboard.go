@@ -83,5 +83,5 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, ws string, now
 	if err != nil {
 		return web.Dashboard{}, err
 	}
-	return web.NewDashboard(rows, items, failures, buckets, from, now, zone), nil
+	return web.NewDashboard(rows, items, failures, buckets, from, now, zone).InWorkspace(ws), nil
 }

@@ -61,12 +61,14 @@ func switchTargetOf(route string) web.SwitchTarget {
 	switch {
 	case route == "/jobs":
 		return web.SwitchToAllJobs
-	case strings.HasPrefix(route, "/w/:ws/calendars"):
+	case route == "/calendars" || strings.HasPrefix(route, "/w/:ws/calendars"):
 		return web.SwitchToCalendars
 	case strings.HasPrefix(route, "/w/:ws/month"):
 		return web.SwitchToMonth
 	case route == "/workspaces" || strings.HasPrefix(route, "/workspaces/:ws/"):
 		return web.SwitchToMembers
+	case route == "/collections/new":
+		return web.SwitchToNewCollection
 	}
 	return web.SwitchToDashboard
 }

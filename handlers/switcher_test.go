@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"sked/models"
+	"sked/scheduler/catalog"
 )
 
 // switcherChoices is the header's workspace switcher of r: each choice as
@@ -205,7 +207,7 @@ func TestWorkspaceSwitcherSeveralWorkspaces(t *testing.T) {
 	// The calendars page: the choices lead to each workspace's calendars.
 	r = f.get("/w/other/calendars")
 	wantStatus(t, r, http.StatusOK)
-	if got := strings.Join(switcherChoices(r), "\n"); got != "All my workspaces||/\nDefault|Owner|/w/default/calendars\n*Other|Reader|/w/other/calendars" {
+	if got := strings.Join(switcherChoices(r), "\n"); got != "All my workspaces||/calendars\nDefault|Owner|/w/default/calendars\n*Other|Reader|/w/other/calendars" {
 		t.Errorf("choices from calendars:\n%s", got)
 	}
 	// A collection page: the choices lead to the dashboards.
@@ -220,4 +222,99 @@ func TestWorkspaceSwitcherSeveralWorkspaces(t *testing.T) {
 	if got := current(r); got != "Workspace: All my workspaces ▾" {
 		t.Errorf("account page switcher %q", got)
 	}
+}
+
+// TestAllCalendarsPage checks the calendars of all the user's workspaces:
+// a section per workspace with its calendars, none of a workspace the user
+// is not a member of, and the switcher leading to each workspace's
+// calendars page.
+func TestAllCalendarsPage(t *testing.T) {
+	f := newPGFixture(t)
+	ctx := context.Background()
+	f.withHolidays()
+	f.putJob(f.coll, "daily", dailyExcluding)
+	f.otherWorkspace()
+	admin, err := f.store.UserByName(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.sql(`INSERT INTO memberships (workspace_id, user_id, role) VALUES ('other', $1, 'reader')`, admin.ID)
+	f.sql(`INSERT INTO workspaces (id, display_name) VALUES ('third', 'Third')`)
+	for _, ws := range []string{"other", "third"} {
+		if _, _, err := f.cat.PutCalendar(ctx, catalog.Actor{}, ws, "closures-"+ws, []byte(pageHolidays)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	r := f.get("/")
+	if got := r.doc.Find("#nav-calendars").AttrOr("href", ""); got != "/calendars" {
+		t.Errorf("calendars link with all workspaces chosen: %q", got)
+	}
+	r = f.get("/calendars")
+	wantStatus(t, r, http.StatusOK)
+	var sections []string
+	r.doc.Find("#calendar-list section").Each(func(_ int, s *goquery.Selection) {
+		sections = append(sections, s.AttrOr("data-workspace", "")+":"+strings.TrimSpace(s.Find("h2 a").Text())+":"+
+			s.Find("h2 a").AttrOr("href", "")+":"+strings.Join(pgTexts(s.Find("tr[data-calendar] td:first-child")), ","))
+	})
+	if got, want := strings.Join(sections, "\n"), "default:Default:/w/default/calendars:holidays\nother:Other:/w/other/calendars:closures-other"; got != want {
+		t.Errorf("sections:\n%s\nwant:\n%s", got, want)
+	}
+	if row := strings.Join(strings.Fields(r.doc.Find(`tr[data-calendar="holidays"]`).Text()), " "); !strings.Contains(row, "rg/jc/daily") {
+		t.Errorf("holidays row %q does not name the job using it", row)
+	}
+	if strings.Contains(r.body, "closures-third") {
+		t.Error("a calendar of a workspace the user is not a member of is listed")
+	}
+	if got := strings.Join(switcherChoices(r), "\n"); got != "*All my workspaces||/calendars\nDefault|Owner|/w/default/calendars\nOther|Reader|/w/other/calendars" {
+		t.Errorf("choices from all calendars:\n%s", got)
+	}
+	if got := r.doc.Find("#nav-calendars").AttrOr("aria-current", ""); got != "page" {
+		t.Errorf("calendars link not marked current: %q", got)
+	}
+}
+
+// TestNewCollectionInChosenWorkspace checks that "New collection" on a
+// workspace's dashboard creates the collection in that workspace, and
+// that a workspace the user is not a member of is refused (400 naming ws,
+// nothing created).
+func TestNewCollectionInChosenWorkspace(t *testing.T) {
+	f := newPGFixture(t)
+	ctx := context.Background()
+	f.otherWorkspace()
+	admin, err := f.store.UserByName(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.sql(`INSERT INTO memberships (workspace_id, user_id, role) VALUES ('other', $1, 'editor')`, admin.ID)
+	f.sql(`INSERT INTO workspaces (id, display_name) VALUES ('third', 'Third')`)
+
+	r := f.get("/?ws=other")
+	link := r.doc.Find(`main a[href^="/collections/new"]`).AttrOr("href", "")
+	if link != "/collections/new?ws=other" {
+		t.Fatalf("New collection link %q", link)
+	}
+	r = f.get(link)
+	wantStatus(t, r, http.StatusOK)
+	if got := r.doc.Find(`#collection-form input[name="ws"]`).AttrOr("value", ""); got != "other" {
+		t.Errorf("the form's workspace %q", got)
+	}
+	if got := current(r); got != "Workspace: Other Editor ▾" {
+		t.Errorf("switcher on the form %q", got)
+	}
+	r = f.formPost("/collections/new", url.Values{"ws": {"other"}, "collection_name": {"nightly"}, "resource_group": {"ops"}, "sku": {"Standard"}})
+	wantRedirect(t, r, "/c/other/ops/nightly")
+	if _, err := f.store.CollectionByRef(ctx, models.CollectionRef{WorkspaceID: "other", ResourceGroup: "ops", Name: "nightly"}); err != nil {
+		t.Errorf("not created in other: %v", err)
+	}
+
+	wantStatus(t, f.get("/collections/new?ws=third"), http.StatusBadRequest)
+	r = f.formPost("/collections/new", url.Values{"ws": {"third"}, "collection_name": {"nightly"}, "resource_group": {"ops"}, "sku": {"Standard"}})
+	wantStatus(t, r, http.StatusBadRequest)
+	if _, err := f.store.CollectionByRef(ctx, models.CollectionRef{WorkspaceID: "third", ResourceGroup: "ops", Name: "nightly"}); err == nil {
+		t.Error("created in a workspace the user is not a member of")
+	}
+	// Without a workspace: the first one, as before.
+	r = f.formPost("/collections/new", url.Values{"collection_name": {"first"}, "resource_group": {"ops"}, "sku": {"Standard"}})
+	wantRedirect(t, r, "/c/default/ops/first")
 }

@@ -30,8 +30,15 @@ func NewWorkspaceSwitcher(memberships []models.WorkspaceMembership, current stri
 		home = homeWorkspace(memberships)
 	}
 	sw.DashboardURL, sw.AllJobsURL = DashboardOf(sw.Current), AllJobsOf(sw.Current)
-	sw.CalendarsURL, sw.MonthURL = CalendarsPath(home), MonthPath(home)
+	sw.CalendarsURL, sw.MonthURL = switchURL(SwitchToCalendars, sw.Current), MonthPath(home)
 	return sw
+}
+
+// InWorkspace is the dashboard d of workspace ws ("" for all the user's
+// workspaces): its "New collection" creates the collection there.
+func (d Dashboard) InWorkspace(ws string) Dashboard {
+	d.NewCollectionURL = NewCollectionOf(ws)
+	return d
 }
 
 // displayName is a workspace's display name, its id when it has none.
@@ -42,10 +49,10 @@ func displayName(m models.WorkspaceMembership) string {
 	return m.DisplayName
 }
 
-// homeWorkspace is the workspace whose calendars and month view the
-// navigation links while all workspaces are chosen (the calendars and the
-// month view are of one workspace): the default workspace when the user
-// is a member of it, else the first by id.
+// homeWorkspace is the workspace whose month view the navigation links
+// while all workspaces are chosen (a month view is of one workspace): the
+// default workspace when the user is a member of it, else the first by
+// id.
 func homeWorkspace(memberships []models.WorkspaceMembership) string {
 	for _, m := range memberships {
 		if m.ID == models.DefaultWorkspaceID {
@@ -63,12 +70,16 @@ func switchURL(target SwitchTarget, ws string) string {
 		return AllJobsOf(ws)
 	case target == SwitchToCalendars && ws != "":
 		return CalendarsPath(ws)
+	case target == SwitchToCalendars:
+		return AllCalendarsPath
 	case target == SwitchToMonth && ws != "":
 		return MonthPath(ws)
 	case target == SwitchToMembers && ws != "":
 		return MembersPath(ws)
 	case target == SwitchToMembers:
 		return WorkspacesPath
+	case target == SwitchToNewCollection:
+		return NewCollectionOf(ws)
 	}
 	return DashboardOf(ws)
 }

@@ -34,7 +34,7 @@ func TestNewWorkspaceSwitcher(t *testing.T) {
 	}{
 		{"one workspace, all chosen", one, "", SwitchToDashboard, AllWorkspacesLabel, "", "",
 			[]choice{{"", AllWorkspacesLabel, "", "/"}, {"default", "Default", "Owner", "/?ws=default"}},
-			[4]string{"/", "/jobs", "/w/default/calendars", "/w/default/month"}},
+			[4]string{"/", "/jobs", "/calendars", "/w/default/month"}},
 		{"one workspace chosen", one, "default", SwitchToDashboard, "Default", "Owner", "default",
 			[]choice{{"", AllWorkspacesLabel, "", "/"}, {"default", "Default", "Owner", "/?ws=default"}},
 			[4]string{"/?ws=default", "/jobs?ws=default", "/w/default/calendars", "/w/default/month"}},
@@ -43,17 +43,17 @@ func TestNewWorkspaceSwitcher(t *testing.T) {
 				{"team-a", "Team A", "Reader", "/jobs?ws=team-a"}, {"team b", "team b", "Editor", "/jobs?ws=team+b"}},
 			[4]string{"/?ws=team-a", "/jobs?ws=team-a", "/w/team-a/calendars", "/w/team-a/month"}},
 		{"named in another case", several, "TEAM-A", SwitchToCalendars, "Team A", "Reader", "team-a",
-			[]choice{{"", AllWorkspacesLabel, "", "/"}, {"default", "Default", "Owner", "/w/default/calendars"},
+			[]choice{{"", AllWorkspacesLabel, "", "/calendars"}, {"default", "Default", "Owner", "/w/default/calendars"},
 				{"team-a", "Team A", "Reader", "/w/team-a/calendars"}, {"team b", "team b", "Editor", "/w/team%20b/calendars"}},
 			[4]string{"/?ws=team-a", "/jobs?ws=team-a", "/w/team-a/calendars", "/w/team-a/month"}},
 		{"not a member: all", several, "other", SwitchToMonth, AllWorkspacesLabel, "", "",
 			[]choice{{"", AllWorkspacesLabel, "", "/"}, {"default", "Default", "Owner", "/w/default/month"},
 				{"team-a", "Team A", "Reader", "/w/team-a/month"}, {"team b", "team b", "Editor", "/w/team%20b/month"}},
-			[4]string{"/", "/jobs", "/w/default/calendars", "/w/default/month"}},
-		{"all, no default workspace: the first one's calendars", noDefault, "", SwitchToMembers, AllWorkspacesLabel, "", "",
+			[4]string{"/", "/jobs", "/calendars", "/w/default/month"}},
+		{"all, no default workspace: the first one's month view", noDefault, "", SwitchToMembers, AllWorkspacesLabel, "", "",
 			[]choice{{"", AllWorkspacesLabel, "", "/workspaces"}, {"ops", "Ops", "Operator", "/workspaces/ops/members"},
 				{"team-a", "Team A", "Reader", "/workspaces/team-a/members"}},
-			[4]string{"/", "/jobs", "/w/ops/calendars", "/w/ops/month"}},
+			[4]string{"/", "/jobs", "/calendars", "/w/ops/month"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,5 +89,40 @@ func TestPageNavWithoutSwitcher(t *testing.T) {
 	var p Page
 	if got := [4]string{p.NavDashboard(), p.NavAllJobs(), p.NavCalendars(), p.NavMonth()}; got != [4]string{"/", "/jobs", "/w/default/calendars", "/w/default/month"} {
 		t.Errorf("navigation %v", got)
+	}
+}
+
+// TestNewWorkspaceCalendars checks a workspace's section of the calendars
+// of all workspaces: its display name (its id without one) and its page.
+func TestNewWorkspaceCalendars(t *testing.T) {
+	rows := []CalendarRow{{Name: "holidays"}}
+	tests := []struct {
+		m    models.WorkspaceMembership
+		want WorkspaceCalendars
+	}{
+		{models.WorkspaceMembership{ID: "team a", DisplayName: "Team A", Role: models.RoleReader},
+			WorkspaceCalendars{ID: "team a", Label: "Team A", URL: "/w/team%20a/calendars", Rows: rows}},
+		{models.WorkspaceMembership{ID: "ops", Role: models.RoleOwner},
+			WorkspaceCalendars{ID: "ops", Label: "ops", URL: "/w/ops/calendars", Rows: rows}},
+	}
+	for _, tc := range tests {
+		got := NewWorkspaceCalendars(tc.m, rows)
+		if got.ID != tc.want.ID || got.Label != tc.want.Label || got.URL != tc.want.URL || len(got.Rows) != 1 {
+			t.Errorf("NewWorkspaceCalendars(%+v) = %+v, want %+v", tc.m, got, tc.want)
+		}
+	}
+}
+
+// TestDashboardInWorkspace checks that the dashboard of a workspace
+// creates its new collections there, and of all workspaces as before.
+func TestDashboardInWorkspace(t *testing.T) {
+	for ws, want := range map[string]string{"": "/collections/new", "team a": "/collections/new?ws=team+a"} {
+		if got := (Dashboard{NewCollectionURL: "x"}).InWorkspace(ws).NewCollectionURL; got != want {
+			t.Errorf("InWorkspace(%q): New collection %q, want %q", ws, got, want)
+		}
+	}
+	sw := NewWorkspaceSwitcher([]models.WorkspaceMembership{{ID: "ops", Role: models.RoleEditor}}, "ops", SwitchToNewCollection)
+	if got := sw.Choices[0].URL + " " + sw.Choices[1].URL; got != "/collections/new /collections/new?ws=ops" {
+		t.Errorf("choices from the new collection form: %s", got)
 	}
 }

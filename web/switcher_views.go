@@ -57,4 +57,7 @@ const (
 	// SwitchToMembers: the members of the workspace (all: the workspaces
 	// page).
 	SwitchToMembers
+	// SwitchToNewCollection: the form that creates a collection, in the
+	// workspace.
+	SwitchToNewCollection
 )
