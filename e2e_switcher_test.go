@@ -70,6 +70,16 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 		}
 		return strings.Join(got, ",")
 	}
+	// isOpen reports whether the switcher is open (its list stays
+	// "visible" to chromedp while the details element is closed).
+	isOpen := func() bool {
+		t.Helper()
+		open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("ws-switcher").open`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return open
+	}
 	at := func(want string) {
 		t.Helper()
 		loc, err := chromedp.Run(ctx, chromedp.Location())
@@ -84,18 +94,35 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	}
 	screenshot(t, ctx, "switcher-01-all-1280")
 
-	// By keyboard: focus the switcher, open it with Enter, move to Team A
+	// By keyboard: focus the switcher, open it with Enter, tab to Team A
 	// and follow it with Enter.
 	wait("open by keyboard",
 		chromedp.Focus(chromedp.CSS("#ws-switcher summary")),
 		chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(chromedp.ID("ws-choices")),
 	)
+	if !isOpen() {
+		t.Error("Enter did not open the switcher")
+	}
 	screenshot(t, ctx, "switcher-02-open-1280")
-	wait("choose Team A by keyboard",
-		chromedp.Focus(chromedp.CSS(`#ws-choices a[data-ws="team"]`)),
-		chromedp.KeyEvent(kb.Enter),
-	)
+	// Escape closes it, the focus back on its summary; Enter opens it again.
+	wait("close with Escape", chromedp.KeyEvent(kb.Escape))
+	if isOpen() {
+		t.Error("Escape did not close the switcher")
+	}
+	if focused, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector("#ws-switcher summary")`)); err != nil || !focused {
+		t.Errorf("after Escape the focus is not on the switcher (%v)", err)
+	}
+	wait("open again", chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.ID("ws-choices")))
+	if !isOpen() {
+		t.Error("Enter did not open the switcher again")
+	}
+	// Tab moves through the choices: All my workspaces, Default, Team A.
+	wait("tab to Team A", chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab))
+	if ws, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.ws || "(not a choice)"`)); err != nil || ws != "team" {
+		t.Fatalf("after three tabs the focus is on %q (%v), want Team A", ws, err)
+	}
+	wait("choose Team A by keyboard", chromedp.KeyEvent(kb.Enter))
 	wait("team dashboard", chromedp.WaitVisible(chromedp.ID("ws-current-role")))
 	at("/?ws=team")
 	if got := texts("#ws-current") + " " + texts("#ws-current-role"); got != "Team A Owner" {
@@ -131,6 +158,9 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 		t.Errorf("Default at 375 px: collections %q", got)
 	}
 	wait("open at 375", chromedp.Click(chromedp.CSS("#ws-switcher summary")), chromedp.WaitVisible(chromedp.ID("ws-choices")))
+	if !isOpen() {
+		t.Error("a tap did not open the switcher")
+	}
 	fits, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const r = document.getElementById("ws-choices").getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth })()`))
 	if err != nil || !fits {
 		t.Errorf("the open switcher does not fit 375 px (%v)", err)
