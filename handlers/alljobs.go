@@ -13,8 +13,8 @@ import (
 	"sked/web"
 )
 
-// allJobsPage is the "All jobs" page: every job of the user's workspaces,
-// searched, filtered and sorted as its query says (web.AllJobsParams), a
+// allJobsPage is the "All jobs" page: every job of the user's workspaces
+// (of the workspace of ?ws=, the header's switcher, when set), searched, filtered and sorted as its query says (web.AllJobsParams), a
 // keyset page at a time. An htmx request (the form as the user types, the
 // paging links) gets only the #all-jobs-results fragment; a bad parameter
 // is a 400 naming it.
@@ -25,10 +25,16 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
+	if p.Workspace, err = s.queryWorkspace(c, p.Workspace); err != nil {
+		return err
+	}
 	ctx, now := c.Request().Context(), s.clock()
 	visible, all, err := s.store.SearchScope(ctx, currentUser(c).ID)
 	if err != nil {
 		return err
+	}
+	if p.Workspace != "" {
+		visible, all = inWorkspace(visible, p.Workspace), false
 	}
 	scope := visible
 	if p.Collection != "" {
@@ -60,6 +66,17 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	}
 	form := web.NewAllJobsForm(p, visible, zoneNames())
 	return render(c, http.StatusOK, web.AllJobsPage(page(c, "All jobs"), web.AllJobsView{Form: form, Results: results}))
+}
+
+// inWorkspace is the collections of cs in workspace ws.
+func inWorkspace(cs []models.VisibleCollection, ws string) []models.VisibleCollection {
+	var out []models.VisibleCollection
+	for _, c := range cs {
+		if c.WorkspaceID == ws {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // allJobsItems reads back the definitions of a page of jobs and their next

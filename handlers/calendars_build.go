@@ -2,9 +2,11 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -43,24 +45,30 @@ func (s *Server) calendarsView(c echo.Context, ws string) (web.CalendarsPageView
 		return web.CalendarsPageView{Workspace: ws}, err
 	}
 	v := web.NewCalendarsPageView(ws, flash, others)
+	v.Rows, err = s.calendarRows(ctx, ws, s.clock())
+	return v, err
+}
+
+// calendarRows is the list of the calendars of workspace ws at now.
+func (s *Server) calendarRows(ctx context.Context, ws string, now time.Time) ([]web.CalendarRow, error) {
 	rows, err := s.store.CalendarsOf(ctx, ws)
 	if err != nil {
-		return v, err
+		return nil, err
 	}
-	now := s.clock()
+	var out []web.CalendarRow
 	for i := range rows {
 		row := &rows[i]
 		cal, rc, err := compiledCalendar(row)
 		if err != nil {
-			return v, err
+			return nil, err
 		}
 		jobs, err := s.store.JobsUsingCalendar(ctx, ws, row.Name)
 		if err != nil {
-			return v, err
+			return nil, err
 		}
-		v.Rows = append(v.Rows, web.NewCalendarRow(ws, row, cal, rc, jobs, now))
+		out = append(out, web.NewCalendarRow(ws, row, cal, rc, jobs, now))
 	}
-	return v, nil
+	return out, nil
 }
 
 // calendarView builds a calendar's page for year.

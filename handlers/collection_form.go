@@ -13,14 +13,20 @@ import (
 	"sked/web"
 )
 
-// newCollectionPage shows the new collection form.
+// newCollectionPage shows the new collection form, for the workspace of
+// ?ws= (the header's switcher) when set; one the user is not a member of
+// is a 400 naming ws.
 func (s *Server) newCollectionPage(c echo.Context) error {
+	ws, err := s.queryWorkspace(c, strings.TrimSpace(c.QueryParam("ws")))
+	if err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, web.NewCollectionPage(page(c, "New job collection"),
-		web.NewCollectionForm{ResourceGroup: "default", SKU: models.SKUStandard}))
+		web.NewCollectionForm{Workspace: ws, ResourceGroup: "default", SKU: models.SKUStandard}))
 }
 
-// newCollectionSubmit creates a collection in the user's first workspace
-// and opens it; a name already taken, or an invalid one, re-renders the
+// newCollectionSubmit creates a collection in the form's workspace (ws),
+// else in the user's first workspace, and opens it; a name already taken, or an invalid one, re-renders the
 // form with 422.
 func (s *Server) newCollectionSubmit(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -29,14 +35,22 @@ func (s *Server) newCollectionSubmit(c echo.Context) error {
 		ResourceGroup: strings.TrimSpace(c.FormValue("resource_group")),
 		SKU:           c.FormValue("sku"),
 	}
-	wss, err := s.store.WorkspacesOf(ctx, currentUser(c).ID)
+	ws, err := s.queryWorkspace(c, strings.TrimSpace(c.FormValue("ws")))
 	if err != nil {
 		return err
 	}
-	if len(wss) == 0 {
-		return echo.NewHTTPError(http.StatusForbidden, "You are not a member of any workspace.")
+	f.Workspace = ws
+	if ws == "" {
+		wss, err := s.store.WorkspacesOf(ctx, currentUser(c).ID)
+		if err != nil {
+			return err
+		}
+		if len(wss) == 0 {
+			return echo.NewHTTPError(http.StatusForbidden, "You are not a member of any workspace.")
+		}
+		ws = wss[0].ID
 	}
-	ref := models.CollectionRef{WorkspaceID: wss[0].ID, ResourceGroup: f.ResourceGroup, Name: f.Name}
+	ref := models.CollectionRef{WorkspaceID: ws, ResourceGroup: f.ResourceGroup, Name: f.Name}
 	if _, err := s.store.CollectionByRef(ctx, ref); err == nil {
 		f.Errors = web.FieldErrors{"collection_name": fmt.Sprintf("A collection named %q already exists in resource group %q.", f.Name, f.ResourceGroup)}
 		return s.renderCollectionForm(c, f)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -18,10 +19,16 @@ import (
 const dashboardListLimit = 10
 
 // dashboard shows the picture of the last 24 hours, the upcoming
-// occurrences, the recent failures and the collections the user may see.
+// occurrences, the recent failures and the collections the user may see:
+// in the workspace of ?ws= (the header's switcher), else in all the
+// user's workspaces; a workspace the user is not a member of is a 400.
 func (s *Server) dashboard(c echo.Context) error {
 	user := currentUser(c)
-	d, err := s.dashboardView(c.Request().Context(), user.ID, s.clock(), userZone(user))
+	ws, err := s.queryWorkspace(c, strings.TrimSpace(c.QueryParam("ws")))
+	if err != nil {
+		return err
+	}
+	d, err := s.dashboardView(c.Request().Context(), user.ID, ws, s.clock(), userZone(user))
 	if err != nil {
 		return err
 	}
@@ -38,14 +45,15 @@ func userZone(user *models.User) *time.Location {
 	return zone
 }
 
-// dashboardView gathers the dashboard of userID at now, its times in zone:
-// four queries, each on an index (see models/dashboard_store.go).
-func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time, zone *time.Location) (web.Dashboard, error) {
-	rows, err := s.store.CollectionSummaries(ctx, userID)
+// dashboardView gathers the dashboard of userID in workspace ws ("" for
+// all of the user's) at now, its times in zone: four queries, each on an
+// index (see models/dashboard_read.go).
+func (s *Server) dashboardView(ctx context.Context, userID int64, ws string, now time.Time, zone *time.Location) (web.Dashboard, error) {
+	rows, err := s.store.CollectionSummariesIn(ctx, userID, ws)
 	if err != nil {
 		return web.Dashboard{}, err
 	}
-	upcoming, err := s.store.UpcomingRuns(ctx, userID, dashboardListLimit)
+	upcoming, err := s.store.UpcomingRunsIn(ctx, userID, ws, dashboardListLimit)
 	if err != nil {
 		return web.Dashboard{}, err
 	}
@@ -65,15 +73,15 @@ func (s *Server) dashboardView(ctx context.Context, userID int64, now time.Time,
 		}
 		items[i] = web.UpcomingItem{Run: u, Stored: pj}
 	}
-	failures, err := s.store.RecentFailures(ctx, userID, dashboardListLimit)
+	failures, err := s.store.RecentFailuresIn(ctx, userID, ws, dashboardListLimit)
 	if err != nil {
 		return web.Dashboard{}, err
 	}
 	from := web.ActivityFrom(now)
-	buckets, err := s.store.ExecutionBuckets(ctx, models.ExecutionBucketsParams{UserID: userID, From: from,
+	buckets, err := s.store.ExecutionBuckets(ctx, models.ExecutionBucketsParams{UserID: userID, Workspace: ws, From: from,
 		To: from.Add(web.ActivityHours * time.Hour), Now: now})
 	if err != nil {
 		return web.Dashboard{}, err
 	}
-	return web.NewDashboard(rows, items, failures, buckets, from, now, zone), nil
+	return web.NewDashboard(rows, items, failures, buckets, from, now, zone).InWorkspace(ws), nil
 }

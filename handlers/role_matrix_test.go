@@ -31,7 +31,7 @@ var roleMatrix = map[string]string{
 	"POST /signout": rulePublic, "GET /c/:ws/:rg/:jc/jobs/:job/calendar.ics": rulePublic,
 	"GET /signin/oidc": rulePublic, "GET /signin/oidc/callback": rulePublic,
 
-	"POST /api/v1/preview": ruleSelf, "GET /": ruleSelf, "GET /jobs": ruleSelf,
+	"POST /api/v1/preview": ruleSelf, "GET /": ruleSelf, "GET /jobs": ruleSelf, "GET /calendars": ruleSelf,
 	"GET /collections/new": ruleSelf, "POST /collections/new": ruleForm,
 	"GET /import": ruleSelf, "POST /import": ruleForm, "GET /import/runs/:id": ruleSelf, "GET /export": ruleForm,
 	"GET /account": ruleSelf, "POST /account/password": ruleSelf, "POST /account/sessions/:id/end": ruleSelf,

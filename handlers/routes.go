@@ -241,6 +241,7 @@ func (s *Server) routeTable() []route {
 
 		// The calendar pages and the month view of a workspace (SPEC
 		// §13.6).
+		{get, "/calendars", s.allCalendarsPage, signedIn, anyRole},
 		{get, calPage, s.calendarsPage, signedIn, models.RoleReader},
 		{get, calPage + "/new", s.calendarNewPage, signedIn, models.RoleEditor},
 		{post, calPage + "/new", s.calendarCreate, signedIn, models.RoleEditor},

@@ -94,6 +94,7 @@ func signIn(c echo.Context, user *models.User) error {
 func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if currentUser(c) != nil {
+			s.setSwitcher(c)
 			return next(c)
 		}
 		needsSetup, err := s.store.NeedsSetup(c.Request().Context())
@@ -126,6 +127,7 @@ func page(c echo.Context, title string) web.Page {
 	p := web.Page{Title: title, CSRFToken: csrfToken(c)}
 	if u := currentUser(c); u != nil {
 		p.User = &web.UserView{Username: u.Username, IsAdmin: u.IsAdmin}
+		p.Switcher = switcherOf(c)
 	}
 	return p
 }

@@ -216,3 +216,28 @@ func TestOIDCCallbackThrottled(t *testing.T) {
 	r = o.post("/signin", url.Values{"csrf_token": {tok}, "username": {"root"}, "password": {"correct horse battery"}})
 	wantStatus(t, r, http.StatusTooManyRequests)
 }
+
+// TestOIDCSignInClaimsFromUserinfo signs in at a provider whose ID tokens
+// carry neither email, profile nor groups (they are served only at its
+// userinfo endpoint): the first sign-in still creates the user by the
+// verified email, with the admin flag and membership the groups map to.
+func TestOIDCSignInClaimsFromUserinfo(t *testing.T) {
+	o := newOIDCApp(t, oidcSettings(t), ada)
+	o.provider.ClaimsInUserinfoOnly()
+	ctx := context.Background()
+
+	resp, body := o.oidcSignIn(t, "/signin/oidc?next=/account", "ada", "ada-password")
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/account" || !strings.Contains(body, "ada@example.com") {
+		t.Fatalf("first sign-in ended at %s (%d):\n%s", resp.Request.URL, resp.StatusCode, body)
+	}
+	user, err := o.store.UserByName(ctx, "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !user.IsAdmin {
+		t.Errorf("created user = %+v, want an administrator (groups from userinfo)", user)
+	}
+	if role, ok, err := o.store.MemberRole(ctx, models.DefaultWorkspaceID, user.ID); err != nil || !ok || role != models.RoleMember {
+		t.Errorf("membership of default = %q %v %v, want the role team-a maps to", role, ok, err)
+	}
+}

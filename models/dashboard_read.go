@@ -26,6 +26,37 @@ func (s *Store) seesEverything(ctx context.Context, userID int64) (bool, error) 
 // the user (the query's argument) belongs to.
 const memberOf = `EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = rg.workspace_id AND m.user_id = ?)`
 
+// memberIn is memberOf for userID, narrowed to the workspace ws when it is
+// set ("" is every workspace of the user), and its arguments.
+func memberIn(userID int64, ws string) (string, []any) {
+	if ws == "" {
+		return memberOf, []any{userID}
+	}
+	return memberOf + ` AND rg.workspace_id = ?`, []any{userID, ws}
+}
+
+// membershipsIn is the condition on memberships m that they are userID's,
+// only of the workspace ws when it is set, and its arguments.
+func membershipsIn(userID int64, ws string) (string, []any) {
+	if ws == "" {
+		return `m.user_id = ?`, []any{userID}
+	}
+	return `m.user_id = ? AND m.workspace_id = ?`, []any{userID, ws}
+}
+
+// args joins query arguments.
+func args(parts ...any) []any {
+	var out []any
+	for _, p := range parts {
+		if list, ok := p.([]any); ok {
+			out = append(out, list...)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // UpcomingRun is a scheduled next occurrence of a job, with where the job
 // lives.
 type UpcomingRun struct {
@@ -54,10 +85,19 @@ const dashboardWalk = 2000
 // follows what the user may see.
 // It is a read model for the dashboard.
 func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]UpcomingRun, error) {
+	return s.UpcomingRunsIn(ctx, userID, "", limit)
+}
+
+// UpcomingRunsIn is UpcomingRuns in the workspace ws of userID's ("" for
+// all of them); the caller has checked that userID is a member of ws.
+func (s *Store) UpcomingRunsIn(ctx context.Context, userID int64, ws string, limit int) ([]UpcomingRun, error) {
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
 		return nil, translate("models: upcoming runs", err)
 	}
+	all = all && ws == ""
+	member, memberArgs := memberIn(userID, ws)
+	mine, mineArgs := membershipsIn(userID, ws)
 	const cols = `j.id AS job_id, j.name AS job_name, j.definition, j.next_run_at, j.schedule_base, j.created_at,
 		       c.name AS collection, rg.name AS resource_group, rg.workspace_id`
 	limit = max(limit, 1)
@@ -81,9 +121,9 @@ func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]Up
 		FROM (SELECT * FROM jobs WHERE state = 'enabled' AND next_run_at IS NOT NULL ORDER BY next_run_at LIMIT ?) j
 		JOIN job_collections c ON c.id = j.job_collection_id AND c.state = 'Enabled'
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE `+memberOf+`
+		WHERE `+member+`
 		ORDER BY j.next_run_at
-		LIMIT ?`, dashboardWalk, userID, limit).Scan(&out).Error
+		LIMIT ?`, args(dashboardWalk, memberArgs, limit)...).Scan(&out).Error
 	if err != nil || len(out) == limit {
 		return out, translate("models: upcoming runs", err)
 	}
@@ -97,9 +137,9 @@ func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]Up
 			SELECT * FROM jobs j WHERE j.job_collection_id = c.id AND j.state = 'enabled' AND j.next_run_at IS NOT NULL
 			OFFSET 0
 		) j
-		WHERE m.user_id = ?
+		WHERE `+mine+`
 		ORDER BY j.next_run_at
-		LIMIT ?`, userID, limit).Scan(&out).Error
+		LIMIT ?`, args(mineArgs, limit)...).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: upcoming runs", err)
 	}
@@ -126,10 +166,19 @@ type HistoryWithJob struct {
 // (job_history_job_status_start_idx).
 // It is a read model for the dashboard.
 func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]HistoryWithJob, error) {
+	return s.RecentFailuresIn(ctx, userID, "", limit)
+}
+
+// RecentFailuresIn is RecentFailures in the workspace ws of userID's (""
+// for all of them); the caller has checked that userID is a member of ws.
+func (s *Store) RecentFailuresIn(ctx context.Context, userID int64, ws string, limit int) ([]HistoryWithJob, error) {
 	all, err := s.seesEverything(ctx, userID)
 	if err != nil {
 		return nil, translate("models: recent failures", err)
 	}
+	all = all && ws == ""
+	member, memberArgs := memberIn(userID, ws)
+	mine, mineArgs := membershipsIn(userID, ws)
 	const cols = `h.*, j.name AS job_name, j.definition, c.name AS collection, rg.name AS resource_group, rg.workspace_id`
 	limit = max(limit, 1)
 	var out []HistoryWithJob
@@ -154,9 +203,9 @@ func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]
 		JOIN jobs j ON j.id = h.job_id
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE `+memberOf+`
+		WHERE `+member+`
 		ORDER BY h.start_time DESC, h.id DESC
-		LIMIT ?`, dashboardWalk, userID, limit).Scan(&out).Error
+		LIMIT ?`, args(dashboardWalk, memberArgs, limit)...).Scan(&out).Error
 	if err != nil || len(out) == limit {
 		return out, translate("models: recent failures", err)
 	}
@@ -171,9 +220,9 @@ func (s *Store) RecentFailures(ctx context.Context, userID int64, limit int) ([]
 			SELECT * FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed'
 			ORDER BY h.start_time DESC, h.id DESC LIMIT ?
 		) h
-		WHERE m.user_id = ?
+		WHERE `+mine+`
 		ORDER BY h.start_time DESC, h.id DESC
-		LIMIT ?`, limit, userID, limit).Scan(&out).Error
+		LIMIT ?`, args(limit, mineArgs, limit)...).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: recent failures", err)
 	}
@@ -198,6 +247,13 @@ type CollectionSummary struct {
 // belongs to, ordered by workspace, group and name, with job counts.
 // It is a read model for the dashboard.
 func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]CollectionSummary, error) {
+	return s.CollectionSummariesIn(ctx, userID, "")
+}
+
+// CollectionSummariesIn is CollectionSummaries in the workspace ws of
+// userID's ("" for all of them).
+func (s *Store) CollectionSummariesIn(ctx context.Context, userID int64, ws string) ([]CollectionSummary, error) {
+	mine, mineArgs := membershipsIn(userID, ws)
 	var out []CollectionSummary
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT rg.workspace_id, rg.name AS resource_group, c.name, c.state, c.sku,
@@ -207,10 +263,10 @@ func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]Collec
 		       count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
 		FROM job_collections c
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		JOIN memberships m ON m.workspace_id = rg.workspace_id AND m.user_id = ?
+		JOIN memberships m ON m.workspace_id = rg.workspace_id AND `+mine+`
 		LEFT JOIN jobs j ON j.job_collection_id = c.id
 		GROUP BY c.id, rg.workspace_id, rg.name
-		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, userID).Scan(&out).Error
+		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, mineArgs...).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: collection summaries", err)
 	}

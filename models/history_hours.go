@@ -131,10 +131,12 @@ func pgTextArray(values []string) string {
 }
 
 // ExecutionBucketsParams selects the history of ExecutionBuckets: the
-// entries that started in [From, To) in the workspaces UserID belongs to,
-// Now being the clock.
+// entries that started in [From, To) in the workspaces UserID belongs to
+// (only in Workspace when it is set; "" is all of them), Now being the
+// clock.
 type ExecutionBucketsParams struct {
 	UserID        int64
+	Workspace     string
 	From, To, Now time.Time
 }
 
@@ -153,9 +155,14 @@ func (s *Store) ExecutionBuckets(ctx context.Context, p ExecutionBucketsParams) 
 	if len(wss) == 0 {
 		return nil, nil
 	}
-	ids := make([]string, len(wss))
-	for i, w := range wss {
-		ids[i] = w.ID
+	ids := make([]string, 0, len(wss))
+	for _, w := range wss {
+		if p.Workspace == "" || w.ID == p.Workspace {
+			ids = append(ids, w.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
 	}
 	p.From = p.From.Truncate(time.Hour)
 	out, err := s.hourlyBuckets(ctx, ids, p)

@@ -143,24 +143,46 @@ func (c *Client) Exchange(ctx context.Context, redirectURL string, flow Flow, cb
 	if !ok || raw == "" {
 		return nil, fmt.Errorf("%w: the token response has no id_token", ErrInvalid)
 	}
-	return c.VerifyIDToken(ctx, raw, flow.Nonce)
+	idt, all, err := c.verify(ctx, p, raw, flow.Nonce)
+	if err != nil {
+		return nil, err
+	}
+	if all, err = c.withUserinfo(ctx, p, tok, idt.Subject, all); err != nil {
+		return nil, err
+	}
+	return c.identity(idt.Issuer, idt.Subject, all)
 }
 
 // VerifyIDToken verifies raw with go-oidc — signature by a key of the
 // provider's JWKS, issuer, audience (the client id), expiry — then its
-// nonce, and applies the email rules (AllowedDomains) and the role map.
+// nonce, and applies the email rules (AllowedDomains) and the role map to
+// its claims (the ID token's alone: Exchange adds the userinfo endpoint's).
 func (c *Client) VerifyIDToken(ctx context.Context, raw, nonce string) (*Identity, error) {
 	p, err := c.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
+	idt, all, err := c.verify(ctx, p, raw, nonce)
+	if err != nil {
+		return nil, err
+	}
+	return c.identity(idt.Issuer, idt.Subject, all)
+}
+
+// verify is VerifyIDToken's checks of raw at provider p; it returns the
+// token and its claims.
+func (c *Client) verify(ctx context.Context, p *oidc.Provider, raw, nonce string) (*oidc.IDToken, claimSet, error) {
 	v := p.Verifier(&oidc.Config{ClientID: c.settings.ClientID, Now: c.now})
 	idt, err := v.Verify(oidc.ClientContext(ctx, c.http), raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if nonce == "" || idt.Nonce != nonce {
-		return nil, fmt.Errorf("%w: nonce does not match", ErrInvalid)
+		return nil, nil, fmt.Errorf("%w: nonce does not match", ErrInvalid)
 	}
-	return c.identity(idt)
+	var all claimSet
+	if err := idt.Claims(&all); err != nil {
+		return nil, nil, fmt.Errorf("%w: claims: %v", ErrInvalid, err)
+	}
+	return idt, all, nil
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-
-	"github.com/coreos/go-oidc/v3/oidc"
 )
 
 // Identity is a verified person at the provider and what the role map
@@ -36,16 +34,23 @@ func (id *Identity) WorkspaceNames() []string {
 	return out
 }
 
-// claims are the ID token claims Sked reads besides the registered ones.
+// claimSet is the claims of a person, by name, as the provider wrote
+// them: the ID token's, with the userinfo endpoint's added
+// (withUserinfo).
+type claimSet map[string]json.RawMessage
+
+// claims are the claims Sked reads besides the registered ones.
 type claims struct {
 	Email         string `json:"email"`
 	EmailVerified any    `json:"email_verified"`
 	PreferredName string `json:"preferred_username"`
 }
 
-func (c *Client) identity(idt *oidc.IDToken) (*Identity, error) {
+// identity is the person issuer and subject name, with all their claims:
+// the email rules (AllowedDomains) and the role map applied.
+func (c *Client) identity(issuer, subject string, all claimSet) (*Identity, error) {
 	var cl claims
-	if err := idt.Claims(&cl); err != nil {
+	if err := all.decode(&cl); err != nil {
 		return nil, fmt.Errorf("%w: claims: %v", ErrInvalid, err)
 	}
 	verified := cl.EmailVerified == true || cl.EmailVerified == "true"
@@ -57,12 +62,12 @@ func (c *Client) identity(idt *oidc.IDToken) (*Identity, error) {
 			return nil, fmt.Errorf("%w: %s", ErrDomainNotAllowed, cl.Email)
 		}
 	}
-	id := &Identity{Issuer: idt.Issuer, Subject: idt.Subject, PreferredName: cl.PreferredName, Workspaces: map[string]string{}}
+	id := &Identity{Issuer: issuer, Subject: subject, PreferredName: cl.PreferredName, Workspaces: map[string]string{}}
 	if verified {
 		id.Email = cl.Email
 	}
 	if c.settings.RoleClaim != "" {
-		values, err := claimValues(idt, c.settings.RoleClaim)
+		values, err := claimValues(all, c.settings.RoleClaim)
 		if err != nil {
 			return nil, err
 		}
@@ -79,13 +84,18 @@ func (c *Client) identity(idt *oidc.IDToken) (*Identity, error) {
 	return id, nil
 }
 
+// decode unmarshals the claims into v.
+func (all claimSet) decode(v any) error {
+	b, err := json.Marshal(all)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
 // claimValues returns the values of the claim name: a string, or a list of
 // strings (other members are ignored); absent gives none.
-func claimValues(idt *oidc.IDToken, name string) ([]string, error) {
-	var all map[string]json.RawMessage
-	if err := idt.Claims(&all); err != nil {
-		return nil, fmt.Errorf("%w: claims: %v", ErrInvalid, err)
-	}
+func claimValues(all claimSet, name string) ([]string, error) {
 	raw, ok := all[name]
 	if !ok {
 		return nil, nil

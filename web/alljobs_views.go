@@ -35,6 +35,8 @@ type AllJobsForm struct {
 	Sorts     []Choice
 	// ClearURL is the page without any filter, "" when none is set.
 	ClearURL string
+	// Workspace is the workspace searched (a hidden field), "" for all.
+	Workspace string
 }
 
 // AllJobsResults is the #all-jobs-results fragment: a page of the jobs

@@ -98,6 +98,9 @@ type CalendarDay struct {
 
 // NewCollectionForm creates a job collection.
 type NewCollectionForm struct {
+	// Workspace is where the collection goes (a hidden field ws; the
+	// header's workspace switcher), "" for the user's first workspace.
+	Workspace                string
 	Name, ResourceGroup, SKU string
 	Errors                   FieldErrors
 	Problems                 []string

@@ -12,6 +12,15 @@ import (
 // NewCollectionPath is the page that creates a job collection.
 const NewCollectionPath = "/collections/new"
 
+// NewCollectionOf is the page that creates a job collection in workspace
+// ws (?ws=); "" is the user's first workspace.
+func NewCollectionOf(ws string) string {
+	if ws == "" {
+		return NewCollectionPath
+	}
+	return NewCollectionPath + "?ws=" + url.QueryEscape(ws)
+}
+
 // CollectionPath is the page of a job collection from its names.
 func CollectionPath(ws, rg, coll string) string {
 	return "/c/" + url.PathEscape(ws) + "/" + url.PathEscape(rg) + "/" + url.PathEscape(coll)
@@ -88,6 +97,10 @@ const ExportPath = "/export"
 // ImportPath is the import page.
 const ImportPath = "/import"
 
+// AllCalendarsPath is the page of the calendars of all the user's
+// workspaces.
+const AllCalendarsPath = "/calendars"
+
 // CalendarsPath is the page of a workspace's calendars.
 func CalendarsPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/calendars" }
 
@@ -136,6 +149,24 @@ func AllJobsPath(q url.Values) string {
 		return AllJobsBasePath
 	}
 	return AllJobsBasePath + "?" + q.Encode()
+}
+
+// DashboardOf is the dashboard of workspace ws (?ws=), of all the user's
+// workspaces when ws is "".
+func DashboardOf(ws string) string {
+	if ws == "" {
+		return DashboardPath
+	}
+	return DashboardPath + "?ws=" + url.QueryEscape(ws)
+}
+
+// AllJobsOf is the "All jobs" page of workspace ws (?ws=), of all the
+// user's workspaces when ws is "".
+func AllJobsOf(ws string) string {
+	if ws == "" {
+		return AllJobsBasePath
+	}
+	return AllJobsPath(url.Values{"ws": {ws}})
 }
 
 // SignInOIDCPath is the start of the OpenID Connect sign-in, which comes

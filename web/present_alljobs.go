@@ -56,6 +56,10 @@ type AllJobsParams struct {
 	// page, nil on the first.
 	Sort  models.JobSort
 	After *models.JobCursor
+	// Workspace (ws) is the workspace searched (the header's switcher),
+	// "" for all the user's; a scope rather than a filter, it is kept by
+	// "Clear search and filters".
+	Workspace string
 }
 
 // ParamError is a bad query parameter: its name and why.
@@ -73,6 +77,7 @@ func ParseAllJobsParams(q url.Values) (AllJobsParams, error) {
 	bad := func(param, format string, args ...any) (AllJobsParams, error) {
 		return p, &ParamError{Param: param, Message: fmt.Sprintf(format, args...)}
 	}
+	p.Workspace = strings.TrimSpace(q.Get("ws"))
 	p.Query = strings.TrimSpace(q.Get("q"))
 	if len(p.Query) > MaxSearchLength {
 		return bad("q", "the search text is longer than %d characters", MaxSearchLength)
@@ -187,6 +192,7 @@ func (p AllJobsParams) Values(withCursor bool) url.Values {
 			q.Set(k, v)
 		}
 	}
+	set("ws", p.Workspace)
 	set("q", p.Query)
 	set("state", p.State)
 	set("result", p.Result)
@@ -230,12 +236,12 @@ func NewAllJobsForm(p AllJobsParams, collections []models.VisibleCollection, zon
 	f := AllJobsForm{Action: AllJobsPath(url.Values{}), Query: p.Query, State: p.State, States: allJobsStateChoices,
 		Result: p.Result, Results: allJobsResultChoices, Collection: p.Collection, Zone: p.Zone, Zones: zones,
 		Failed24h: p.Failed24h, Sort: string(p.Sort), Sorts: allJobsSortChoices,
-		Collections: []Choice{{"", "Any collection"}}}
+		Collections: []Choice{{"", "Any collection"}}, Workspace: p.Workspace}
 	for _, c := range collections {
 		f.Collections = append(f.Collections, Choice{c.Path(), c.Path()})
 	}
 	if p.Filtered() {
-		f.ClearURL = AllJobsPath(AllJobsParams{Sort: p.Sort}.Values(false))
+		f.ClearURL = AllJobsPath(AllJobsParams{Sort: p.Sort, Workspace: p.Workspace}.Values(false))
 	}
 	return f
 }

@@ -3,6 +3,8 @@
 // view models.
 package web
 
+import "sked/models"
+
 // Page carries what every full page needs.
 type Page struct {
 	// Title is the page title, shown in the browser tab after "Sked · ".
@@ -12,6 +14,41 @@ type Page struct {
 	CSRFToken string
 	// User is the signed-in user, or nil on the sign-in and setup pages.
 	User *UserView
+	// Switcher is the header's workspace switcher, nil when not shown.
+	Switcher *WorkspaceSwitcher
+}
+
+// NavDashboard is the navigation's dashboard link: of the chosen
+// workspace when there is a switcher.
+func (p Page) NavDashboard() string {
+	if p.Switcher != nil {
+		return p.Switcher.DashboardURL
+	}
+	return DashboardPath
+}
+
+// NavAllJobs is the navigation's "All jobs" link.
+func (p Page) NavAllJobs() string {
+	if p.Switcher != nil {
+		return p.Switcher.AllJobsURL
+	}
+	return AllJobsBasePath
+}
+
+// NavCalendars is the navigation's calendars link.
+func (p Page) NavCalendars() string {
+	if p.Switcher != nil {
+		return p.Switcher.CalendarsURL
+	}
+	return CalendarsPath(models.DefaultWorkspaceID)
+}
+
+// NavMonth is the navigation's month view link.
+func (p Page) NavMonth() string {
+	if p.Switcher != nil {
+		return p.Switcher.MonthURL
+	}
+	return MonthPath(models.DefaultWorkspaceID)
 }
 
 // UserView is the signed-in user as the navigation shows it.

@@ -71,6 +71,15 @@ func (p *Provider) SetRedirectURI(uri string) {
 	p.storage.redirect = uri
 }
 
+// ClaimsInUserinfoOnly makes the provider leave email, profile and groups
+// out of the ID tokens it issues from now on: they are served only at its
+// userinfo endpoint, as some providers do.
+func (p *Provider) ClaimsInUserinfoOnly() {
+	p.storage.mu.Lock()
+	defer p.storage.mu.Unlock()
+	p.storage.userinfoOnly = true
+}
+
 // SignToken signs claims as an ID token with the provider's own key, as
 // the provider would; tests use it for tokens the flow cannot produce
 // (expired, another audience).
@@ -122,16 +131,33 @@ type groupsStorage struct {
 	*storage.Storage
 	groups map[string][]string
 
-	mu       sync.Mutex
-	redirect string
+	mu           sync.Mutex
+	redirect     string
+	userinfoOnly bool
 }
 
-// SetUserinfoFromRequest adds the groups claim to the example's claims.
+// SetUserinfoFromRequest adds the groups claim to the example's ID token
+// claims, unless the claims are for the userinfo endpoint only.
 func (s *groupsStorage) SetUserinfoFromRequest(ctx context.Context, userinfo *oidc.UserInfo, token op.IDTokenRequest, scopes []string) error {
 	if err := s.Storage.SetUserinfoFromRequest(ctx, userinfo, token, scopes); err != nil {
 		return err
 	}
-	if g := s.groups[token.GetSubject()]; len(g) > 0 {
+	s.mu.Lock()
+	only := s.userinfoOnly
+	s.mu.Unlock()
+	if g := s.groups[token.GetSubject()]; len(g) > 0 && !only {
+		userinfo.AppendClaims("groups", g)
+	}
+	return nil
+}
+
+// SetUserinfoFromToken adds the groups claim to the example's claims at
+// the userinfo endpoint.
+func (s *groupsStorage) SetUserinfoFromToken(ctx context.Context, userinfo *oidc.UserInfo, tokenID, subject, origin string) error {
+	if err := s.Storage.SetUserinfoFromToken(ctx, userinfo, tokenID, subject, origin); err != nil {
+		return err
+	}
+	if g := s.groups[userinfo.Subject]; len(g) > 0 {
 		userinfo.AppendClaims("groups", g)
 	}
 	return nil
@@ -145,18 +171,20 @@ func (s *groupsStorage) GetClientByClientID(ctx context.Context, clientID string
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return redirectClient{Client: c, redirect: s.redirect}, nil
+	return redirectClient{Client: c, redirect: s.redirect, userinfoOnly: s.userinfoOnly}, nil
 }
 
 type redirectClient struct {
 	op.Client
-	redirect string
+	redirect     string
+	userinfoOnly bool
 }
 
 func (c redirectClient) RedirectURIs() []string { return []string{c.redirect} }
 
-// IDTokenUserinfoClaimsAssertion puts email and profile into ID tokens.
-func (c redirectClient) IDTokenUserinfoClaimsAssertion() bool { return true }
+// IDTokenUserinfoClaimsAssertion puts email and profile into ID tokens,
+// unless they are for the userinfo endpoint only.
+func (c redirectClient) IDTokenUserinfoClaimsAssertion() bool { return !c.userinfoOnly }
 
 // userStore is the example's UserStore over users.
 type userStore struct {

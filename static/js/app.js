@@ -90,3 +90,20 @@ document.addEventListener("click", function (event) {
     boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
   }
 });
+
+// The header's workspace switcher is a details disclosure of plain links
+// (it works without JavaScript); Escape closes it and gives the focus back
+// to its summary, and a click elsewhere closes it.
+document.addEventListener("keydown", function (event) {
+  var open = document.querySelector("#ws-switcher[open]");
+  if (event.key === "Escape" && open) {
+    open.open = false;
+    open.querySelector("summary").focus();
+  }
+});
+document.addEventListener("click", function (event) {
+  var open = document.querySelector("#ws-switcher[open]");
+  if (open && !open.contains(event.target)) {
+    open.open = false;
+  }
+});
