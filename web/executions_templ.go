@@ -790,7 +790,7 @@ func headerTable(caption string, hs []models.HeaderField) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "<div class=\"mt-2 overflow-x-auto\"><table class=\"min-w-full text-left text-xs\"><caption class=\"sr-only\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "<div class=\"mt-2 overflow-x-auto\"><table class=\"w-full table-fixed text-left text-xs\"><caption class=\"sr-only\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -803,19 +803,19 @@ func headerTable(caption string, hs []models.HeaderField) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "</caption> <thead><tr><th scope=\"col\" class=\"py-1 pr-3\">Name</th><th scope=\"col\" class=\"py-1\">Value</th></tr></thead> <tbody class=\"font-mono\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "</caption> <thead><tr><th scope=\"col\" class=\"w-2/5 py-1 pr-3\">Name</th><th scope=\"col\" class=\"py-1\">Value</th></tr></thead> <tbody class=\"font-mono\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			for _, h := range hs {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "<tr class=\"border-t border-slate-100 align-top\"><th scope=\"row\" class=\"whitespace-nowrap py-1 pr-3 font-normal text-slate-700\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "<tr class=\"border-t border-slate-100 align-top\"><th scope=\"row\" class=\"break-all py-1 pr-3 font-normal text-slate-700\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var46 string
 				templ_7745c5c3_Var46, templ_7745c5c3_Err = templ.JoinStringErrs(h.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/executions.templ`, Line: 126, Col: 94}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/executions.templ`, Line: 126, Col: 86}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var46))
 				if templ_7745c5c3_Err != nil {
