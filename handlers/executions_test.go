@@ -190,6 +190,30 @@ func TestRerunFromThePageAndTheAPI(t *testing.T) {
 		t.Errorf("409 body %s", r.body)
 	}
 	wantStatus(t, f.api(http.MethodPost, api+"abc/rerun"+apiVersion, ""), http.StatusBadRequest)
+
+	// The history lists a re-run's entries with what they re-ran.
+	rerunBy := "admin"
+	if err := f.store.AddHistory(ctx, &models.HistoryEntry{JobID: j.ID, StartTime: f.clock.Now(), ExpectedExecutionTime: other.ExpectedExecutionTime,
+		ActionName: models.MainAction, Status: models.StatusCompleted, RerunOf: &other.ID, RerunBy: &rerunBy}); err != nil {
+		t.Fatal(err)
+	}
+	r = f.api(http.MethodGet, rgPath("rg")+"/jc/jobs/alpha/history"+apiVersion, "")
+	wantStatus(t, r, http.StatusOK)
+	var list struct {
+		Value []struct {
+			Properties map[string]any `json:"properties"`
+		} `json:"value"`
+	}
+	if err := json.Unmarshal([]byte(r.body), &list); err != nil || len(list.Value) < 2 {
+		t.Fatalf("history %s", r.body)
+	}
+	newest, older := list.Value[0].Properties, list.Value[1].Properties
+	if of, _ := newest["rerunOf"].(string); !strings.HasSuffix(of, fmt.Sprintf("/jobs/alpha/history/%d", other.ID)) || newest["rerunBy"] != "admin" {
+		t.Errorf("re-run entry %v", newest)
+	}
+	if _, has := older["rerunOf"]; has {
+		t.Errorf("an entry that is no re-run has rerunOf: %v", older)
+	}
 }
 
 func TestRerunNeedsTheOperatorRole(t *testing.T) {
