@@ -150,6 +150,10 @@ type armHistoryProperties struct {
 	Message               string               `json:"message"`
 	RetryCount            int                  `json:"retryCount"`
 	RepeatCount           int64                `json:"repeatCount"`
+	// RerunOf (the id of the entry re-run) and RerunBy (who asked) mark
+	// the attempts of a re-run (extension); absent otherwise.
+	RerunOf *string `json:"rerunOf,omitempty"`
+	RerunBy *string `json:"rerunBy,omitempty"`
 }
 
 // toARMHistory writes one history entry of job j.
@@ -172,6 +176,10 @@ func toARMHistory(coll *models.CollectionRow, j *models.Job, h *models.HistoryEn
 	if h.EndTime != nil {
 		s := h.EndTime.UTC().Format(time.RFC3339Nano)
 		out.Properties.EndTime = &s
+	}
+	if h.RerunOf != nil {
+		of := collectionID(coll) + "/jobs/" + j.Name + "/history/" + strconv.FormatInt(*h.RerunOf, 10)
+		out.Properties.RerunOf, out.Properties.RerunBy = &of, h.RerunBy
 	}
 	return out
 }

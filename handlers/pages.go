@@ -115,6 +115,7 @@ func (s *Server) jobHistoryPage(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		s.allowRerun(c, row, &t)
 		return render(c, http.StatusOK, web.HistoryTableFragment(t))
 	}
 	v, err := s.jobView(c, row, j, p, true)

@@ -173,7 +173,13 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 	if v.Timeline, err = s.timelineView(ctx, row, j, p.Range, now, historyOnly); err != nil {
 		return v, err
 	}
-	v.Table, err = s.historyTableView(ctx, row, j, p, now)
+	if v.Table, err = s.historyTableView(ctx, row, j, p, now); err != nil {
+		return v, err
+	}
+	s.allowRerun(c, row, &v.Table)
+	if !historyOnly {
+		v.Trends, err = s.trendsView(ctx, j, now)
+	}
 	return v, err
 }
 

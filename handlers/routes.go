@@ -141,6 +141,7 @@ func (s *Server) routeTable() []route {
 		{del, armJob, s.deleteJob, armAPI, models.RoleEditor},
 		{post, armJob + "/run", s.runJob, armAPI, models.RoleOperator},
 		{get, armJob + "/history", s.listHistory, armAPI, models.RoleReader},
+		{post, armJob + "/history/:id/rerun", s.apiRerun, armAPI, models.RoleOperator},
 
 		// The job form, its live preview, the new collection form, and the
 		// import and export pages.
@@ -204,6 +205,8 @@ func (s *Server) routeTable() []route {
 		{get, job, s.jobPage, signedIn, models.RoleReader},
 		{get, job + "/history", s.jobHistoryPage, signedIn, models.RoleReader},
 		{get, job + "/timeline", s.jobTimeline, signedIn, models.RoleReader},
+		{get, job + "/history/:id", s.executionPage, signedIn, models.RoleReader},
+		{post, job + "/history/:id/rerun", s.executionRerun, signedIn, models.RoleOperator},
 		{post, job + "/run", s.jobRunNow, signedIn, models.RoleOperator},
 		{post, job + "/enable", s.jobEnable, signedIn, models.RoleOperator},
 		{post, job + "/disable", s.jobDisable, signedIn, models.RoleOperator},
@@ -255,5 +258,6 @@ func (s *Server) routeTable() []route {
 		{post, calPage + "/:name/delete", s.calendarDelete, signedIn, models.RoleEditor},
 		{get, "/w/:ws/month", s.monthPage, signedIn, models.RoleReader},
 		{get, "/w/:ws/month/day", s.monthDay, signedIn, models.RoleReader},
+		{get, "/w/:ws/running", s.runningPage, signedIn, models.RoleReader},
 	}
 }

@@ -32,6 +32,7 @@ type jobWriter interface {
 	EnableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
 	DisableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
 	RunNow(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) (int64, error)
+	Rerun(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, historyID int64) (int64, error)
 }
 
 // calendarWriter changes calendars: the calendar API and pages.

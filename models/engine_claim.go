@@ -100,6 +100,11 @@ type ClaimedAttempt struct {
 	StartedAt      time.Time
 	LeaseExpiresAt time.Time
 	Expired        bool
+	// AttemptBase is the attempt number this run of the action started
+	// at (a re-run's first attempt; 0 or 1 otherwise): the retry policy
+	// counts from it. RerunOf is the history entry a re-run re-runs.
+	AttemptBase int
+	RerunOf     *int64
 }
 
 // claimBatch caps the jobs scheduled and the expired leases reported by one
@@ -191,7 +196,8 @@ type attemptLease struct {
 func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
 	var due []ClaimedAttempt
 	err := tx.Raw(`
-		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at
+		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
+		       a.attempt_base, a.rerun_of
 		FROM job_attempts a
 		JOIN jobs j ON j.id = a.job_id
 		JOIN job_collections c ON c.id = j.job_collection_id
@@ -274,7 +280,7 @@ func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, err
 	var expired []ClaimedAttempt
 	if err := tx.Raw(`
 		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-		       a.started_at, a.lease_expires_at
+		       a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
 		FROM job_attempts a JOIN jobs j ON j.id = a.job_id
 		WHERE a.status = 'running' AND a.lease_expires_at < ?
 		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, now, claimBatch).Scan(&expired).Error; err != nil {

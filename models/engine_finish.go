@@ -41,6 +41,9 @@ type AttemptOutcome struct {
 	// OccurrenceFaulted says, when the occurrence ends here, that its main
 	// action faulted.
 	OccurrenceFaulted bool
+	// Exchange is what the attempt sent and received, masked and capped
+	// (job_history_details); nil when it sent nothing.
+	Exchange *Exchange
 }
 
 // FinishedAttempt reports what FinishAttempts did with one outcome.
@@ -86,11 +89,17 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		Faulted    bool      `json:"faulted"`
 		Ended      bool      `json:"ended"`
 		OccFaulted bool      `json:"occ_faulted"`
+		detailWire
 	}
 	ws := make([]wire, len(outcomes))
 	for i, o := range outcomes {
+		det, err := exchangeWire(o.Exchange)
+		if err != nil {
+			return nil, fmt.Errorf("models: finish attempts: %w", err)
+		}
 		ws[i] = wire{ID: o.AttemptID, Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
-			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted}
+			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted,
+			detailWire: det}
 	}
 	data, err := json.Marshal(ws)
 	if err != nil {
@@ -101,22 +110,30 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		err := tx.Raw(`
 			WITH o AS (
 				SELECT * FROM json_to_recordset(?::json) AS o(id bigint, owner text, expired boolean, fin timestamptz,
-					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean)
+					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
+					sent timestamptz, ikey text, req jsonb, resp jsonb)
 			), a AS (
 				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
 					lease_owner = NULL, lease_expires_at = NULL
-				FROM o
-				WHERE t.id = o.id AND t.status = 'running'
+				FROM o, job_attempts p
+				WHERE t.id = o.id AND p.id = o.id AND t.status = 'running'
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
-					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted
+					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp
 			), h AS (
 				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status,
-				                         message, retry_count, repeat_count, lateness_ms, attempt_id)
+				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
 				SELECT job_id, started_at, greatest(fin, started_at), expected_time, action,
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
-				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id
+				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
 				FROM a
+				RETURNING id, attempt_id
+			), d AS (
+				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
+				                                 request, response)
+				SELECT h.id, a.instance, a.due_at, a.started_at, a.sent, nullif(a.ikey, ''), a.req, a.resp
+				FROM h JOIN a ON a.id = h.attempt_id
 			), g AS (
 				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
 				       count(*) FILTER (WHERE faulted) AS faulted,
@@ -130,7 +147,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule
 			)
 			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
-			       u.state, u.next_run_at, u.needs_schedule
+			       a.attempt_base, a.rerun_of, a.rerun_by, u.state, u.next_run_at, u.needs_schedule
 			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("finish attempts: %w", err)
@@ -190,6 +207,9 @@ type finishedRow struct {
 	StartedAt     time.Time
 	ExpectedTime  time.Time
 	Occurrence    int64
+	AttemptBase   int
+	RerunOf       *int64
+	RerunBy       *string
 	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
@@ -203,6 +223,13 @@ type nextWire struct {
 	Attempt      int        `json:"attempt"`
 	Occurrence   int64      `json:"occurrence"`
 	DueAt        time.Time  `json:"due_at"`
+	// Base, RerunOf and RerunBy carry a re-run's columns to its next
+	// attempts; Fresh numbers the attempt after the occurrence's last one
+	// of its action (a re-run's error action: the occurrence may have one).
+	Base    int     `json:"base"`
+	RerunOf *int64  `json:"rerun_of"`
+	RerunBy *string `json:"rerun_by"`
+	Fresh   bool    `json:"fresh"`
 }
 
 // insertNextAttempts stores the next attempts of a batch in one statement
@@ -215,10 +242,14 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 	if err != nil {
 		return fmt.Errorf("store next attempts: %w", err)
 	}
-	err = tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at)
-		SELECT job_id, expected_time, action, attempt, occurrence, 'pending', due_at
+	err = tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
+			attempt_base, rerun_of, rerun_by)
+		SELECT n.job_id, n.expected_time, n.action, coalesce(m.next, n.attempt), n.occurrence, 'pending', n.due_at,
+			coalesce(m.next, n.base), n.rerun_of, n.rerun_by
 		FROM json_to_recordset(?::json) AS n(job_id bigint, expected_time timestamptz, action text, attempt int,
-			occurrence bigint, due_at timestamptz)
+			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean)
+		LEFT JOIN LATERAL (SELECT max(x.attempt) + 1 AS next FROM job_attempts x
+			WHERE n.fresh AND x.job_id = n.job_id AND x.expected_time = n.expected_time AND x.action = n.action) m ON true
 		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`, string(data)).Error
 	if err != nil {
 		return fmt.Errorf("store %d next attempts: %w", len(next), err)
@@ -233,8 +264,14 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
 	enabled := r.State == jobdef.Enabled
 	if o.Next != nil && enabled {
-		*next = append(*next, nextWire{JobID: r.JobID, ExpectedTime: r.ExpectedTime, Action: o.Next.Action,
-			Attempt: o.Next.Attempt, Occurrence: r.Occurrence, DueAt: o.Next.DueAt.Truncate(time.Microsecond)})
+		nw := nextWire{JobID: r.JobID, ExpectedTime: r.ExpectedTime, Action: o.Next.Action,
+			Attempt: o.Next.Attempt, Occurrence: r.Occurrence, DueAt: o.Next.DueAt.Truncate(time.Microsecond),
+			Base: max(r.AttemptBase, 1), RerunOf: r.RerunOf, RerunBy: r.RerunBy}
+		if o.Next.Action != r.Action {
+			// The other action starts its own count.
+			nw.Base, nw.Fresh = o.Next.Attempt, r.RerunOf != nil
+		}
+		*next = append(*next, nw)
 		res.NextStored = true
 		return false
 	}

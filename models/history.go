@@ -27,6 +27,10 @@ type HistoryEntry struct {
 	// AttemptID is the attempt (the x-ms-scheduler-execution-tag sent with
 	// it); nil for entries without one, such as Postponed.
 	AttemptID *int64
+	// RerunOf is the entry whose occurrence this attempt re-runs and
+	// RerunBy who asked for it; nil for attempts not made by a re-run.
+	RerunOf *int64
+	RerunBy *string
 }
 
 // TableName tells GORM the table.

@@ -206,6 +206,9 @@ type JobPageView struct {
 	Table       HistoryTable
 	// LastChanged is who changed the job last (audit log).
 	LastChanged LastChangedView
+	// Trends are the success rates and the chart of the last runs (the
+	// job page only).
+	Trends TrendsView
 }
 
 // JobStatus is the #job-status fragment: state, counters, next
@@ -314,6 +317,10 @@ type HistoryTable struct {
 	Filtered bool
 	// Zone is the zone the times are shown in.
 	Zone string
+	// CanRerun shows the re-run buttons of failed entries (operators);
+	// CSRFToken goes into their forms.
+	CanRerun  bool
+	CSRFToken string
 }
 
 // HistoryRow is one history entry.
@@ -324,6 +331,10 @@ type HistoryRow struct {
 	Action, Attempt, Occurrence string
 	Lateness, Duration          string
 	Summary, Message            string
+	// DetailURL opens the entry's detail page; RerunURL re-runs a failed
+	// entry's occurrence ("" for other entries); RerunNote says the entry
+	// belongs to a re-run ("re-run of entry 12 by alice").
+	DetailURL, RerunURL, RerunNote string
 }
 
 // JobDeleteView is the page that confirms deleting a job (used without

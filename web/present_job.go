@@ -160,6 +160,7 @@ func NewHistoryTable(row *models.CollectionRow, j *models.JobDetail, p HistoryPa
 		if e.EndTime != nil {
 			r.Duration = SpanText(e.EndTime.Sub(e.StartTime))
 		}
+		r.DetailURL, r.RerunURL, r.RerunNote = historyRowLinks(row, j, &e)
 		t.Rows = append(t.Rows, r)
 	}
 	return t

@@ -172,7 +172,8 @@ func TestHistoryTable(t *testing.T) {
 			RetryCount: 2, RepeatCount: 9, LatenessMs: &late, Message: "boom\ntrace"}}, now)
 		want := HistoryRow{ID: "5", Start: InstantIn(start, time.UTC, now), Expected: InstantIn(start.Add(-2500*time.Millisecond), time.UTC, now),
 			Badge: BadgeView{"Failed", ToneBad}, Action: string(models.ErrorAction), Attempt: "2", Occurrence: "#9",
-			Lateness: "2.5 s", Duration: "1.5 s", Summary: "boom …", Message: "boom\ntrace"}
+			Lateness: "2.5 s", Duration: "1.5 s", Summary: "boom …", Message: "boom\ntrace",
+			DetailURL: "/c/default/rg/jc/jobs/nightly/history/5", RerunURL: "/c/default/rg/jc/jobs/nightly/history/5/rerun"}
 		if !reflect.DeepEqual(h.Rows[0], want) || h.Zone != "UTC" {
 			t.Errorf("got %+v, want %+v", h.Rows[0], want)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"sked/models"
 	"sked/models/jobdef"
 )
 
@@ -46,6 +47,9 @@ type Result struct {
 	Message string
 	// Duration is how long the attempt took.
 	Duration time.Duration
+	// Exchange is what was sent and received, masked and capped for the
+	// execution detail page; nil when nothing was sent.
+	Exchange *models.Exchange
 }
 
 // Executor runs attempts of one or more action types. Implementations are

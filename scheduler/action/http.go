@@ -103,7 +103,11 @@ func (h *HTTPExecutor) execute(ctx context.Context, a *Attempt) Result {
 			client = c
 		}
 	}
-	return send(ctx, client, req, timeout, red)
+	res := send(ctx, client, req, timeout, red)
+	if res.Exchange != nil && client != h.client {
+		res.Exchange.Request.ClientCertificate = true
+	}
+	return res
 }
 
 // authenticate applies au to req. It returns the client to send req with

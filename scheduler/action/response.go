@@ -26,9 +26,10 @@ const DefaultTimeout = 60 * time.Second
 // the body, with the secrets of red removed. ctx is req's context, bounded
 // by timeout.
 func send(ctx context.Context, client *http.Client, req *http.Request, timeout time.Duration, red *redactor) Result {
+	x := captureRequest(req, red)
 	resp, err := client.Do(req)
 	if err != nil {
-		return Result{Message: red.apply(describeError(ctx, err, timeout))}
+		return Result{Message: red.apply(describeError(ctx, err, timeout)), Exchange: x}
 	}
 	defer resp.Body.Close()
 	// Read a little more than is kept, so that a secret cut by the limit
@@ -40,13 +41,15 @@ func send(ctx context.Context, client *http.Client, req *http.Request, timeout t
 		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	}
 	msg := red.apply("HTTP " + resp.Status)
+	kept := red.applyPrefix(string(buf[:n]), MaxBodyKept)
 	if n > 0 {
-		msg += "\n" + red.applyPrefix(string(buf[:n]), MaxBodyKept)
+		msg += "\n" + kept
 	}
 	if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
 		msg += "\n(reading the body: " + red.apply(describeError(ctx, rerr, timeout)) + ")"
 	}
-	return Result{Succeeded: resp.StatusCode >= 200 && resp.StatusCode < 300, StatusCode: resp.StatusCode, Message: msg}
+	x.Response = captureResponse(resp, kept, n > MaxBodyKept || rerr == nil, red)
+	return Result{Succeeded: resp.StatusCode >= 200 && resp.StatusCode < 300, StatusCode: resp.StatusCode, Message: msg, Exchange: x}
 }
 
 // describeError turns a request error into a history message. The URL of

@@ -50,6 +50,7 @@ const (
 	OpEnableJob          Op = "job.enable"
 	OpDisableJob         Op = "job.disable"
 	OpRunJob             Op = "job.run"
+	OpRerunJob           Op = "job.rerun"
 	OpPutCalendar        Op = "calendar.put"
 	OpDeleteCalendar     Op = "calendar.delete"
 	OpImportCalendar     Op = "calendar.import"

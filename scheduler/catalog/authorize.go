@@ -22,6 +22,7 @@ var opRoles = map[Op]models.Role{
 	OpEnableJob:          models.RoleOperator,
 	OpDisableJob:         models.RoleOperator,
 	OpRunJob:             models.RoleOperator,
+	OpRerunJob:           models.RoleOperator,
 	OpPutCalendar:        models.RoleEditor,
 	OpDeleteCalendar:     models.RoleEditor,
 	OpImportCalendar:     models.RoleEditor,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"sked/models"
 	"sked/scheduler/catalog"
@@ -85,6 +86,15 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 		{"EnableJob", jobIn(catalog.OpEnableJob), func() error { return cat.EnableJob(e.ctx, actor, coll, job) }},
 		{"RunNow", jobIn(catalog.OpRunJob), func() error {
 			_, err := cat.RunNow(e.ctx, actor, coll, job)
+			return err
+		}},
+		{"Rerun", jobIn(catalog.OpRerunJob), func() error {
+			failed := &models.HistoryEntry{JobID: job.ID, StartTime: testNow.Add(-time.Hour), ExpectedExecutionTime: testNow.Add(-time.Hour),
+				ActionName: models.MainAction, Status: models.StatusFailed, RepeatCount: 1}
+			if err := e.store.AddHistory(e.ctx, failed); err != nil {
+				return err
+			}
+			_, err := cat.Rerun(e.ctx, actor, coll, job, failed.ID)
 			return err
 		}},
 		{"PutCalendar", catalog.Change{Op: catalog.OpPutCalendar, WorkspaceID: ws, Calendar: "holidays", Detail: "created"}, func() error {
