@@ -26,7 +26,7 @@ CREATE TABLE audit_entries (
     addr           text NOT NULL DEFAULT '',
     action         text NOT NULL CHECK (action IN (
         'collection.put', 'collection.patch', 'collection.state', 'collection.delete',
-        'job.put', 'job.patch', 'job.delete', 'job.enable', 'job.disable', 'job.run',
+        'job.put', 'job.patch', 'job.delete', 'job.enable', 'job.disable', 'job.run', 'job.rerun',
         'job.complete', 'job.fault',
         'calendar.put', 'calendar.delete', 'calendar.import',
         'import',

@@ -18,17 +18,25 @@ import (
 // models.ErrJobNotEnabled or models.ErrJobFinished.
 func (c *Catalog) Rerun(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job, historyID int64) (int64, error) {
 	detail := fmt.Sprintf("entry %d", historyID)
-	if err := c.allow(ctx, actor, jobChange(OpRerunJob, coll, job.Name, detail)); err != nil {
+	rec := &record{Change: jobChange(OpRerunJob, coll, job.Name, detail)}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return 0, err
 	}
 	by := actor.UserName
 	if by == "" {
 		by = "someone"
 	}
-	id, err := c.store.Rerun(ctx, job.ID, historyID, by, c.now())
+	var id int64
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		if id, err = tc.store.Rerun(ctx, job.ID, historyID, by, c.now()); err != nil {
+			return fmt.Errorf("catalog: re-run: %w", err)
+		}
+		rec.Detail = fmt.Sprintf("%s: attempt %d", detail, id)
+		return nil
+	})
 	if err != nil {
-		return 0, fmt.Errorf("catalog: re-run: %w", err)
+		return 0, err
 	}
-	c.changed(ctx, actor, jobChange(OpRerunJob, coll, job.Name, fmt.Sprintf("%s: attempt %d", detail, id)))
 	return id, nil
 }
