@@ -110,14 +110,17 @@ const claimBatch = 500
 // one (created, changed or re-enabled); starts the due occurrences of
 // enabled jobs in enabled collections (at most req.Limit attempts, due
 // pending attempts first, then due jobs), each as a running attempt leased
-// to req.Owner; and reports attempts whose lease expired. Rows locked by
+// to req.Owner; stores the notifications of the alert rules matching what
+// it wrote (missed occurrences, jobs ended); and reports attempts whose
+// lease expired. Rows locked by
 // another engine are skipped (FOR UPDATE SKIP LOCKED), and the unique key
 // of job_attempts makes a second start of one attempt impossible.
 func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttempt, error) {
 	var out []ClaimedAttempt
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		out = out[:0]
-		if err := s.scheduleJobs(tx, req); err != nil {
+		var evs []jobEvent
+		if err := s.scheduleJobs(tx, req, &evs); err != nil {
 			return err
 		}
 		limit := req.Limit
@@ -130,7 +133,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			limit -= len(started)
 		}
 		if limit > 0 {
-			started, err := s.startDueJobs(tx, req, limit)
+			started, err := s.startDueJobs(tx, req, limit, &evs)
 			if err != nil {
 				return err
 			}
@@ -141,7 +144,8 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			return err
 		}
 		out = append(out, expired...)
-		return nil
+		_, err = enqueueJobEvents(tx, evs)
+		return err
 	})
 	if err != nil {
 		return nil, translate("models: claim due work", err)
@@ -153,7 +157,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 // their collection's state: computing is not running. A planned first
 // occurrence that is due is started by startDueJobs, with the limit
 // applied.
-func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest) error {
+func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) error {
 	var pending []EngineJob
 	if err := tx.Raw(engineJobSelect+`
 		WHERE j.needs_schedule AND j.state = 'enabled'
@@ -172,7 +176,7 @@ func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest) error {
 			}
 			plan.Run, plan.End = nil, ""
 		}
-		if _, err := applyPlan(tx, req, &pending[i], plan); err != nil {
+		if _, err := applyPlan(tx, req, &pending[i], plan, evs); err != nil {
 			return err
 		}
 	}
@@ -232,7 +236,7 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 // enabled collections, as planned by req.Plan. The common case (start one
 // occurrence, move on to the next) is written for all jobs at once; the
 // rest one by one.
-func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
+func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jobEvent) ([]ClaimedAttempt, error) {
 	var due []EngineJob
 	if err := tx.Raw(engineJobSelect+`
 		JOIN job_collections c ON c.id = j.job_collection_id
@@ -248,7 +252,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int) ([]Claime
 		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
 		plan := req.Plan(j)
 		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil || plan.End != "" {
-			started, err := applyPlan(tx, req, j, plan)
+			started, err := applyPlan(tx, req, j, plan, evs)
 			if err != nil {
 				return nil, err
 			}

@@ -61,12 +61,17 @@ type FinishedAttempt struct {
 	// completed or faulted.
 	NextStored bool
 	JobEnded   bool
+	// Notifications counts the notifications that the attempt's events
+	// stored (or counted into a digest) for the alert rules of its job.
+	Notifications int
 }
 
 // FinishAttempts records outcomes in one transaction: per attempt, its
 // final status, one history entry, the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
-// job's final state when it has no occurrence left and nothing open. The
+// job's final state when it has no occurrence left and nothing open, and
+// the notifications of the alert rules its events match (SPEC §13.3:
+// stored in the transaction of the history entry causing them). The
 // common part is one statement for the whole batch, the next attempts
 // another; only a job's end is a statement of its own. When it stores next
 // attempts it notifies the engines with the earliest one's due time
@@ -159,10 +164,21 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		if err := insertNextAttempts(tx, next); err != nil {
 			return err
 		}
+		ended := map[int64]jobdef.State{}
 		for _, i := range ending {
-			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i]); err != nil {
+			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i], ended); err != nil {
 				return err
 			}
+		}
+		evs, err := outcomeEvents(tx, outcomes, out, byID, ended)
+		if err != nil {
+			return err
+		}
+		if _, err := enqueueJobEvents(tx, evs); err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			out[ev.src].Notifications += ev.stored
 		}
 		if earliest.IsZero() {
 			return nil
@@ -242,9 +258,10 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 }
 
 // endFinishedJob ends the job of an outcome whose occurrence ended with no
-// next one, when nothing else of it is open. (How the occurrence ended is
-// in last_occurrence_faulted.)
-func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
+// next one, when nothing else of it is open, and notes its final state in
+// ended (by attempt id). (How the occurrence ended is in
+// last_occurrence_faulted.)
+func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, ended map[int64]jobdef.State) error {
 	var states []string
 	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
 			ended_at = ?
@@ -255,6 +272,9 @@ func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *Finishe
 		return fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
 	}
 	res.JobEnded = len(states) == 1
+	if res.JobEnded {
+		ended[o.AttemptID] = jobdef.State(states[0])
+	}
 	return nil
 }
 

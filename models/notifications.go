@@ -246,3 +246,21 @@ func (s *Store) Deliveries(ctx context.Context, f DeliveryFilter) ([]Notificatio
 	}
 	return out, nil
 }
+
+// NextNotification returns the earliest moment at which a notification
+// is to be sent: a pending one's next try or a sending one's lease end (its
+// sender stopped answering). ok is false when there is none.
+func (s *Store) NextNotification(ctx context.Context) (at time.Time, ok bool, err error) {
+	var row struct{ At *time.Time }
+	err = s.db.WithContext(ctx).Raw(`SELECT least(
+		(SELECT next_attempt_at FROM notifications WHERE status = ? ORDER BY next_attempt_at LIMIT 1),
+		(SELECT lease_expires_at FROM notifications WHERE status = ? ORDER BY lease_expires_at LIMIT 1)) AS at`,
+		NotificationPending, NotificationSending).Scan(&row).Error
+	if err != nil {
+		return time.Time{}, false, translate("models: next notification", err)
+	}
+	if row.At == nil {
+		return time.Time{}, false, nil
+	}
+	return *row.At, true, nil
+}

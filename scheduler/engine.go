@@ -125,6 +125,13 @@ type Deps struct {
 	// Calendars gives the calendars of a job's workspace (SPEC §13.6); nil
 	// means jobs that exclude calendars cannot be scheduled (each is logged).
 	Calendars CalendarSource
+	// Sender sends notifications to channels (SPEC §13.3); nil means
+	// action.NewNotifier(Config.Action). Notifications are sent only when
+	// Store is also a NotifyStore.
+	Sender Sender
+	// JobURL returns the page of a job (an event's "url", from --base-url);
+	// nil means events carry no link.
+	JobURL func(workspace, resourceGroup, collection, job string) string
 }
 
 // Engine runs jobs. See the package documentation.
@@ -141,6 +148,8 @@ type Engine struct {
 	cache   *jobCache
 	// calendars gives the calendars of jobs that exclude some; may be nil.
 	calendars CalendarSource
+	// outbox sends the notifications; nil when sending is off.
+	outbox *outbox
 
 	sem       chan struct{}
 	minBatch  int
@@ -226,6 +235,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.execCtx, e.execCancel = context.WithCancel(context.Background())
 	e.writeCtx, e.writeCancel = context.WithCancel(context.Background())
 	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
+	e.outbox = newOutbox(e, deps)
 	return e, nil
 }
 

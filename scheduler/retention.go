@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// retention prunes history, finished jobs and attempts every
+// retention prunes history, finished jobs, attempts and the delivery log every
 // RetentionInterval, starting one minute after Start.
 func (e *Engine) retention() {
 	wait := min(time.Minute, e.cfg.RetentionInterval)
@@ -30,15 +30,15 @@ func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 	r := models.Retention{
 		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
 		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge, AttemptMaxAge: e.cfg.AttemptMaxAge,
-		InstanceMaxAge: deadInstanceMaxAge,
+		InstanceMaxAge: deadInstanceMaxAge, NotificationMaxAge: e.cfg.NotificationMaxAge,
 	}
 	st, err := e.store.Prune(ctx, e.clock.Now(), r)
 	if err != nil {
 		return st, err
 	}
-	if st.History+st.Jobs+st.Attempts+st.Instances > 0 {
+	if st.History+st.Jobs+st.Attempts+st.Instances+st.Notifications > 0 {
 		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts,
-			"instances_deleted", st.Instances)
+			"instances_deleted", st.Instances, "notifications_deleted", st.Notifications)
 	}
 	return st, nil
 }
