@@ -24,7 +24,7 @@ import (
 func throttle(tx *gorm.DB, m *ruleMatch, w NotificationWrite) error {
 	interval := time.Duration(m.MinIntervalMs) * time.Millisecond
 	at := w.NotBefore
-	if err := tx.Exec(`INSERT INTO notification_throttles (rule_id, job_id, window_until) VALUES (?, ?, '-infinity')
+	if err := tx.Exec(`INSERT INTO notification_throttles (rule_id, job_id, window_until) VALUES (?, ?, 'epoch')
 		ON CONFLICT (rule_id, job_id) DO NOTHING`, m.RuleID, w.JobID).Error; err != nil {
 		return fmt.Errorf("throttle rule %d: %w", m.RuleID, err)
 	}

@@ -64,6 +64,8 @@ type outbox struct {
 	sendCancel context.CancelFunc
 	// closer closes the sender's idle connections at Stop, when it has them.
 	closer interface{ CloseIdleConnections() }
+	// onSent, when set before Start, sees every recorded try (tests).
+	onSent func(n *models.Notification, r models.DeliveryResult)
 }
 
 // newOutbox returns the outbox of e, or nil when sending is off or the
@@ -196,6 +198,9 @@ func (o *outbox) deliver(n *models.Notification) {
 		r.RetryAt = &at
 	}
 	o.finish(n, r)
+	if o.onSent != nil {
+		o.onSent(n, r)
+	}
 	if r.RetryAt != nil {
 		o.wake() // the loop arms its timer for the retry
 	}
