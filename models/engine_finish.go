@@ -132,10 +132,10 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 					faulted_count = j.faulted_count + g.faulted,
 					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
 				FROM g WHERE j.id = g.job_id
-				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, j.consecutive_faults
 			)
 			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
-			       u.state, u.next_run_at, u.needs_schedule
+			       u.state, u.next_run_at, u.needs_schedule, u.consecutive_faults
 			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("finish attempts: %w", err)
@@ -209,6 +209,9 @@ type finishedRow struct {
 	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
+	// ConsecutiveFaults is the job's count before the batch (the update
+	// that locked the row leaves it as it is; countFaults writes it).
+	ConsecutiveFaults int
 }
 
 // nextWire is a next attempt to store, as insertNextAttempts sends it.

@@ -222,54 +222,42 @@ func stepOf(o *AttemptOutcome) faultStep {
 }
 
 // countFaults applies the steps of the recorded outcomes (in attempt
-// order, per job) to jobs.consecutive_faults and returns, per job, the
-// count before them. The jobs' rows are locked by the write that
-// recorded the outcomes.
-func countFaults(tx *gorm.DB, steps map[int64][]faultStep) (map[int64]int, error) {
+// order, per job) to jobs.consecutive_faults, from the counts before them
+// (old, read by the write that recorded the outcomes and locked the
+// jobs' rows); only changed counts are written.
+func countFaults(tx *gorm.DB, steps map[int64][]faultStep, old map[int64]int) error {
 	type change struct {
-		ID    int64 `json:"id"`
-		Reset bool  `json:"reset"`
-		N     int   `json:"n"`
+		ID int64 `json:"id"`
+		N  int   `json:"n"`
 	}
 	var cs []change
 	for id, ss := range steps {
-		c := change{ID: id}
+		n := old[id]
 		for _, s := range ss {
 			switch s {
 			case faultUp:
-				c.N++
+				n++
 			case faultDone:
-				c.Reset, c.N = true, 0
+				n = 0
 			}
 		}
-		cs = append(cs, c)
+		if n != old[id] {
+			cs = append(cs, change{ID: id, N: n})
+		}
 	}
-	old := map[int64]int{}
 	if len(cs) == 0 {
-		return old, nil
+		return nil
 	}
 	data, err := json.Marshal(cs)
 	if err != nil {
-		return nil, fmt.Errorf("count faults: %w", err)
+		return fmt.Errorf("count faults: %w", err)
 	}
-	var rows []struct {
-		ID  int64
-		Old int
-	}
-	err = tx.Raw(`
-		WITH c AS (SELECT * FROM json_to_recordset(?::json) AS c(id bigint, reset boolean, n int)),
-		o AS (SELECT j.id, j.consecutive_faults AS old FROM jobs j JOIN c ON c.id = j.id)
-		UPDATE jobs j SET consecutive_faults = CASE WHEN c.reset THEN c.n ELSE o.old + c.n END
-		FROM c JOIN o ON o.id = c.id
-		WHERE j.id = c.id AND (c.n > 0 OR o.old > 0)
-		RETURNING j.id, o.old`, string(data)).Scan(&rows).Error
+	err = tx.Exec(`UPDATE jobs j SET consecutive_faults = c.n
+		FROM json_to_recordset(?::json) AS c(id bigint, n int) WHERE j.id = c.id`, string(data)).Error
 	if err != nil {
-		return nil, fmt.Errorf("count faults of %d jobs: %w", len(cs), err)
+		return fmt.Errorf("count faults of %d jobs: %w", len(cs), err)
 	}
-	for _, r := range rows {
-		old[r.ID] = r.Old
-	}
-	return old, nil
+	return nil
 }
 
 // outcomeEvents returns the events of the outcomes a FinishAttempts
@@ -295,8 +283,12 @@ func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt
 			steps[res[i].JobID] = append(steps[res[i].JobID], s)
 		}
 	}
-	count, err := countFaults(tx, steps)
-	if err != nil {
+	count := map[int64]int{}
+	for _, i := range order {
+		r := rows[outcomes[i].AttemptID]
+		count[r.JobID] = r.ConsecutiveFaults
+	}
+	if err := countFaults(tx, steps, count); err != nil {
 		return nil, err
 	}
 	var evs []jobEvent

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // The states of a notification (notifications.status).
@@ -129,24 +128,19 @@ func (s *Store) ClaimNotifications(ctx context.Context, p ClaimParams) ([]Notifi
 	if p.Limit <= 0 {
 		p.Limit = 10
 	}
+	// One statement: the rows are locked by the subquery and taken by
+	// the update (a row locked by another claimer is skipped).
 	var out []Notification
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var ids []int64
-		err := tx.Model(&Notification{}).
-			Where("(status = ? AND next_attempt_at <= ?) OR (status = ? AND lease_expires_at <= ?)",
-				NotificationPending, p.Now, NotificationSending, p.Now).
-			Order("next_attempt_at").Limit(p.Limit).
-			Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-			Pluck("id", &ids).Error
-		if err != nil || len(ids) == 0 {
-			return err
-		}
-		return tx.Raw(`
-			UPDATE notifications
-			SET status = ?, lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-			WHERE id IN ? RETURNING *`,
-			NotificationSending, p.Owner, p.Now.Add(p.Lease), p.Now, ids).Scan(&out).Error
-	})
+	err := s.db.WithContext(ctx).Raw(`
+		UPDATE notifications
+		SET status = ?, lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+		WHERE id IN (
+			SELECT id FROM notifications
+			WHERE (status = ? AND next_attempt_at <= ?) OR (status = ? AND lease_expires_at <= ?)
+			ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
+		RETURNING *`,
+		NotificationSending, p.Owner, p.Now.Add(p.Lease), p.Now,
+		NotificationPending, p.Now, NotificationSending, p.Now, p.Limit).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: claim notifications", err)
 	}

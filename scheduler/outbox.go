@@ -64,6 +64,8 @@ type outbox struct {
 	sendCancel context.CancelFunc
 	// closer closes the sender's idle connections at Stop, when it has them.
 	closer interface{ CloseIdleConnections() }
+	// channels caches the channels read.
+	channels channelCache
 	// onSent, when set before Start, sees every recorded try (tests).
 	onSent func(n *models.Notification, r models.DeliveryResult)
 }
@@ -112,6 +114,10 @@ func (o *outbox) run() {
 		default:
 		}
 		free := cap(o.sem) - len(o.sem)
+		if free > 0 && free < o.minBatch() && !o.waitFreed(slotWait) {
+			return
+		}
+		free = cap(o.sem) - len(o.sem)
 		got := 0
 		if free > 0 {
 			ns, err := o.store.ClaimNotifications(o.e.bgCtx, models.ClaimParams{Owner: o.e.id, Now: o.e.clock.Now(),
@@ -161,6 +167,28 @@ func (o *outbox) run() {
 			return
 		}
 	}
+}
+
+// minBatch is how many senders a busy outbox waits to be free before it
+// claims again: a quarter of them, so that a burst is claimed in batches
+// rather than one by one.
+func (o *outbox) minBatch() int { return max(1, cap(o.sem)/4) }
+
+// waitFreed waits until minBatch senders are free or d has passed; it
+// reports false when the outbox stops.
+func (o *outbox) waitFreed(d time.Duration) bool {
+	t := o.e.clock.NewTimer(d)
+	defer t.Stop()
+	for cap(o.sem)-len(o.sem) < o.minBatch() {
+		select {
+		case <-o.freed:
+		case <-t.C():
+			return true
+		case <-o.stop:
+			return false
+		}
+	}
+	return true
 }
 
 // sleep waits for d, a wake-up or a freed sender; it reports false when
@@ -251,14 +279,10 @@ func (o *outbox) send(n *models.Notification) action.SendResult {
 	if n.ChannelID == nil {
 		return action.SendResult{Error: "the channel " + n.ChannelName + " was deleted"}
 	}
-	row, err := o.store.ChannelByID(o.e.bgCtx, *n.ChannelID)
+	ch, err := o.channels.get(o.e.bgCtx, *n.ChannelID, o.loadChannel)
 	if errors.Is(err, models.ErrNotFound) {
 		return action.SendResult{Error: "the channel " + n.ChannelName + " was deleted"}
 	}
-	if err != nil {
-		return action.SendResult{Error: fmt.Sprintf("the channel cannot be read: %v", err)}
-	}
-	ch, err := notifydef.FromStored(row.Type, row.Description, row.Config, row.Secrets)
 	if err != nil {
 		return action.SendResult{Error: fmt.Sprintf("the channel cannot be read: %v", err)}
 	}
@@ -270,6 +294,15 @@ func (o *outbox) send(n *models.Notification) action.SendResult {
 		ev.URL = o.jobURL(ev.Workspace, ev.ResourceGroup, ev.Collection, ev.Job)
 	}
 	return o.sender.Send(o.sendCtx, ch, &ev)
+}
+
+// loadChannel reads channel id from the store.
+func (o *outbox) loadChannel(ctx context.Context, id int64) (*notifydef.Channel, error) {
+	row, err := o.store.ChannelByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return notifydef.FromStored(row.Type, row.Description, row.Config, row.Secrets)
 }
 
 // shutdown stops claiming, lets the sends in flight finish until ctx
