@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -221,5 +222,55 @@ func TestNotifyFailingChannelsAreRetriedAndDoNotDelayJobs(t *testing.T) {
 				t.Errorf("refuses: %d %q", n.LastStatusCode, n.LastError)
 			}
 		}
+	}
+}
+
+// TestNotifyStopPutsBackWhatItCouldNotSend: a send still hanging when
+// Stop's deadline passes is interrupted and put back, due at once; the
+// next engine delivers it.
+func TestNotifyStopPutsBackWhatItCouldNotSend(t *testing.T) {
+	dsn := testdb.DSN(t)
+	store := testdb.Open(t, dsn, testdb.Options())
+	coll := newCollection(t, store)
+	tg := newTarget(t, failingPaths)
+	var hang atomic.Bool
+	hang.Store(true)
+	h := newHook(t, func(w http.ResponseWriter, r *http.Request) {
+		if hang.Load() {
+			<-r.Context().Done()
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	ws := models.DefaultWorkspaceID
+	addWebhook(t, store, ws, "hook", h.URL, h.secret)
+	addRule(t, store, ws, "faults", `{"channel":"hook","events":["occurrenceFaulted"]}`)
+	h.seen = make(chan hookEvent, 10)
+	a, _ := startNotifying(t, store, Config{InstanceID: "A"})
+	putJob(t, store, coll.ID, "bad", `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
+	first := <-h.seen // the send hangs
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := a.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	log := deliveries(t, store)
+	if len(log) != 1 || log[0].Status != models.NotificationPending || log[0].Attempts != 1 ||
+		!strings.Contains(log[0].LastError, "interrupted") {
+		t.Fatalf("after Stop: %+v", log)
+	}
+	hang.Store(false)
+	_, tries := startNotifying(t, testdb.Open(t, dsn, testdb.Options()), Config{InstanceID: "B"})
+	select {
+	case s := <-tries:
+		if !s.Result.Delivered || s.Try != 2 {
+			t.Errorf("engine B: %+v", s)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("engine B did not send the notification")
+	}
+	again := <-h.seen
+	if again.ID != first.ID {
+		t.Errorf("sent again as %s, first as %s: want the same webhook-id", again.ID, first.ID)
 	}
 }
