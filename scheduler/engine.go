@@ -55,6 +55,23 @@
 // engines then recover them as from a dead engine) and returns. The other methods (RunNow,
 // EnableJob, DisableJob) may be called at any time, from any goroutine.
 //
+// # Notifications
+//
+// The alert rules of a workspace (SPEC §13.3) are matched by the store in
+// the transaction that writes what causes an event, and each match is
+// stored there as a notification row: FinishAttempts (attemptFailed,
+// occurrenceFaulted, recovered, consecutiveFailures from the job's
+// consecutive_faults, jobCompleted, jobFaulted) and ClaimDue (missed for a
+// Postponed entry, the end of a job); a rule with minInterval counts the
+// events inside its window into one digest (models/engine_throttle.go).
+// The engine's outbox (outbox.go) sends them with its own pool of
+// Config.NotifyWorkers, apart from the attempts' workers, claims them with
+// a lease like attempts (exactly once across instances), records every try
+// in the delivery log, and retries with exponential backoff
+// (Config.NotifyTries, Config.NotifyBackoff). It wakes on the database's
+// notification (models.NotifySendPayload), on its own writes, at the next
+// due try and at the safety poll. Stop stops it after the result writers.
+//
 // # Deleted or disabled jobs
 //
 // Deleting a job while one of its attempts runs lets the request finish,

@@ -148,6 +148,11 @@ func TestNotifyRecoveredOnlyAfterAFaultAndConsecutiveFailuresAtN(t *testing.T) {
 		wantSummary(t, fmt.Sprintf("after occurrence %d", i+2), h.summary(), all...)
 	}
 	ev := h.events()
+	for _, x := range ev {
+		if x.Event.JobInfo == nil || x.Event.JobInfo.State != "enabled" || x.Event.JobInfo.Description != "Every minute" {
+			t.Errorf("jobInfo %+v", x.Event.JobInfo)
+		}
+	}
 	if c := ev[0].Event; c.Type != notifydef.ConsecutiveFailures || c.Attempt == nil || c.Attempt.Status != string(models.StatusFailed) {
 		t.Errorf("consecutiveFailures event %+v", c)
 	}

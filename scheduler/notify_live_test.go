@@ -29,7 +29,8 @@ func startNotifying(t testing.TB, store *models.Store, cfg Config) (*live, chan 
 	if cfg.SafetyPoll == 0 {
 		cfg.SafetyPoll = noPoll
 	}
-	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger()})
+	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger(),
+		JobURL: func(ws, rg, coll, job string) string { return "https://sked.example/c/" + ws + "/" + rg + "/" + coll + "/jobs/" + job }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +92,9 @@ func TestNotifyExactlyOnceAcrossThreeEngines(t *testing.T) {
 	byID := map[string]int{}
 	for _, ev := range h.events() {
 		byID[ev.ID]++
+		if want := "https://sked.example/c/default/rg/" + coll.Name + "/jobs/" + ev.Event.Job; ev.Event.URL != want {
+			t.Errorf("url %q, want %q", ev.Event.URL, want)
+		}
 		if ev.Event.Type != "occurrenceFaulted" {
 			t.Errorf("event %+v", ev.Event)
 		}

@@ -22,6 +22,7 @@ type NotifyStore interface {
 	FinishNotification(ctx context.Context, id int64, owner string, r models.DeliveryResult) error
 	NextNotification(ctx context.Context) (time.Time, bool, error)
 	ChannelByID(ctx context.Context, id int64) (*models.Channel, error)
+	JobByID(ctx context.Context, id int64) (*models.Job, error)
 }
 
 // Sender sends one notification to a channel; *action.Notifier satisfies
@@ -64,8 +65,10 @@ type outbox struct {
 	sendCancel context.CancelFunc
 	// closer closes the sender's idle connections at Stop, when it has them.
 	closer interface{ CloseIdleConnections() }
-	// channels caches the channels read.
-	channels channelCache
+	// channels caches the channels read, descriptions the jobs' schedule
+	// descriptions.
+	channels     ttlCache[*notifydef.Channel]
+	descriptions ttlCache[string]
 	// onSent, when set before Start, sees every recorded try (tests).
 	onSent func(n *models.Notification, r models.DeliveryResult)
 }
@@ -292,6 +295,10 @@ func (o *outbox) send(n *models.Notification) action.SendResult {
 	}
 	if o.jobURL != nil && ev.Job != "" {
 		ev.URL = o.jobURL(ev.Workspace, ev.ResourceGroup, ev.Collection, ev.Job)
+	}
+	if ev.JobInfo != nil && ev.JobInfo.Description == "" && n.JobID != nil {
+		// A job deleted since, or unreadable: the event goes without.
+		ev.JobInfo.Description, _ = o.descriptions.get(o.e.bgCtx, *n.JobID, o.describeJob)
 	}
 	return o.sender.Send(o.sendCtx, ch, &ev)
 }
