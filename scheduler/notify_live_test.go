@@ -30,7 +30,9 @@ func startNotifying(t testing.TB, store *models.Store, cfg Config) (*live, chan 
 		cfg.SafetyPoll = noPoll
 	}
 	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger(),
-		JobURL: func(ws, rg, coll, job string) string { return "https://sked.example/c/" + ws + "/" + rg + "/" + coll + "/jobs/" + job }})
+		JobURL: func(ws, rg, coll, job string) string {
+			return "https://sked.example/c/" + ws + "/" + rg + "/" + coll + "/jobs/" + job
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
