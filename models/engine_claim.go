@@ -50,6 +50,9 @@ type JobPlan struct {
 	// state unless Run starts an occurrence (one that already ran does
 	// not start again).
 	End jobdef.State
+	// Description is the job's schedule in plain English, for the events
+	// of alert rules (jobInfo.description); "" leaves it to the sender.
+	Description string
 }
 
 // PlannedRun is an occurrence to start at once: its first MainAction

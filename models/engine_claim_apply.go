@@ -25,7 +25,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 		if err := tx.Create(&e).Error; err != nil {
 			return nil, fmt.Errorf("postpone occurrence of job %d: %w", j.ID, err)
 		}
-		*evs = append(*evs, postponedEvent(&e))
+		*evs = append(*evs, postponedEvent(&e, plan.Description))
 	}
 	occurrences := j.OccurrenceCount
 	var started *ClaimedAttempt
@@ -62,7 +62,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 		if err := endJob(tx, j.ID, plan.End, req.Now); err != nil {
 			return nil, err
 		}
-		*evs = append(*evs, endEvent(j.ID, plan.End, req.Now))
+		*evs = append(*evs, endEvent(j.ID, plan.End, req.Now, plan.Description))
 	}
 	return started, nil
 }

@@ -41,6 +41,9 @@ type AttemptOutcome struct {
 	// OccurrenceFaulted says, when the occurrence ends here, that its main
 	// action faulted.
 	OccurrenceFaulted bool
+	// Description is the job's schedule in plain English, for the events
+	// of alert rules (jobInfo.description); "" leaves it to the sender.
+	Description string
 }
 
 // FinishedAttempt reports what FinishAttempts did with one outcome.

@@ -28,6 +28,8 @@ type jobEvent struct {
 	at         time.Time
 	occurrence *notifydef.Occurrence
 	attempt    *notifydef.Attempt
+	// description is the job's schedule description ("" when unknown).
+	description string
 	// faults is, for consecutiveFailures, the faulted occurrences in a
 	// row the event completes: a rule fires when it equals its threshold.
 	faults int
@@ -156,7 +158,7 @@ func (m *ruleMatch) notification(ev *jobEvent) (NotificationWrite, error) {
 	}
 	e := notifydef.Event{Type: ev.typ, ID: id, Time: ev.at.UTC(), Workspace: m.WorkspaceID, ResourceGroup: m.ResourceGroup,
 		Collection: m.Collection, Job: m.Job, Occurrence: ev.occurrence, Attempt: ev.attempt,
-		JobInfo: &notifydef.JobInfo{State: m.State}}
+		JobInfo: &notifydef.JobInfo{State: m.State, Description: ev.description}}
 	doc, err := json.Marshal(&e)
 	if err != nil {
 		return NotificationWrite{}, fmt.Errorf("event %s: %w", ev.typ, err)
@@ -176,28 +178,30 @@ func attemptEvent(typ notifydef.EventType, o *AttemptOutcome, r *finishedRow) jo
 	if end.Before(start) {
 		end = start
 	}
-	return jobEvent{jobID: r.JobID, typ: typ, at: o.Now,
+	return jobEvent{jobID: r.JobID, typ: typ, at: o.Now, description: o.Description,
 		occurrence: &notifydef.Occurrence{ExpectedTime: r.ExpectedTime.UTC(), RepeatCount: int(r.Occurrence)},
 		attempt: &notifydef.Attempt{Action: string(r.Action), Status: string(status), RetryCount: r.Attempt - 1,
 			Message: cleanText(o.Message), StartTime: &start, EndTime: &end}}
 }
 
-// postponedEvent is the missed event of a Postponed history entry.
-func postponedEvent(h *HistoryEntry) jobEvent {
+// postponedEvent is the missed event of a Postponed history entry of a
+// job described by description.
+func postponedEvent(h *HistoryEntry, description string) jobEvent {
 	start := h.StartTime.UTC()
-	return jobEvent{jobID: h.JobID, typ: notifydef.Missed, at: h.StartTime,
+	return jobEvent{jobID: h.JobID, typ: notifydef.Missed, at: h.StartTime, description: description,
 		occurrence: &notifydef.Occurrence{ExpectedTime: h.ExpectedExecutionTime.UTC(), RepeatCount: int(h.RepeatCount)},
 		attempt: &notifydef.Attempt{Action: string(h.ActionName), Status: string(h.Status), Message: h.Message,
 			StartTime: &start, EndTime: &start}}
 }
 
-// endEvent is the event of a job that ended in state at now.
-func endEvent(jobID int64, state jobdef.State, now time.Time) jobEvent {
+// endEvent is the event of a job described by description that ended in
+// state at now.
+func endEvent(jobID int64, state jobdef.State, now time.Time, description string) jobEvent {
 	typ := notifydef.JobCompleted
 	if state == jobdef.Faulted {
 		typ = notifydef.JobFaulted
 	}
-	return jobEvent{jobID: jobID, typ: typ, at: now}
+	return jobEvent{jobID: jobID, typ: typ, at: now, description: description}
 }
 
 // faultStep is what one recorded outcome does to its job's faulted
@@ -315,7 +319,7 @@ func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt
 			count[r.JobID] = 0
 		}
 		if st, ok := ended[o.AttemptID]; ok {
-			add(endEvent(r.JobID, st, o.Now), i)
+			add(endEvent(r.JobID, st, o.Now, o.Description), i)
 		}
 	}
 	return evs, nil

@@ -66,6 +66,11 @@ func TestNotifyEventsFireForTheirScopeOnce(t *testing.T) {
 			t.Errorf("stored %+v, want pending", n)
 		}
 		stored = append(stored, n.EventType+" "+p+jobOf(t, n))
+		// Stored with the schedule's description (the engine's compiled rule).
+		var ev notifydef.Event
+		if err := json.Unmarshal(n.Event, &ev); err != nil || ev.JobInfo == nil || !strings.HasPrefix(ev.JobInfo.Description, "Once at ") {
+			t.Errorf("stored event %s: %v", n.Event, err)
+		}
 	}
 	sort.Strings(stored)
 	wantSummary(t, "stored notifications", stored, want...)
