@@ -112,7 +112,7 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 	for i := range matches {
 		byJob[matches[i].JobID] = append(byJob[matches[i].JobID], &matches[i])
 	}
-	var now []*Notification
+	var now []NotificationWrite
 	n := 0
 	for i := range evs {
 		ev := &evs[i]
@@ -127,7 +127,7 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 			n++
 			ev.stored++
 			if m.MinIntervalMs == 0 {
-				now = append(now, w.row())
+				now = append(now, w)
 				continue
 			}
 			if err := throttle(tx, m, w); err != nil {
@@ -135,10 +135,8 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 			}
 		}
 	}
-	if len(now) > 0 {
-		if err := tx.Omit("ID").Create(&now).Error; err != nil {
-			return 0, fmt.Errorf("store %d notifications: %w", len(now), err)
-		}
+	if err := insertNotifications(tx, now); err != nil {
+		return 0, err
 	}
 	if n == 0 {
 		return 0, nil
@@ -147,6 +145,44 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 		return 0, fmt.Errorf("notify senders: %w", err)
 	}
 	return n, nil
+}
+
+// insertNotifications stores ws, pending and due at their NotBefore, in
+// one statement.
+func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
+	if len(ws) == 0 {
+		return nil
+	}
+	type wire struct {
+		WS    string          `json:"ws"`
+		Ch    int64           `json:"ch"`
+		ChN   string          `json:"chn"`
+		Rule  int64           `json:"rule"`
+		RuleN string          `json:"rulen"`
+		Job   int64           `json:"job"`
+		ID    string          `json:"id"`
+		Type  string          `json:"type"`
+		Event json.RawMessage `json:"event"`
+		At    time.Time       `json:"at"`
+	}
+	rows := make([]wire, len(ws))
+	for i, w := range ws {
+		rows[i] = wire{WS: w.WorkspaceID, Ch: w.ChannelID, ChN: w.ChannelName, Rule: w.RuleID, RuleN: w.RuleName, Job: w.JobID,
+			ID: w.EventID, Type: w.EventType, Event: w.Event, At: w.NotBefore}
+	}
+	data, err := json.Marshal(rows)
+	if err != nil {
+		return fmt.Errorf("store %d notifications: %w", len(ws), err)
+	}
+	err = tx.Exec(`INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, job_id, event_id,
+			event_type, event, status, next_attempt_at, created_at, updated_at)
+		SELECT ws, ch, chn, nullif(rule, 0), rulen, nullif(job, 0), id, type, event, ?, at, clock_timestamp(), clock_timestamp()
+		FROM json_to_recordset(?::json) AS w(ws text, ch bigint, chn text, rule bigint, rulen text, job bigint, id text,
+			type text, event jsonb, at timestamptz)`, NotificationPending, string(data)).Error
+	if err != nil {
+		return fmt.Errorf("store %d notifications: %w", len(ws), err)
+	}
+	return nil
 }
 
 // notification returns the notification of ev for the rule m, due at
