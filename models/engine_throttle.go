@@ -17,8 +17,8 @@ import (
 //
 //   - outside a window (none yet, or it is over at the event's time): w
 //     is stored due at once and opens a window of minInterval;
-//   - inside a window whose digest is still waiting: the digest counts one
-//     more and carries the latest event (its id stays);
+//   - inside a window whose digest is still waiting (never tried): the
+//     digest counts one more and carries the latest event (its id stays);
 //   - inside a window without a waiting digest: w becomes the digest (count
 //     1), due when the window ends, and the next window follows it.
 func throttle(tx *gorm.DB, m *ruleMatch, w NotificationWrite) error {
@@ -48,7 +48,7 @@ func throttle(tx *gorm.DB, m *ruleMatch, w NotificationWrite) error {
 			SET event = jsonb_set(jsonb_set(?::jsonb, '{id}', to_jsonb(event_id)), '{count}',
 			                      to_jsonb(coalesce((event->>'count')::int, 1) + 1)),
 			    event_type = ?, updated_at = ?
-			WHERE id = ? AND status = ? AND next_attempt_at > ? RETURNING id`,
+			WHERE id = ? AND status = ? AND attempts = 0 AND next_attempt_at > ? RETURNING id`,
 			string(w.Event), w.EventType, at, *win.DigestID, NotificationPending, at).Scan(&counted).Error
 		if err != nil {
 			return fmt.Errorf("count into digest %d: %w", *win.DigestID, err)
