@@ -26,6 +26,13 @@ type sentTry struct {
 // notification try is sent on the returned channel.
 func startNotifying(t testing.TB, store *models.Store, cfg Config) (*live, chan sentTry) {
 	t.Helper()
+	return startNotifyingWith(t, store, cfg, nil)
+}
+
+// startNotifyingWith is startNotifying with written, when not nil, called
+// with every batch of results the engine writes.
+func startNotifyingWith(t testing.TB, store *models.Store, cfg Config, written func([]models.AttemptOutcome)) (*live, chan sentTry) {
+	t.Helper()
 	if cfg.SafetyPoll == 0 {
 		cfg.SafetyPoll = noPoll
 	}
@@ -37,7 +44,10 @@ func startNotifying(t testing.TB, store *models.Store, cfg Config) (*live, chan 
 		t.Fatal(err)
 	}
 	l := &live{Engine: e, done: make(chan models.FinishedAttempt, 100000)}
-	e.onFinish = func(_ []models.AttemptOutcome, done []models.FinishedAttempt) {
+	e.onFinish = func(batch []models.AttemptOutcome, done []models.FinishedAttempt) {
+		if written != nil {
+			written(batch)
+		}
 		for _, d := range done {
 			select {
 			case l.done <- d:
