@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"sked/models/pgserver"
 	"sked/scheduler"
 	"sked/scheduler/catalog"
+	"sked/web"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -70,6 +72,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 		Metrics:  scheduler.DefaultMetrics(),
 		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).
 		Calendars: catalog.New(db.Store, nil),
+		// The link of a notification's event to the job page.
+		JobURL: jobURL(cfg.BaseURL),
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -162,4 +166,16 @@ func doneContext() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return ctx
+}
+
+// jobURL returns the absolute URL of a job's page under base (--base-url),
+// for the engine's notification events; nil without a base URL.
+func jobURL(base string) func(workspace, resourceGroup, collection, job string) string {
+	if base == "" {
+		return nil
+	}
+	base = strings.TrimRight(base, "/")
+	return func(workspace, resourceGroup, collection, job string) string {
+		return base + web.JobPath(workspace, resourceGroup, collection, job)
+	}
 }

@@ -50,6 +50,9 @@ type JobPlan struct {
 	// state unless Run starts an occurrence (one that already ran does
 	// not start again).
 	End jobdef.State
+	// Description is the job's schedule in plain English, for the events
+	// of alert rules (jobInfo.description); "" leaves it to the sender.
+	Description string
 }
 
 // PlannedRun is an occurrence to start at once: its first MainAction
@@ -115,14 +118,17 @@ const claimBatch = 500
 // one (created, changed or re-enabled); starts the due occurrences of
 // enabled jobs in enabled collections (at most req.Limit attempts, due
 // pending attempts first, then due jobs), each as a running attempt leased
-// to req.Owner; and reports attempts whose lease expired. Rows locked by
+// to req.Owner; stores the notifications of the alert rules matching what
+// it wrote (missed occurrences, jobs ended); and reports attempts whose
+// lease expired. Rows locked by
 // another engine are skipped (FOR UPDATE SKIP LOCKED), and the unique key
 // of job_attempts makes a second start of one attempt impossible.
 func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttempt, error) {
 	var out []ClaimedAttempt
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		out = out[:0]
-		if err := s.scheduleJobs(tx, req); err != nil {
+		var evs []jobEvent
+		if err := s.scheduleJobs(tx, req, &evs); err != nil {
 			return err
 		}
 		limit := req.Limit
@@ -135,7 +141,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			limit -= len(started)
 		}
 		if limit > 0 {
-			started, err := s.startDueJobs(tx, req, limit)
+			started, err := s.startDueJobs(tx, req, limit, &evs)
 			if err != nil {
 				return err
 			}
@@ -146,7 +152,8 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			return err
 		}
 		out = append(out, expired...)
-		return nil
+		_, err = enqueueJobEvents(tx, evs)
+		return err
 	})
 	if err != nil {
 		return nil, translate("models: claim due work", err)
@@ -158,7 +165,7 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 // their collection's state: computing is not running. A planned first
 // occurrence that is due is started by startDueJobs, with the limit
 // applied.
-func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest) error {
+func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) error {
 	var pending []EngineJob
 	if err := tx.Raw(engineJobSelect+`
 		WHERE j.needs_schedule AND j.state = 'enabled'
@@ -177,7 +184,7 @@ func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest) error {
 			}
 			plan.Run, plan.End = nil, ""
 		}
-		if _, err := applyPlan(tx, req, &pending[i], plan); err != nil {
+		if _, err := applyPlan(tx, req, &pending[i], plan, evs); err != nil {
 			return err
 		}
 	}
@@ -238,7 +245,7 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 // enabled collections, as planned by req.Plan. The common case (start one
 // occurrence, move on to the next) is written for all jobs at once; the
 // rest one by one.
-func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
+func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jobEvent) ([]ClaimedAttempt, error) {
 	var due []EngineJob
 	if err := tx.Raw(engineJobSelect+`
 		JOIN job_collections c ON c.id = j.job_collection_id
@@ -254,7 +261,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int) ([]Claime
 		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
 		plan := req.Plan(j)
 		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil || plan.End != "" {
-			started, err := applyPlan(tx, req, j, plan)
+			started, err := applyPlan(tx, req, j, plan, evs)
 			if err != nil {
 				return nil, err
 			}

@@ -9,8 +9,9 @@ import (
 )
 
 // applyPlan writes plan for the locked job j: its postponed history, its
-// started occurrence (returned), its next run or its end.
-func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*ClaimedAttempt, error) {
+// started occurrence (returned), its next run or its end; it adds the
+// events of what it wrote (missed, the job's end) to evs.
+func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *[]jobEvent) (*ClaimedAttempt, error) {
 	if plan == nil {
 		err := tx.Exec(`UPDATE jobs SET next_run_at = NULL, needs_schedule = false WHERE id = ?`, j.ID).Error
 		if err != nil {
@@ -24,6 +25,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*Cla
 		if err := tx.Create(&e).Error; err != nil {
 			return nil, fmt.Errorf("postpone occurrence of job %d: %w", j.ID, err)
 		}
+		*evs = append(*evs, postponedEvent(&e, plan.Description))
 	}
 	occurrences := j.OccurrenceCount
 	var started *ClaimedAttempt
@@ -60,6 +62,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan) (*Cla
 		if err := endJob(tx, j.ID, plan.End, req.Now); err != nil {
 			return nil, err
 		}
+		*evs = append(*evs, endEvent(j.ID, plan.End, req.Now, plan.Description))
 	}
 	return started, nil
 }

@@ -44,6 +44,9 @@ type AttemptOutcome struct {
 	// Exchange is what the attempt sent and received, masked and capped
 	// (job_history_details); nil when it sent nothing.
 	Exchange *Exchange
+	// Description is the job's schedule in plain English, for the events
+	// of alert rules (jobInfo.description); "" leaves it to the sender.
+	Description string
 }
 
 // FinishedAttempt reports what FinishAttempts did with one outcome.
@@ -64,12 +67,17 @@ type FinishedAttempt struct {
 	// completed or faulted.
 	NextStored bool
 	JobEnded   bool
+	// Notifications counts the notifications that the attempt's events
+	// stored (or counted into a digest) for the alert rules of its job.
+	Notifications int
 }
 
 // FinishAttempts records outcomes in one transaction: per attempt, its
 // final status, one history entry, the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
-// job's final state when it has no occurrence left and nothing open. The
+// job's final state when it has no occurrence left and nothing open, and
+// the notifications of the alert rules its events match (SPEC §13.3:
+// stored in the transaction of the history entry causing them). The
 // common part is one statement for the whole batch, the next attempts
 // another; only a job's end is a statement of its own. When it stores next
 // attempts it notifies the engines with the earliest one's due time
@@ -144,10 +152,10 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 					faulted_count = j.faulted_count + g.faulted,
 					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
 				FROM g WHERE j.id = g.job_id
-				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, j.consecutive_faults
 			)
 			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
-			       a.attempt_base, a.rerun_of, a.rerun_by, u.state, u.next_run_at, u.needs_schedule
+			       a.attempt_base, a.rerun_of, a.rerun_by, u.state, u.next_run_at, u.needs_schedule, u.consecutive_faults
 			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("finish attempts: %w", err)
@@ -176,10 +184,21 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		if err := insertNextAttempts(tx, next); err != nil {
 			return err
 		}
+		ended := map[int64]jobdef.State{}
 		for _, i := range ending {
-			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i]); err != nil {
+			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i], ended); err != nil {
 				return err
 			}
+		}
+		evs, err := outcomeEvents(tx, outcomes, out, byID, ended)
+		if err != nil {
+			return err
+		}
+		if _, err := enqueueJobEvents(tx, evs); err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			out[ev.src].Notifications += ev.stored
 		}
 		if earliest.IsZero() {
 			return nil
@@ -213,6 +232,9 @@ type finishedRow struct {
 	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
+	// ConsecutiveFaults is the job's count before the batch (the update
+	// that locked the row leaves it as it is; countFaults writes it).
+	ConsecutiveFaults int
 }
 
 // nextWire is a next attempt to store, as insertNextAttempts sends it.
@@ -279,10 +301,11 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 }
 
 // endFinishedJob ends the job of an outcome whose occurrence ended with no
-// next one, when nothing else of it is open. (How the occurrence ended is
-// in last_occurrence_faulted.) The engine's entry in the audit log is
-// written in the same transaction.
-func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt) error {
+// next one, when nothing else of it is open, and notes its final state in
+// ended (by attempt id). (How the occurrence ended is in
+// last_occurrence_faulted.) The engine's entry in the audit log is written
+// in the same transaction.
+func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, ended map[int64]jobdef.State) error {
 	var states []string
 	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
 			ended_at = ?
@@ -296,6 +319,7 @@ func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *Finishe
 	if !res.JobEnded {
 		return nil
 	}
+	ended[o.AttemptID] = jobdef.State(states[0])
 	return insertEngineAudit(tx, r.JobID, engineEndAction(jobdef.State(states[0])), o.Now)
 }
 

@@ -22,11 +22,15 @@ type Retention struct {
 	InstanceMaxAge time.Duration
 	// AuditMaxAge deletes audit log entries made longer ago.
 	AuditMaxAge time.Duration
+	// NotificationMaxAge deletes delivered and failed notifications (the
+	// delivery log) that finished longer ago, and the minInterval windows
+	// of alert rules that ended longer ago.
+	NotificationMaxAge time.Duration
 }
 
 // PruneStats counts what Prune deleted.
 type PruneStats struct {
-	History, Jobs, Attempts, Instances, Audit int64
+	History, Jobs, Attempts, Instances, Audit, Notifications int64
 }
 
 // Prune deletes, as of now, what r says is too old or too much. Several
@@ -81,6 +85,17 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune audit log", err)
 		}
 		st.Audit = n
+	}
+	if r.NotificationMaxAge > 0 {
+		cut := now.Add(-r.NotificationMaxAge)
+		res := db.Exec(`DELETE FROM notifications WHERE finished_at IS NOT NULL AND finished_at < ?`, cut)
+		if res.Error != nil {
+			return st, translate("models: prune notifications", res.Error)
+		}
+		st.Notifications = res.RowsAffected
+		if err := db.Exec(`DELETE FROM notification_throttles WHERE window_until < ?`, cut).Error; err != nil {
+			return st, translate("models: prune notification windows", err)
+		}
 	}
 	return st, nil
 }

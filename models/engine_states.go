@@ -5,7 +5,8 @@ import "errors"
 // The engine's queries (SPEC §4), one file per concept: engine_claim.go
 // (what is due), engine_finish.go (results), engine_jobstate.go (the
 // engine columns of jobs), engine_attempts.go, engine_wake.go,
-// engine_retention.go. The engine (package scheduler) decides; these
+// engine_retention.go, engine_notify.go and engine_throttle.go (the
+// notifications of alert rules, stored with what causes them). The engine (package scheduler) decides; these
 // methods only read and write, each in one short transaction, with the
 // caller's clock. The recurrence maths stays out of this package.
 
@@ -14,7 +15,9 @@ import "errors"
 // changed, enabled or run now, or a collection was enabled (empty payload:
 // look again now); or that an attempt was stored due at a given time (a
 // retry, an error action, the recovery of a dead instance's attempts: the
-// payload is that time, see DuePayload), for which the engines arm a timer.
+// payload is that time, see DuePayload), for which the engines arm a timer;
+// or that a notification was stored (NotifySendPayload), for the engines'
+// notification senders.
 const NotifyChannel = "sked_engine"
 
 // ErrJobNotEnabled means that the operation needs an enabled job.

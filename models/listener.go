@@ -45,12 +45,14 @@ const dueBuffer = 256
 // Listener receives the database's wake-ups on NotifyChannel over its own
 // connection (pgx, outside the pool). A notification without payload says
 // "look again" and is delivered on C; one carrying a due time (DuePayload)
-// is delivered on Due. Create it with NewListener and run it with Run.
+// is delivered on Due; NotifySendPayload ("a notification was stored") on
+// Sends. Create it with NewListener and run it with Run.
 type Listener struct {
 	dsn    string
 	logger *slog.Logger
 	c      chan struct{}
 	due    chan time.Time
+	sends  chan struct{}
 	// Backoff is the wait before reconnecting after a lost connection;
 	// it doubles up to MaxBackoff. Defaults 100 ms and 5 s.
 	Backoff, MaxBackoff time.Duration
@@ -63,6 +65,7 @@ func NewListener(dsn string, logger *slog.Logger) *Listener {
 		logger = slog.Default()
 	}
 	return &Listener{dsn: dsn, logger: logger, c: make(chan struct{}, 1), due: make(chan time.Time, dueBuffer),
+		sends:   make(chan struct{}, 1),
 		Backoff: 100 * time.Millisecond, MaxBackoff: 5 * time.Second}
 }
 
@@ -78,8 +81,20 @@ func (l *Listener) C() <-chan struct{} { return l.c }
 // none is lost. An unreadable payload is a wake-up on C.
 func (l *Listener) Due() <-chan time.Time { return l.due }
 
+// Sends returns the channel of "a notification was stored" wake-ups for
+// the engine's sender, coalesced like C's. One is also sent after every
+// (re)connection.
+func (l *Listener) Sends() <-chan struct{} { return l.sends }
+
 // deliver hands one notification's payload to the reader.
 func (l *Listener) deliver(payload string) {
+	if payload == NotifySendPayload {
+		select {
+		case l.sends <- struct{}{}:
+		default:
+		}
+		return
+	}
 	t, ok := ParseDuePayload(payload)
 	if !ok {
 		if payload != "" {
@@ -140,6 +155,10 @@ func (l *Listener) listen(ctx context.Context) (connected bool, err error) {
 		return false, fmt.Errorf("models: listen: %w", err)
 	}
 	l.wake()
+	select {
+	case l.sends <- struct{}{}:
+	default:
+	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // The states of a notification (notifications.status).
@@ -129,24 +128,19 @@ func (s *Store) ClaimNotifications(ctx context.Context, p ClaimParams) ([]Notifi
 	if p.Limit <= 0 {
 		p.Limit = 10
 	}
+	// One statement: the rows are locked by the subquery and taken by
+	// the update (a row locked by another claimer is skipped).
 	var out []Notification
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var ids []int64
-		err := tx.Model(&Notification{}).
-			Where("(status = ? AND next_attempt_at <= ?) OR (status = ? AND lease_expires_at <= ?)",
-				NotificationPending, p.Now, NotificationSending, p.Now).
-			Order("next_attempt_at").Limit(p.Limit).
-			Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-			Pluck("id", &ids).Error
-		if err != nil || len(ids) == 0 {
-			return err
-		}
-		return tx.Raw(`
-			UPDATE notifications
-			SET status = ?, lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-			WHERE id IN ? RETURNING *`,
-			NotificationSending, p.Owner, p.Now.Add(p.Lease), p.Now, ids).Scan(&out).Error
-	})
+	err := s.db.WithContext(ctx).Raw(`
+		UPDATE notifications
+		SET status = ?, lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+		WHERE id IN (
+			SELECT id FROM notifications
+			WHERE (status = ? AND next_attempt_at <= ?) OR (status = ? AND lease_expires_at <= ?)
+			ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
+		RETURNING *`,
+		NotificationSending, p.Owner, p.Now.Add(p.Lease), p.Now,
+		NotificationPending, p.Now, NotificationSending, p.Now, p.Limit).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: claim notifications", err)
 	}
@@ -245,4 +239,22 @@ func (s *Store) Deliveries(ctx context.Context, f DeliveryFilter) ([]Notificatio
 		return nil, translate("models: deliveries", err)
 	}
 	return out, nil
+}
+
+// NextNotification returns the earliest moment at which a notification
+// is to be sent: a pending one's next try or a sending one's lease end (its
+// sender stopped answering). ok is false when there is none.
+func (s *Store) NextNotification(ctx context.Context) (at time.Time, ok bool, err error) {
+	var row struct{ At *time.Time }
+	err = s.db.WithContext(ctx).Raw(`SELECT least(
+		(SELECT next_attempt_at FROM notifications WHERE status = ? ORDER BY next_attempt_at LIMIT 1),
+		(SELECT lease_expires_at FROM notifications WHERE status = ? ORDER BY lease_expires_at LIMIT 1)) AS at`,
+		NotificationPending, NotificationSending).Scan(&row).Error
+	if err != nil {
+		return time.Time{}, false, translate("models: next notification", err)
+	}
+	if row.At == nil {
+		return time.Time{}, false, nil
+	}
+	return *row.At, true, nil
 }

@@ -88,6 +88,15 @@ func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.Att
 	return o
 }
 
+// describe is the schedule description of a compiled job for the events
+// of alert rules: its rule's, when the job was compiled with one; "".
+func describe(cj *compiledJob) string {
+	if cj == nil || cj.rule == nil {
+		return ""
+	}
+	return cj.rule.Description()
+}
+
 // specsFor returns the spec of action and the main action's spec.
 func specsFor(cj *compiledJob, act models.ActionName) (spec, main *jobdef.Action) {
 	if cj == nil || cj.job.Action == nil {
@@ -120,6 +129,7 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	}
 	o := outcome(a, spec, main, res, e.clock.Now())
 	o.Owner = e.id
+	o.Description = describe(cj)
 	return o
 }
 

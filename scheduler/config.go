@@ -75,8 +75,26 @@ type Config struct {
 	// turns retention off.
 	RetentionInterval time.Duration
 
+	// NotifyWorkers caps the notifications sent at once (SPEC §13.3), by
+	// the engine's own pool, apart from MaxWorkers: a slow channel never
+	// delays an attempt. Default 8; negative turns sending off (the
+	// notifications wait for another instance).
+	NotifyWorkers int
+	// NotifyTries is how many times a notification is tried before it is
+	// given up (failed). Default 5.
+	NotifyTries int
+	// NotifyBackoff is the wait after a notification's first failed try;
+	// it doubles after each (with the defaults: 4, 8, 16 and 32 minutes, the
+	// fifth try about an hour after the first). Default 4 min.
+	NotifyBackoff time.Duration
+	// NotificationMaxAge: delivered and failed notifications (the delivery
+	// log) are deleted this long after they finished. Default
+	// HistoryMaxAge; negative keeps them.
+	NotificationMaxAge time.Duration
+
 	// Action configures the executors (outbound targets allowed, Azure
-	// endpoints). Used when Deps.Executor is nil.
+	// endpoints). Used when Deps.Executor is nil, and by the notification
+	// sender when Deps.Sender is nil.
 	Action action.Config
 }
 
@@ -98,6 +116,9 @@ const (
 	DefaultAuditMaxAge       = 400 * 24 * time.Hour
 	DefaultAttemptMaxAge     = 24 * time.Hour
 	DefaultRetentionInterval = time.Hour
+	DefaultNotifyWorkers     = 8
+	DefaultNotifyTries       = 5
+	DefaultNotifyBackoff     = 4 * time.Minute
 )
 
 // WithDefaults returns c with every zero field set to its default.
@@ -131,6 +152,14 @@ func (c Config) WithDefaults() Config {
 	set(&c.AuditMaxAge, DefaultAuditMaxAge)
 	set(&c.AttemptMaxAge, DefaultAttemptMaxAge)
 	set(&c.RetentionInterval, DefaultRetentionInterval)
+	if c.NotifyWorkers == 0 {
+		c.NotifyWorkers = DefaultNotifyWorkers
+	}
+	if c.NotifyTries == 0 {
+		c.NotifyTries = DefaultNotifyTries
+	}
+	set(&c.NotifyBackoff, DefaultNotifyBackoff)
+	set(&c.NotificationMaxAge, c.HistoryMaxAge)
 	return c
 }
 
@@ -161,6 +190,15 @@ func (c Config) Validate() error {
 	}
 	if c.ResultWriters < 1 || c.ResultWriters > 64 {
 		errs = append(errs, fmt.Errorf("engine: result writers %d is not between 1 and 64", c.ResultWriters))
+	}
+	if c.NotifyWorkers > 1000 {
+		errs = append(errs, fmt.Errorf("engine: notify workers %d is over 1000", c.NotifyWorkers))
+	}
+	if c.NotifyTries < 1 || c.NotifyTries > 20 {
+		errs = append(errs, fmt.Errorf("engine: notify tries %d is not between 1 and 20", c.NotifyTries))
+	}
+	if c.NotifyBackoff <= 0 {
+		errs = append(errs, fmt.Errorf("engine: notify backoff %s must be positive", c.NotifyBackoff))
 	}
 	if c.AttemptMaxAge > 0 && c.AttemptMaxAge < time.Hour {
 		errs = append(errs, fmt.Errorf("engine: attempt max age %s is under 1h", c.AttemptMaxAge))

@@ -36,3 +36,30 @@ func TestConfigDefaultsAndValidate(t *testing.T) {
 		t.Error("New without a store succeeded")
 	}
 }
+
+func TestNotifyConfigDefaultsAndValidate(t *testing.T) {
+	c := Config{}.WithDefaults()
+	if c.NotifyWorkers != 8 || c.NotifyTries != 5 || c.NotifyBackoff != 4*time.Minute || c.NotificationMaxAge != c.HistoryMaxAge {
+		t.Errorf("defaults %d %d %s %s", c.NotifyWorkers, c.NotifyTries, c.NotifyBackoff, c.NotificationMaxAge)
+	}
+	// Retention like history: kept forever when history is.
+	if c := (Config{HistoryMaxAge: -1}).WithDefaults(); c.NotificationMaxAge != -1 {
+		t.Errorf("notification max age %s with history kept", c.NotificationMaxAge)
+	}
+	// The five tries with the defaults span about an hour: 4+8+16+32 min.
+	o := &outbox{e: &Engine{cfg: c}}
+	var total time.Duration
+	for try := 1; try < c.NotifyTries; try++ {
+		total += o.backoff(try)
+	}
+	if total != time.Hour {
+		t.Errorf("the waits between five tries add up to %s, want 1h", total)
+	}
+	bad := Config{NotifyWorkers: 5000, NotifyTries: 50, NotifyBackoff: -time.Second}.WithDefaults()
+	err := bad.Validate()
+	for _, want := range []string{"notify workers 5000", "notify tries 50", "notify backoff -1s"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to mention %q", err, want)
+		}
+	}
+}

@@ -55,6 +55,23 @@
 // engines then recover them as from a dead engine) and returns. The other methods (RunNow,
 // EnableJob, DisableJob) may be called at any time, from any goroutine.
 //
+// # Notifications
+//
+// The alert rules of a workspace (SPEC §13.3) are matched by the store in
+// the transaction that writes what causes an event, and each match is
+// stored there as a notification row: FinishAttempts (attemptFailed,
+// occurrenceFaulted, recovered, consecutiveFailures from the job's
+// consecutive_faults, jobCompleted, jobFaulted) and ClaimDue (missed for a
+// Postponed entry, the end of a job); a rule with minInterval counts the
+// events inside its window into one digest (models/engine_throttle.go).
+// The engine's outbox (outbox.go) sends them with its own pool of
+// Config.NotifyWorkers, apart from the attempts' workers, claims them with
+// a lease like attempts (exactly once across instances), records every try
+// in the delivery log, and retries with exponential backoff
+// (Config.NotifyTries, Config.NotifyBackoff). It wakes on the database's
+// notification (models.NotifySendPayload), on its own writes, at the next
+// due try and at the safety poll. Stop stops it after the result writers.
+//
 // # Deleted or disabled jobs
 //
 // Deleting a job while one of its attempts runs lets the request finish,
@@ -125,6 +142,13 @@ type Deps struct {
 	// Calendars gives the calendars of a job's workspace (SPEC §13.6); nil
 	// means jobs that exclude calendars cannot be scheduled (each is logged).
 	Calendars CalendarSource
+	// Sender sends notifications to channels (SPEC §13.3); nil means
+	// action.NewNotifier(Config.Action). Notifications are sent only when
+	// Store is also a NotifyStore.
+	Sender Sender
+	// JobURL returns the page of a job (an event's "url", from --base-url);
+	// nil means events carry no link.
+	JobURL func(workspace, resourceGroup, collection, job string) string
 }
 
 // Engine runs jobs. See the package documentation.
@@ -141,6 +165,8 @@ type Engine struct {
 	cache   *jobCache
 	// calendars gives the calendars of jobs that exclude some; may be nil.
 	calendars CalendarSource
+	// outbox sends the notifications; nil when sending is off.
+	outbox *outbox
 
 	sem       chan struct{}
 	minBatch  int
@@ -226,6 +252,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.execCtx, e.execCancel = context.WithCancel(context.Background())
 	e.writeCtx, e.writeCancel = context.WithCancel(context.Background())
 	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
+	e.outbox = newOutbox(e, deps)
 	return e, nil
 }
 

@@ -30,6 +30,9 @@ func (e *Engine) Start() error {
 	for range e.cfg.ResultWriters {
 		e.writers.Go(e.writer)
 	}
+	if e.outbox != nil {
+		go e.outbox.run()
+	}
 	go e.loop()
 	e.logger.Info("engine started", "instance", e.id, "max_workers", e.cfg.MaxWorkers)
 	return nil
@@ -38,7 +41,9 @@ func (e *Engine) Start() error {
 // Stop shuts the engine down: it stops claiming, waits for running
 // attempts until ctx's deadline or Config.ShutdownTimeout (the earlier),
 // interrupts and releases the remaining ones (see the package
-// documentation), writes every result and stops its goroutines. It returns once all of that is done; later calls return nil
+// documentation), writes every result, stops sending notifications (the
+// sends in flight finish by the same deadline, else they are put back for
+// another instance) and stops its goroutines. It returns once all of that is done; later calls return nil
 // at once.
 func (e *Engine) Stop(ctx context.Context) error {
 	e.mu.Lock()
@@ -80,6 +85,11 @@ func (e *Engine) Stop(ctx context.Context) error {
 			<-writersDone
 		}
 		t.Stop()
+	}
+	// The notifications last: the results just written may have stored
+	// some; those not sent by the deadline wait for another instance.
+	if e.outbox != nil {
+		e.outbox.shutdown(ctx)
 	}
 	e.execCancel()
 	e.writeCancel()

@@ -18,6 +18,7 @@ type Metrics struct {
 	claim     prometheus.Histogram
 	http      *prometheus.HistogramVec
 	postponed prometheus.Counter
+	notified  *prometheus.CounterVec
 	backlog   atomic.Pointer[func() float64]
 }
 
@@ -49,9 +50,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "sked_engine_postponed_total",
 			Help: "Postponed history entries planned (missed or overlapping occurrences); a claim that rolls back may count one twice.",
 		}),
+		notified: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sked_engine_notification_tries_total",
+			Help: "Tries of sending notifications, by result (delivered, retry, failed).",
+		}, []string{"result"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.attempts, m.lateness, m.claim, m.http, m.postponed,
+		reg.MustRegister(m.attempts, m.lateness, m.claim, m.http, m.postponed, m.notified,
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "sked_engine_due_backlog",
 				Help: "Occurrences and attempts due now and not started yet.",
@@ -72,6 +77,18 @@ func (m *Metrics) observeHTTP(d time.Duration, status int) {
 		class = string(rune('0'+status/100)) + "xx"
 	}
 	m.http.WithLabelValues(class).Observe(d.Seconds())
+}
+
+// observeNotification counts one try of sending a notification.
+func (m *Metrics) observeNotification(delivered, retry bool) {
+	result := "failed"
+	switch {
+	case delivered:
+		result = "delivered"
+	case retry:
+		result = "retry"
+	}
+	m.notified.WithLabelValues(result).Inc()
 }
 
 // setBacklog makes the backlog gauge ask store.

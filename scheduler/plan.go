@@ -61,6 +61,9 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		return nil
 	}
 	p := &models.JobPlan{NextRunAt: d.Next, ScheduledCount: d.ScheduledCount, ScheduleBase: d.Rebase, End: d.End}
+	if d.Missed != nil || d.Overlap != nil || d.End != "" {
+		p.Description = describe(cj)
+	}
 	if m := d.Missed; m != nil {
 		p.Postponed = append(p.Postponed, missedEntry(now, m, j.OccurrenceCount))
 		e.metrics.postponed.Inc()

@@ -105,6 +105,9 @@ func (e *Engine) observe(batch []models.AttemptOutcome, done []models.FinishedAt
 			status = models.StatusFailed
 		}
 		e.metrics.attempts.WithLabelValues(string(status), string(f.Action)).Inc()
+		if f.Notifications > 0 {
+			e.outbox.wake()
+		}
 		if f.JobEnded {
 			e.logger.Info("engine: job ended", "job_id", f.JobID)
 		}

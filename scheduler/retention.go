@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// retention prunes history, finished jobs, attempts and the audit log every
-// RetentionInterval, starting one minute after Start.
+// retention prunes history, finished jobs, attempts, the audit log and the
+// delivery log every RetentionInterval, starting one minute after Start.
 func (e *Engine) retention() {
 	wait := min(time.Minute, e.cfg.RetentionInterval)
 	for {
@@ -31,14 +31,15 @@ func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
 		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge, AttemptMaxAge: e.cfg.AttemptMaxAge,
 		InstanceMaxAge: deadInstanceMaxAge, AuditMaxAge: e.cfg.AuditMaxAge,
+		NotificationMaxAge: e.cfg.NotificationMaxAge,
 	}
 	st, err := e.store.Prune(ctx, e.clock.Now(), r)
 	if err != nil {
 		return st, err
 	}
-	if st.History+st.Jobs+st.Attempts+st.Instances+st.Audit > 0 {
+	if st.History+st.Jobs+st.Attempts+st.Instances+st.Audit+st.Notifications > 0 {
 		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts,
-			"instances_deleted", st.Instances, "audit_deleted", st.Audit)
+			"instances_deleted", st.Instances, "audit_deleted", st.Audit, "notifications_deleted", st.Notifications)
 	}
 	return st, nil
 }

@@ -46,3 +46,28 @@ func TestRetentionDeletesOldHistoryAndFinishedJobs(t *testing.T) {
 		t.Errorf("finished job 61 days later: %v (stats %+v)", err, st)
 	}
 }
+
+func TestRetentionDeletesTheOldDeliveryLog(t *testing.T) {
+	e := newEnv(t, failingPaths)
+	h := newHook(t, nil)
+	addWebhook(t, e.store, models.DefaultWorkspaceID, "hook", h.URL, h.secret)
+	addRule(t, e.store, models.DefaultWorkspaceID, "all", `{"channel":"hook","events":["attemptFailed"],"minInterval":"PT1H"}`)
+	start := e.clock.Now().Add(time.Minute)
+	e.put("bad", `{"startTime":"`+rfc(start)+`","recurrence":{"frequency":"minute"},"action":`+e.action("/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
+	e.clock.Set(start)
+	e.drain() // sent at once
+	e.clock.Add(time.Minute)
+	e.drain() // held for the digest, due at start+1h
+	e.sendAll()
+	e.clock.Add(61 * 24 * time.Hour)
+	e.engine.cfg.NotificationMaxAge = 60 * 24 * time.Hour
+	st, err := e.engine.prune(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The delivered one is gone, the digest (never sent: pending) stays.
+	log := deliveries(t, e.store)
+	if st.Notifications != 1 || len(log) != 1 || log[0].Status != models.NotificationPending {
+		t.Errorf("deleted %d, kept %+v", st.Notifications, log)
+	}
+}
