@@ -60,17 +60,18 @@ var roleMatrix = map[string]string{
 
 func init() {
 	const (
-		armRG    = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-		armJC    = armRG + "/:jc"
-		armJob   = armJC + "/jobs/:job"
-		coll     = "/c/:ws/:rg/:jc"
-		job      = coll + "/jobs/:job"
-		calAPI   = "/api/v1/workspaces/:ws/calendars"
-		cal      = "/w/:ws/calendars"
-		chanAPI  = "/api/v1/workspaces/:ws/channels"
-		alertAPI = "/api/v1/workspaces/:ws/alerts"
-		r, o, e  = models.RoleReader, models.RoleOperator, models.RoleEditor
-		w        = models.RoleOwner
+		armRG      = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC      = armRG + "/:jc"
+		armJob     = armJC + "/jobs/:job"
+		coll       = "/c/:ws/:rg/:jc"
+		job        = coll + "/jobs/:job"
+		calAPI     = "/api/v1/workspaces/:ws/calendars"
+		cal        = "/w/:ws/calendars"
+		chanAPI    = "/api/v1/workspaces/:ws/channels"
+		alertAPI   = "/api/v1/workspaces/:ws/alerts"
+		signingAPI = "/api/v1/workspaces/:ws/collections/:rg/:jc/signing-secret"
+		r, o, e    = models.RoleReader, models.RoleOperator, models.RoleEditor
+		w          = models.RoleOwner
 	)
 	for k, v := range map[string]string{
 		"GET /subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections": r,
@@ -98,6 +99,12 @@ func init() {
 		"DELETE " + chanAPI + "/:name": w, "POST " + chanAPI + "/:name/test": w,
 		"GET " + alertAPI: r, "GET " + alertAPI + "/:name": r, "PUT " + alertAPI + "/:name": w,
 		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
+
+		"GET " + signingAPI: r, "POST " + signingAPI: e, "DELETE " + signingAPI: e,
+		"POST " + coll + "/signing-secret": e, "POST " + coll + "/signing-secret/remove": e,
+		"GET /w/:ws/channels": r, "POST /w/:ws/channels": w, "POST /w/:ws/channels/:name/delete": w,
+		"POST /w/:ws/channels/:name/test": w, "POST /w/:ws/alerts": w, "POST /w/:ws/alerts/:name/delete": w,
+		"POST " + job + "/bell": w,
 	} {
 		roleMatrix[k] = v
 	}

@@ -125,6 +125,10 @@ type Deps struct {
 	// Calendars gives the calendars of a job's workspace (SPEC §13.6); nil
 	// means jobs that exclude calendars cannot be scheduled (each is logged).
 	Calendars CalendarSource
+	// Signing gives the signing secrets of a job's collection (SPEC §13.3,
+	// signed job requests); nil means Store when it has them
+	// (*models.Store does), else requests are unsigned.
+	Signing SigningSource
 }
 
 // Engine runs jobs. See the package documentation.
@@ -141,6 +145,8 @@ type Engine struct {
 	cache   *jobCache
 	// calendars gives the calendars of jobs that exclude some; may be nil.
 	calendars CalendarSource
+	// signing gives the signing secrets of HTTP actions; may be nil.
+	signing SigningSource
 
 	sem       chan struct{}
 	minBatch  int
@@ -191,7 +197,8 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		return nil, errors.New("engine: a store is required")
 	}
 	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
-		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: deps.Calendars}
+		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: deps.Calendars,
+		signing: signingSourceOf(deps)}
 	if e.clock == nil {
 		e.clock = SystemClock{}
 	}

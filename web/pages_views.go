@@ -136,6 +136,10 @@ type CollectionPageView struct {
 	Flash  string
 	Status CollectionStatus
 	Jobs   JobList
+	// Signing is the collection's signing secret; Alerts the alert rules
+	// that apply to it (notify_views.go).
+	Signing SigningPanel
+	Alerts  AlertsPanel
 }
 
 // CollectionStatus is the #collection-status fragment: the state with the
@@ -202,6 +206,9 @@ type JobPageView struct {
 	Timeline    TimelineView
 	Filter      HistoryFilter
 	Table       HistoryTable
+	// Alerts are the alert rules that apply to the job, with the bell
+	// (notify_views.go); not on the history page.
+	Alerts AlertsPanel
 }
 
 // JobStatus is the #job-status fragment: state, counters, next

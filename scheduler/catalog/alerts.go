@@ -19,6 +19,9 @@ import (
 // stored rule and whether it was created. Errors: a *problem.List (400),
 // models.ErrNotFound for an unknown workspace.
 func (c *Catalog) PutAlertRule(ctx context.Context, actor Actor, workspaceID, name string, body []byte) (*models.AlertRule, bool, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpPutAlertRule, WorkspaceID: workspaceID, Alert: name}); err != nil {
+		return nil, false, err
+	}
 	if err := checkChannelName("rule", name); err != nil {
 		return nil, false, err
 	}
@@ -60,6 +63,9 @@ func (c *Catalog) PutAlertRule(ctx context.Context, actor Actor, workspaceID, na
 // DeleteAlertRule deletes the alert rule name of workspaceID, or returns
 // models.ErrNotFound.
 func (c *Catalog) DeleteAlertRule(ctx context.Context, actor Actor, workspaceID, name string) error {
+	if err := c.allow(ctx, actor, Change{Op: OpDeleteAlertRule, WorkspaceID: workspaceID, Alert: name}); err != nil {
+		return err
+	}
 	if err := c.store.DeleteAlertRule(ctx, workspaceID, name); err != nil {
 		return fmt.Errorf("catalog: delete alert rule: %w", err)
 	}

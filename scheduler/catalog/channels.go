@@ -59,6 +59,9 @@ func checkChannelName(kind, name string) error {
 // for an unknown workspace, models.ErrNoSecretKey when the server has no
 // secret key.
 func (c *Catalog) PutChannel(ctx context.Context, actor Actor, workspaceID, name string, body []byte) (*SavedChannel, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpPutChannel, WorkspaceID: workspaceID, Channel: name}); err != nil {
+		return nil, err
+	}
 	if err := checkChannelName("channel", name); err != nil {
 		return nil, err
 	}
@@ -100,6 +103,9 @@ func (c *Catalog) PutChannel(ctx context.Context, actor Actor, workspaceID, name
 // rules send to it: then it is a *models.ConflictError (409) naming them.
 // An unknown channel is models.ErrNotFound. Its delivery log stays.
 func (c *Catalog) DeleteChannel(ctx context.Context, actor Actor, workspaceID, name string) error {
+	if err := c.allow(ctx, actor, Change{Op: OpDeleteChannel, WorkspaceID: workspaceID, Channel: name}); err != nil {
+		return err
+	}
 	cur, err := c.store.ChannelByName(ctx, workspaceID, name)
 	if err != nil {
 		return fmt.Errorf("catalog: delete channel: %w", err)
@@ -133,6 +139,9 @@ func channelInUse(name string, rules []models.AlertRule) string {
 // result. baseURL (may be empty) makes the event's link. An unknown
 // channel is models.ErrNotFound.
 func (c *Catalog) TestChannel(ctx context.Context, actor Actor, workspaceID, name, baseURL string, sender Sender) (action.SendResult, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpTestChannel, WorkspaceID: workspaceID, Channel: name}); err != nil {
+		return action.SendResult{}, err
+	}
 	cur, err := c.store.ChannelByName(ctx, workspaceID, name)
 	if err != nil {
 		return action.SendResult{}, fmt.Errorf("catalog: test channel: %w", err)
