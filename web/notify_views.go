@@ -61,7 +61,7 @@ type ChannelRow struct {
 	// CSRFToken goes into the row's forms (the row is swapped alone).
 	CSRFToken string
 	// CanManage shows the test and delete buttons.
-	CanManage         bool
+	CanManage          bool
 	TestURL, DeleteURL string
 	// Test is the answer of "send a test event", shown in place.
 	Test *TestAnswer
@@ -120,7 +120,7 @@ type DeliveryFilterView struct {
 
 // DeliveryRow is one notification of the log.
 type DeliveryRow struct {
-	ID                  string
+	ID                   string
 	Channel, Rule, Event string
 	// Job names the job the event is about ("jc / j"), "" for a test.
 	Job    string

@@ -45,7 +45,7 @@ func NewSigningPanel(in SigningIn, loc *time.Location, now time.Time) SigningPan
 		NewURL:    SigningPath(in.Workspace, in.ResourceGroup, in.Collection),
 		RemoveURL: SigningRemovePath(in.Workspace, in.ResourceGroup, in.Collection),
 		Message:   in.Message, Error: in.Error,
-		Text:      "Requests are not signed. With a signing secret, every HTTP request of this collection's jobs carries Standard Webhooks signature headers (webhook-id = Idempotency-Key), so that a target can check that Sked sent it."}
+		Text: "Requests are not signed. With a signing secret, every HTTP request of this collection's jobs carries Standard Webhooks signature headers (webhook-id = Idempotency-Key), so that a target can check that Sked sent it."}
 	if g := in.Signing; g != nil {
 		p.Enabled = true
 		p.Text = "Every HTTP request of this collection's jobs is signed (Standard Webhooks; webhook-id = Idempotency-Key). Secret set " +
