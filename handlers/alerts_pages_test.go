@@ -104,7 +104,11 @@ func TestAlertFormRefusesBadInput(t *testing.T) {
 		{alertForm("jc", "", "ops", "consecutiveFailures"), "alert-threshold", "is required with consecutiveFailures"},
 		{alertForm("jc", "", "nowhere", "recovered"), "alert-channel", `"nowhere" is not a channel of this workspace`},
 		{alertForm("jc", "", "ops", "exploded"), "alert-events", "is not an event"},
-		{func() url.Values { v := alertForm("jc", "", "ops", "recovered"); v.Set("minInterval", "soon"); return v }(),
+		{func() url.Values {
+			v := alertForm("jc", "", "ops", "recovered")
+			v.Set("minInterval", "soon")
+			return v
+		}(),
 			"alert-min-interval", `"soon" is not an ISO 8601 duration`},
 	} {
 		r := f.hxPost("/w/default/alerts", tc.form)
