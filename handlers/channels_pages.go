@@ -135,7 +135,12 @@ func (s *Server) renderChannels(c echo.Context, ws string, status int, edit func
 	}
 	edit(&panel)
 	if isHTMX(c) {
-		return render(c, status, web.ChannelsPanelFragment(panel))
+		alerts, err := s.alertsView(c, ws, alertScope{}, nil)
+		if err != nil {
+			return err
+		}
+		alerts.OOB = true
+		return render(c, status, web.ChannelsChangedFragment(panel, alerts))
 	}
 	v := web.ChannelsView{Workspace: ws, Can: web.CanFor(string(s.roleIn(c, ws))), Panel: panel}
 	if v.Alerts, err = s.alertsView(c, ws, alertScope{}, nil); err != nil {

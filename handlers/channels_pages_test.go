@@ -127,6 +127,9 @@ func TestChannelCreateShowsTheSecretOnce(t *testing.T) {
 	if err != nil || stored.Secrets["signingSecret"] != secret {
 		t.Fatalf("stored secret differs from the one shown: %v", err)
 	}
+	if r.doc.Find(`#alerts[hx-swap-oob="true"] #alert-channel option[value="ops-hook"]`).Length() != 1 {
+		t.Error("the workspace's alerts panel does not come along with the new channel")
+	}
 	row := strings.Join(strings.Fields(r.doc.Find("#channel-ops-hook").Text()), " ")
 	for _, want := range []string{"ops-hook", "Webhook", "default", "https://hooks.example.com/sked", "On-call receiver", "0 alert rules"} {
 		if !strings.Contains(row, want) {

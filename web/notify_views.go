@@ -78,7 +78,9 @@ type TestAnswer struct {
 // ChannelForm is the form that adds a channel of one type. Its fields
 // apply as the type says; their ids are Type + "-" + the field.
 type ChannelForm struct {
-	Type, Title, Help string
+	// Summary opens the form ("Add a Slack channel"); Title names the
+	// type ("Slack").
+	Type, Title, Summary, Help string
 	Open              bool
 	Name, Description string
 	// URL is a webhook's, Slack's or Teams' address.
@@ -153,6 +155,9 @@ type AlertsPanel struct {
 	Message, Error string
 	// Bell is the job page's "tell me when this job fails"; nil elsewhere.
 	Bell *Bell
+	// OOB marks the panel as an out-of-band swap (htmx hx-swap-oob): it
+	// rides along with the Channels panel after a channel changed.
+	OOB bool
 }
 
 // EventChoice is one event checkbox of the add form.

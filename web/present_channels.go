@@ -13,10 +13,10 @@ import (
 // ChannelTypes are the channel types in the order the Channels page
 // offers them, with their labels and what their form asks for.
 var ChannelTypes = []ChannelForm{
-	{Type: "webhook", Title: "Webhook", Help: "A signed POST of the event JSON (Standard Webhooks). Sked makes the signing secret and shows it once."},
-	{Type: "slack", Title: "Slack", Help: "An incoming-webhook URL of a Slack app (https://hooks.slack.com/services/…)."},
-	{Type: "teams", Title: "Microsoft Teams", Help: "An incoming-webhook or workflow URL of a Teams channel (https)."},
-	{Type: "email", Title: "Email", Help: "A mail over SMTP to one or more recipients.", Port: "587", Security: "starttls"},
+	{Type: "webhook", Title: "Webhook", Summary: "Add a webhook channel", Help: "A signed POST of the event JSON (Standard Webhooks). Sked makes the signing secret and shows it once."},
+	{Type: "slack", Title: "Slack", Summary: "Add a Slack channel", Help: "An incoming-webhook URL of a Slack app (https://hooks.slack.com/services/…)."},
+	{Type: "teams", Title: "Microsoft Teams", Summary: "Add a Microsoft Teams channel", Help: "An incoming-webhook or workflow URL of a Teams channel (https)."},
+	{Type: "email", Title: "Email", Summary: "Add an email channel", Help: "A mail over SMTP to one or more recipients.", Port: "587", Security: "starttls"},
 }
 
 // SecurityChoices are the email form's SMTP securities.
@@ -56,7 +56,7 @@ func NewChannelsPanel(in ChannelsIn) ChannelsPanel {
 	for _, f := range ChannelTypes {
 		if in.Submitted != nil && in.Submitted.Type == f.Type {
 			sub := *in.Submitted
-			sub.Title, sub.Help, sub.Open = f.Title, f.Help, len(sub.Errors) > 0
+			sub.Title, sub.Summary, sub.Help, sub.Open = f.Title, f.Summary, f.Help, len(sub.Errors) > 0
 			f = sub
 		}
 		p.Forms = append(p.Forms, f)
