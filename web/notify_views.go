@@ -81,8 +81,8 @@ type ChannelForm struct {
 	// Summary opens the form ("Add a Slack channel"); Title names the
 	// type ("Slack").
 	Type, Title, Summary, Help string
-	Open              bool
-	Name, Description string
+	Open                       bool
+	Name, Description          string
 	// URL is a webhook's, Slack's or Teams' address.
 	URL string
 	// The SMTP settings of an email channel.
