@@ -125,7 +125,7 @@ func (s *Server) apiDeleteSigning(c echo.Context) error {
 	}
 	s.log.Info("signing secret removed", "workspace", ref.WorkspaceID, "resource_group", ref.ResourceGroup,
 		"collection", ref.Name, "user", currentUser(c).Username)
-	return c.JSON(http.StatusOK, map[string]bool{"enabled": false})
+	return c.JSON(http.StatusOK, signingStatus{})
 }
 
 // utcPtr is t in UTC, by address.

@@ -6,6 +6,17 @@ package web
 // secret of a collection. Presenters: present_channels.go,
 // present_alerts.go, present_deliveries.go, present_signing.go.
 
+// Words of the notifications' pages that are spelt like job and history
+// states but name other things.
+const (
+	// wordFailed is the badge of a delivery or a test event that did not
+	// go through.
+	wordFailed = "Failed"
+	// wordFaulted is the occurrenceFaulted event as a rule's summary says
+	// it ("faulted, recovered → #ops").
+	wordFaulted = "faulted"
+)
+
 // ChannelsView is the Channels page of a workspace.
 type ChannelsView struct {
 	Workspace string

@@ -13,7 +13,7 @@ import (
 // EventLabels name the event types of SPEC §13.3 for people, in the
 // order the add form offers them.
 var EventLabels = []Choice{
-	{"occurrenceFaulted", "faulted"},
+	{"occurrenceFaulted", wordFaulted},
 	{"recovered", "recovered"},
 	{"attemptFailed", "attempt failed"},
 	{"missed", "missed"},

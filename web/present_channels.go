@@ -108,7 +108,7 @@ func channelTypeLabel(t string) string {
 // (Delivered or Failed), the peer's answer and the time it took, and the
 // error.
 func NewTestAnswer(delivered bool, answer, errText string, took time.Duration) *TestAnswer {
-	a := &TestAnswer{Badge: BadgeView{Text: "Failed", Tone: ToneBad}, Error: errText}
+	a := &TestAnswer{Badge: BadgeView{Text: wordFailed, Tone: ToneBad}, Error: errText}
 	if delivered {
 		a.Badge = BadgeView{Text: "Delivered", Tone: ToneGood}
 	}

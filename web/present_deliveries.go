@@ -18,7 +18,7 @@ const DeliveryPageSize = 50
 var DeliveryStatuses = []Choice{
 	{"", "Any status"},
 	{models.NotificationDelivered, "Delivered"},
-	{models.NotificationFailed, "Failed"},
+	{models.NotificationFailed, wordFailed},
 	{models.NotificationPending, "Waiting to retry"},
 	{models.NotificationSending, "Sending"},
 }
@@ -141,7 +141,7 @@ func NewDeliveryRow(n *models.Notification, loc *time.Location, now time.Time) D
 	case models.NotificationDelivered:
 		r.Badge = BadgeView{Text: "Delivered", Tone: ToneGood}
 	case models.NotificationFailed:
-		r.Badge = BadgeView{Text: "Failed", Tone: ToneBad}
+		r.Badge = BadgeView{Text: wordFailed, Tone: ToneBad}
 	case models.NotificationSending:
 		r.Badge = BadgeView{Text: "Sending", Tone: ToneNeutral}
 	default:
