@@ -60,19 +60,19 @@ var roleMatrix = map[string]string{
 
 func init() {
 	const (
-		armRG      = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
-		armJC      = armRG + "/:jc"
-		armJob     = armJC + "/jobs/:job"
-		coll       = "/c/:ws/:rg/:jc"
-		job        = coll + "/jobs/:job"
-		calAPI     = "/api/v1/workspaces/:ws/calendars"
-		cal        = "/w/:ws/calendars"
-		chanAPI    = "/api/v1/workspaces/:ws/channels"
-		alertAPI   = "/api/v1/workspaces/:ws/alerts"
-		signingAPI = "/api/v1/workspaces/:ws/collections/:rg/:jc/signing-secret"
-		r, o, e    = models.RoleReader, models.RoleOperator, models.RoleEditor
-		w          = models.RoleOwner
+		armRG    = "/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Scheduler/jobCollections"
+		armJC    = armRG + "/:jc"
+		armJob   = armJC + "/jobs/:job"
+		coll     = "/c/:ws/:rg/:jc"
+		job      = coll + "/jobs/:job"
+		calAPI   = "/api/v1/workspaces/:ws/calendars"
+		cal      = "/w/:ws/calendars"
+		chanAPI  = "/api/v1/workspaces/:ws/channels"
+		alertAPI = "/api/v1/workspaces/:ws/alerts"
+		r, o, e  = models.RoleReader, models.RoleOperator, models.RoleEditor
+		w        = models.RoleOwner
 	)
+	const signingAPI = "/api/v1/workspaces/:ws/collections/:rg/:jc/signing-secret"
 	for k, v := range map[string]string{
 		"GET /subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections": r,
 		"GET " + armRG: r, "GET " + armJC: r, "PUT " + armJC: e, "PATCH " + armJC: e, "DELETE " + armJC: e,
