@@ -63,6 +63,13 @@ func commands() []command {
 		{"workspace rename", "set a workspace's display name: sked workspace rename ID DISPLAY", cmdWorkspaceRename},
 		{"workspace delete", "delete an empty workspace: sked workspace delete ID", cmdWorkspaceDelete},
 		{"audit list", "print a workspace's audit log: sked audit list --workspace WS [--actor USER] [--resource PATH] [--action A] [--since DAY] [--until DAY]", cmdAuditList},
+		{"channel list", "list a workspace's notification channels: sked channel list [--workspace WS]", cmdChannelList},
+		{"channel add", "add a channel: sked channel add NAME --type webhook|slack|teams|email [--url URL] [--host H --port N --security S --smtp-user U --from F --to T...]; a webhook's secret is printed once", cmdChannelAdd},
+		{"channel delete", "delete a channel no alert rule uses: sked channel delete NAME", cmdChannelDelete},
+		{"channel test", "send a test event to a channel and print the answer: sked channel test NAME", cmdChannelTest},
+		{"alert list", "list a workspace's alert rules: sked alert list [--workspace WS]", cmdAlertList},
+		{"alert add", "add or replace an alert rule: sked alert add NAME --channel C --event E... [--resource-group RG [--collection JC [--job J]]] [--threshold N] [--min-interval PT15M]", cmdAlertAdd},
+		{"alert delete", "delete an alert rule: sked alert delete NAME", cmdAlertDelete},
 		{"import", "import jobs from a JSON file: sked import FILE [--dry-run] [--mode all|valid] [--on-conflict skip|replace] …", cmdImport},
 		{"export", "print jobs as JSON, without secrets: sked export [--resource-group RG --collection JC [--job NAME]] …", cmdExport},
 		{"secrets rotate", "re-encrypt job secrets with the first --secret-key, so older keys can go", cmdSecretsRotate},
@@ -96,6 +103,13 @@ func runCLI(ctx context.Context, args []string, sio stdio) int {
 				return exitUsage
 			}
 			name, rest = "audit list", rest[1:]
+		}
+		if sub, ok := notifyCommands[name]; ok {
+			if len(rest) == 0 || !slices.Contains(sub, rest[0]) {
+				fmt.Fprintf(sio.err, "sked: usage: sked %s %s …; run \"sked --help\"\n", name, strings.Join(sub, "|"))
+				return exitUsage
+			}
+			name, rest = name+" "+rest[0], rest[1:]
 		}
 		if name == "secrets" {
 			if len(rest) == 0 || rest[0] != "rotate" {

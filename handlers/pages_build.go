@@ -65,7 +65,13 @@ func (s *Server) collectionView(c echo.Context, row *models.CollectionRow, after
 	if v.Status, err = s.collectionStatusView(c, row, ""); err != nil {
 		return v, err
 	}
-	v.Jobs, err = s.jobListView(c.Request().Context(), row, after, s.clock())
+	if v.Jobs, err = s.jobListView(c.Request().Context(), row, after, s.clock()); err != nil {
+		return v, err
+	}
+	if v.Signing, err = s.signingView(c, row, nil); err != nil {
+		return v, err
+	}
+	v.Alerts, err = s.alertsView(c, row.WorkspaceID, alertScope{ResourceGroup: row.ResourceGroup, Collection: row.Name}, nil)
 	return v, err
 }
 
@@ -167,6 +173,10 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 			return v, err
 		}
 		if v.LastChanged, err = s.lastChanged(ctx, row.WorkspaceID, models.AuditJobResource(row.ResourceGroup, row.Name, j.Name)); err != nil {
+			return v, err
+		}
+		scope := alertScope{ResourceGroup: row.ResourceGroup, Collection: row.Name, Job: j.Name}
+		if v.Alerts, err = s.alertsView(c, row.WorkspaceID, scope, nil); err != nil {
 			return v, err
 		}
 	}

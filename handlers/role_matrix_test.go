@@ -72,6 +72,7 @@ func init() {
 		r, o, e  = models.RoleReader, models.RoleOperator, models.RoleEditor
 		w        = models.RoleOwner
 	)
+	const signingAPI = "/api/v1/workspaces/:ws/collections/:rg/:jc/signing-secret"
 	for k, v := range map[string]string{
 		"GET /subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections": r,
 		"GET " + armRG: r, "GET " + armJC: r, "PUT " + armJC: e, "PATCH " + armJC: e, "DELETE " + armJC: e,
@@ -100,6 +101,11 @@ func init() {
 		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
 
 		"GET /api/v1/workspaces/:ws/audit": r, "GET /w/:ws/audit": r,
+		"GET " + signingAPI: r, "POST " + signingAPI: e, "DELETE " + signingAPI: e,
+		"POST " + coll + "/signing-secret": e, "POST " + coll + "/signing-secret/remove": e,
+		"GET /w/:ws/channels": r, "POST /w/:ws/channels": w, "POST /w/:ws/channels/:name/delete": w,
+		"POST /w/:ws/channels/:name/test": w, "POST /w/:ws/alerts": w, "POST /w/:ws/alerts/:name/delete": w,
+		"POST " + job + "/bell": w,
 	} {
 		roleMatrix[k] = v
 	}

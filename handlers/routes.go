@@ -105,6 +105,10 @@ func (s *Server) routeTable() []route {
 		// The notifications' API (SPEC §13.3).
 		chanAPI  = "/api/v1/workspaces/:ws/channels"
 		alertAPI = "/api/v1/workspaces/:ws/alerts"
+
+		// The notifications' pages of a workspace.
+		chanPage  = "/w/:ws/channels"
+		alertPage = "/w/:ws/alerts"
 	)
 
 	return []route{
@@ -241,6 +245,24 @@ func (s *Server) routeTable() []route {
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},
 		{get, "/w/:ws/audit", s.auditPage, signedIn, models.RoleReader},
+		// A collection's signing secret (SPEC §13.3, signed job requests):
+		// its API and the collection page's controls.
+		{get, signingAPI, s.apiGetSigning, apiToken, models.RoleReader},
+		{post, signingAPI, s.apiNewSigning, apiToken, models.RoleEditor},
+		{del, signingAPI, s.apiDeleteSigning, apiToken, models.RoleEditor},
+		{post, coll + "/signing-secret", s.signingNew, signedIn, models.RoleEditor},
+		{post, coll + "/signing-secret/remove", s.signingRemove, signedIn, models.RoleEditor},
+
+		// The notifications' pages: the Channels page of a workspace with
+		// its delivery log, the alert rules' forms of the workspace,
+		// collection and job pages, and the job page's bell.
+		{get, chanPage, s.channelsPage, signedIn, models.RoleReader},
+		{post, chanPage, s.channelCreate, signedIn, models.RoleOwner},
+		{post, chanPage + "/:name/delete", s.channelDelete, signedIn, models.RoleOwner},
+		{post, chanPage + "/:name/test", s.channelTest, signedIn, models.RoleOwner},
+		{post, alertPage, s.alertAdd, signedIn, models.RoleOwner},
+		{post, alertPage + "/:name/delete", s.alertRemove, signedIn, models.RoleOwner},
+		{post, job + "/bell", s.jobBell, signedIn, models.RoleOwner},
 
 		// The calendar pages and the month view of a workspace (SPEC
 		// §13.6).

@@ -67,6 +67,12 @@ func switchTargetOf(route string) web.SwitchTarget {
 		return web.SwitchToMonth
 	case route == "/workspaces" || strings.HasPrefix(route, "/workspaces/:ws/"):
 		return web.SwitchToMembers
+	case strings.HasPrefix(route, "/w/:ws/running"):
+		return web.SwitchToRunning
+	case strings.HasPrefix(route, "/w/:ws/channels"):
+		return web.SwitchToChannels
+	case strings.HasPrefix(route, "/w/:ws/audit"):
+		return web.SwitchToAudit
 	case route == "/collections/new":
 		return web.SwitchToNewCollection
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"time"
 
 	"sked/models"
 	"sked/models/caldef"
@@ -21,6 +22,8 @@ type collectionWriter interface {
 	PatchCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error)
 	SetCollectionState(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error)
 	DeleteCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error
+	NewSigningSecret(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, overlap time.Duration) (*catalog.NewSigning, error)
+	RemoveSigningSecret(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error
 }
 
 // jobWriter changes jobs and their state and runs them now: the ARM API,
@@ -51,6 +54,8 @@ type notifyWriter interface {
 	TestChannel(ctx context.Context, actor catalog.Actor, workspaceID, name, baseURL string, sender catalog.Sender) (action.SendResult, error)
 	PutAlertRule(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte) (*models.AlertRule, bool, error)
 	DeleteAlertRule(ctx context.Context, actor catalog.Actor, workspaceID, name string) error
+	AddAlertRule(ctx context.Context, actor catalog.Actor, workspaceID string, body []byte) (*models.AlertRule, error)
+	WatchJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job string) (*models.AlertRule, error)
 }
 
 // importer imports (or checks) a file of jobs: the import API and page.

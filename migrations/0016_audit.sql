@@ -26,6 +26,7 @@ CREATE TABLE audit_entries (
     addr           text NOT NULL DEFAULT '',
     action         text NOT NULL CHECK (action IN (
         'collection.put', 'collection.patch', 'collection.state', 'collection.delete',
+        'collection.signing.put', 'collection.signing.delete',
         'job.put', 'job.patch', 'job.delete', 'job.enable', 'job.disable', 'job.run', 'job.rerun',
         'job.complete', 'job.fault',
         'calendar.put', 'calendar.delete', 'calendar.import',

@@ -54,7 +54,7 @@ const (
 // constraint, migration 0016): the write service's catalog.Op values and
 // the store's own, grouped by family (the part before the dot).
 var AuditActions = []string{
-	"collection.put", "collection.patch", "collection.state", "collection.delete",
+	"collection.put", "collection.patch", "collection.state", "collection.delete", "collection.signing.put", "collection.signing.delete",
 	"job.put", "job.patch", "job.delete", "job.enable", "job.disable", "job.run", "job.rerun", AuditJobComplete, AuditJobFault,
 	"calendar.put", "calendar.delete", "calendar.import",
 	"import",

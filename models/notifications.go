@@ -212,6 +212,10 @@ type DeliveryFilter struct {
 	Channel string
 	// Status, when not empty, keeps one status.
 	Status string
+	// EventType, when not empty, keeps one event type.
+	EventType string
+	// Since, when not zero, keeps notifications created at or after it.
+	Since time.Time
 	// BeforeID, when not 0, keeps notifications older than that id (the
 	// next page).
 	BeforeID int64
@@ -230,6 +234,12 @@ func (s *Store) Deliveries(ctx context.Context, f DeliveryFilter) ([]Notificatio
 	}
 	if f.Status != "" {
 		q = q.Where("status = ?", f.Status)
+	}
+	if f.EventType != "" {
+		q = q.Where("event_type = ?", f.EventType)
+	}
+	if !f.Since.IsZero() {
+		q = q.Where("created_at >= ?", f.Since)
 	}
 	if f.BeforeID != 0 {
 		q = q.Where("id < ?", f.BeforeID)

@@ -123,8 +123,14 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 			res.Message = "the job has no " + string(a.Action)
 			break
 		}
+		secrets, err := e.signingSecrets(ctx, a.JobID, spec)
+		if err != nil {
+			res.Message = err.Error()
+			break
+		}
 		res = e.exec.Execute(ctx, &action.Attempt{
 			JobID: a.JobID, AttemptID: a.ID, ExpectedTime: a.ExpectedTime, Spec: spec, Timeout: spec.Timeout,
+			SigningSecrets: secrets,
 		})
 	}
 	o := outcome(a, spec, main, res, e.clock.Now())

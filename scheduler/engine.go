@@ -149,6 +149,10 @@ type Deps struct {
 	// JobURL returns the page of a job (an event's "url", from --base-url);
 	// nil means events carry no link.
 	JobURL func(workspace, resourceGroup, collection, job string) string
+	// Signing gives the signing secrets of a job's collection (SPEC §13.3,
+	// signed job requests); nil means Store when it has them
+	// (*models.Store does), else requests are unsigned.
+	Signing SigningSource
 }
 
 // Engine runs jobs. See the package documentation.
@@ -167,6 +171,8 @@ type Engine struct {
 	calendars CalendarSource
 	// outbox sends the notifications; nil when sending is off.
 	outbox *outbox
+	// signing gives the signing secrets of HTTP actions; may be nil.
+	signing SigningSource
 
 	sem       chan struct{}
 	minBatch  int
@@ -217,7 +223,8 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		return nil, errors.New("engine: a store is required")
 	}
 	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
-		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: deps.Calendars}
+		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: deps.Calendars,
+		signing: signingSourceOf(deps)}
 	if e.clock == nil {
 		e.clock = SystemClock{}
 	}

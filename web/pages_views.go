@@ -138,6 +138,10 @@ type CollectionPageView struct {
 	Jobs   JobList
 	// LastChanged is who changed the collection last (audit log).
 	LastChanged LastChangedView
+	// Signing is the collection's signing secret; Alerts the alert rules
+	// that apply to it (notify_views.go).
+	Signing SigningPanel
+	Alerts  AlertsPanel
 }
 
 // CollectionStatus is the #collection-status fragment: the state with the
@@ -209,6 +213,9 @@ type JobPageView struct {
 	// Trends are the success rates and the chart of the last runs (the
 	// job page only).
 	Trends TrendsView
+	// Alerts are the alert rules that apply to the job, with the bell
+	// (notify_views.go); not on the history page.
+	Alerts AlertsPanel
 }
 
 // JobStatus is the #job-status fragment: state, counters, next

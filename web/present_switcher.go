@@ -31,6 +31,7 @@ func NewWorkspaceSwitcher(memberships []models.WorkspaceMembership, current stri
 	}
 	sw.DashboardURL, sw.AllJobsURL = DashboardOf(sw.Current), AllJobsOf(sw.Current)
 	sw.CalendarsURL, sw.MonthURL = switchURL(SwitchToCalendars, sw.Current), MonthPath(home)
+	sw.RunningURL, sw.ChannelsURL = RunningPath(home), ChannelsPath(home)
 	return sw
 }
 
@@ -78,6 +79,12 @@ func switchURL(target SwitchTarget, ws string) string {
 		return MembersPath(ws)
 	case target == SwitchToMembers:
 		return WorkspacesPath
+	case target == SwitchToRunning && ws != "":
+		return RunningPath(ws)
+	case target == SwitchToChannels && ws != "":
+		return ChannelsPath(ws)
+	case target == SwitchToAudit && ws != "":
+		return AuditPath(ws, nil)
 	case target == SwitchToNewCollection:
 		return NewCollectionOf(ws)
 	}

@@ -78,6 +78,26 @@ func TestNewWorkspaceSwitcher(t *testing.T) {
 			}
 		})
 	}
+	// The running-now, Channels and audit pages: the same page of the
+	// chosen workspace; the navigation's links follow the choice (the home
+	// workspace while all are chosen).
+	for _, tc := range []struct {
+		target                   SwitchTarget
+		current                  string
+		teamA, running, channels string
+	}{
+		{SwitchToRunning, "team-a", "/w/team-a/running", "/w/team-a/running", "/w/team-a/channels"},
+		{SwitchToChannels, "", "/w/team-a/channels", "/w/default/running", "/w/default/channels"},
+		{SwitchToAudit, "team b", "/w/team-a/audit", "/w/team%20b/running", "/w/team%20b/channels"},
+	} {
+		sw := NewWorkspaceSwitcher(several, tc.current, tc.target)
+		if got := sw.Choices[2].URL; got != tc.teamA {
+			t.Errorf("target %d: Team A leads to %q, want %q", tc.target, got, tc.teamA)
+		}
+		if sw.RunningURL != tc.running || sw.ChannelsURL != tc.channels {
+			t.Errorf("target %d, current %q: running %q channels %q, want %q %q", tc.target, tc.current, sw.RunningURL, sw.ChannelsURL, tc.running, tc.channels)
+		}
+	}
 	if sw := NewWorkspaceSwitcher(nil, "", SwitchToDashboard); sw != nil {
 		t.Errorf("no memberships: %+v, want no switcher", sw)
 	}
@@ -87,7 +107,7 @@ func TestNewWorkspaceSwitcher(t *testing.T) {
 // without a switcher: as before there was one.
 func TestPageNavWithoutSwitcher(t *testing.T) {
 	var p Page
-	if got := [4]string{p.NavDashboard(), p.NavAllJobs(), p.NavCalendars(), p.NavMonth()}; got != [4]string{"/", "/jobs", "/w/default/calendars", "/w/default/month"} {
+	if got := [6]string{p.NavDashboard(), p.NavAllJobs(), p.NavCalendars(), p.NavMonth(), p.NavRunning(), p.NavChannels()}; got != [6]string{"/", "/jobs", "/w/default/calendars", "/w/default/month", "/w/default/running", "/w/default/channels"} {
 		t.Errorf("navigation %v", got)
 	}
 }

@@ -19,6 +19,10 @@ type WorkspaceSwitcher struct {
 	// The navigation's links for the chosen workspace: the dashboard,
 	// "All jobs", the calendars and the month view.
 	DashboardURL, AllJobsURL, CalendarsURL, MonthURL string
+	// RunningURL and ChannelsURL are the navigation's running-now and
+	// Channels links: of the chosen workspace, or of the home workspace
+	// (see MonthURL) while all are chosen.
+	RunningURL, ChannelsURL string
 }
 
 // SwitcherChoice is one choice of the workspace switcher.
@@ -60,4 +64,10 @@ const (
 	// SwitchToNewCollection: the form that creates a collection, in the
 	// workspace.
 	SwitchToNewCollection
+	// SwitchToRunning: the running-now view of the workspace.
+	SwitchToRunning
+	// SwitchToChannels: the Channels page of the workspace.
+	SwitchToChannels
+	// SwitchToAudit: the audit log of the workspace.
+	SwitchToAudit
 )

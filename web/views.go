@@ -51,6 +51,22 @@ func (p Page) NavMonth() string {
 	return MonthPath(models.DefaultWorkspaceID)
 }
 
+// NavRunning is the navigation's running-now link.
+func (p Page) NavRunning() string {
+	if p.Switcher != nil {
+		return p.Switcher.RunningURL
+	}
+	return RunningPath(models.DefaultWorkspaceID)
+}
+
+// NavChannels is the navigation's Channels link.
+func (p Page) NavChannels() string {
+	if p.Switcher != nil {
+		return p.Switcher.ChannelsURL
+	}
+	return ChannelsPath(models.DefaultWorkspaceID)
+}
+
 // UserView is the signed-in user as the navigation shows it.
 type UserView struct {
 	Username string

@@ -19,6 +19,9 @@ import (
 // stored rule and whether it was created. Errors: a *problem.List (400),
 // models.ErrNotFound for an unknown workspace.
 func (c *Catalog) PutAlertRule(ctx context.Context, actor Actor, workspaceID, name string, body []byte) (*models.AlertRule, bool, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpPutAlertRule, WorkspaceID: workspaceID, Alert: name}); err != nil {
+		return nil, false, err
+	}
 	if err := checkChannelName("rule", name); err != nil {
 		return nil, false, err
 	}
@@ -95,6 +98,9 @@ func ruleJSON(row *models.AlertRule) json.RawMessage {
 // models.ErrNotFound.
 func (c *Catalog) DeleteAlertRule(ctx context.Context, actor Actor, workspaceID, name string) error {
 	rec := &record{Change: Change{Op: OpDeleteAlertRule, WorkspaceID: workspaceID, Alert: name}}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
+		return err
+	}
 	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		if cur, err := tc.store.AlertRuleByName(ctx, workspaceID, name); err == nil {
 			rec.Before = ruleJSON(cur)

@@ -31,6 +31,13 @@ var opRoles = map[Op]models.Role{
 	OpDeleteWorkspace:    models.RoleOwner,
 	OpPutMember:          models.RoleOwner,
 	OpRemoveMember:       models.RoleOwner,
+	OpPutSigning:         models.RoleEditor,
+	OpDeleteSigning:      models.RoleEditor,
+	OpPutChannel:         models.RoleOwner,
+	OpDeleteChannel:      models.RoleOwner,
+	OpTestChannel:        models.RoleOwner,
+	OpPutAlertRule:       models.RoleOwner,
+	OpDeleteAlertRule:    models.RoleOwner,
 }
 
 // NeedFor returns the role a change of kind op needs; an Op without a rule

@@ -59,6 +59,9 @@ func checkChannelName(kind, name string) error {
 // for an unknown workspace, models.ErrNoSecretKey when the server has no
 // secret key.
 func (c *Catalog) PutChannel(ctx context.Context, actor Actor, workspaceID, name string, body []byte) (*SavedChannel, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpPutChannel, WorkspaceID: workspaceID, Channel: name}); err != nil {
+		return nil, err
+	}
 	if err := checkChannelName("channel", name); err != nil {
 		return nil, err
 	}
@@ -126,6 +129,9 @@ func channelJSON(typ, description string, config json.RawMessage) json.RawMessag
 // An unknown channel is models.ErrNotFound. Its delivery log stays.
 func (c *Catalog) DeleteChannel(ctx context.Context, actor Actor, workspaceID, name string) error {
 	rec := &record{Change: Change{Op: OpDeleteChannel, WorkspaceID: workspaceID, Channel: name}}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
+		return err
+	}
 	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		cur, err := tc.store.ChannelByName(ctx, workspaceID, name)
 		if err != nil {
@@ -161,6 +167,9 @@ func channelInUse(name string, rules []models.AlertRule) string {
 // result. baseURL (may be empty) makes the event's link. An unknown
 // channel is models.ErrNotFound.
 func (c *Catalog) TestChannel(ctx context.Context, actor Actor, workspaceID, name, baseURL string, sender Sender) (action.SendResult, error) {
+	if err := c.allow(ctx, actor, Change{Op: OpTestChannel, WorkspaceID: workspaceID, Channel: name}); err != nil {
+		return action.SendResult{}, err
+	}
 	cur, err := c.store.ChannelByName(ctx, workspaceID, name)
 	if err != nil {
 		return action.SendResult{}, fmt.Errorf("catalog: test channel: %w", err)

@@ -74,6 +74,12 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			_, err := cat.SetCollectionState(e.ctx, actor, cref, "Enabled")
 			return err
 		}},
+		{"NewSigningSecret", catalog.Change{Op: catalog.OpPutSigning, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc",
+			Detail: "generated"}, func() error {
+			_, err := cat.NewSigningSecret(e.ctx, actor, cref, 0)
+			return err
+		}},
+		{"RemoveSigningSecret", collIn(catalog.OpDeleteSigning), func() error { return cat.RemoveSigningSecret(e.ctx, actor, cref) }},
 		{"PutJob", jobIn(catalog.OpPutJob), func() (err error) {
 			job, _, err = cat.PutJob(e.ctx, actor, coll, "daily", []byte(basicJob("hunter2")))
 			return err
@@ -132,6 +138,19 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 		}},
 		{"PutAlertRule", catalog.Change{Op: catalog.OpPutAlertRule, WorkspaceID: ws, Alert: "faults", Detail: "created"}, func() error {
 			_, _, err := cat.PutAlertRule(e.ctx, actor, ws, "faults", []byte(`{"channel": "ops", "events": ["jobFaulted"]}`))
+			return err
+		}},
+		{"AddAlertRule", catalog.Change{Op: catalog.OpPutAlertRule, WorkspaceID: ws, Alert: "jc-alpha", Detail: "created"}, func() error {
+			// "alpha", stored without the catalog, comes first: the bell's channel.
+			if _, err := e.store.PutChannel(e.ctx, models.ChannelWrite{WorkspaceID: ws, Name: "alpha", Type: "webhook",
+				Config: []byte(`{"url": "https://example.com/alpha"}`)}); err != nil {
+				return err
+			}
+			_, err := cat.AddAlertRule(e.ctx, actor, ws, []byte(`{"channel": "alpha", "scope": {"resourceGroup": "rg", "collection": "jc"}, "events": ["missed"]}`))
+			return err
+		}},
+		{"WatchJob", catalog.Change{Op: catalog.OpPutAlertRule, WorkspaceID: ws, Alert: "daily-alpha", Detail: "created"}, func() error {
+			_, err := cat.WatchJob(e.ctx, actor, coll, "daily")
 			return err
 		}},
 		{"DeleteAlertRule", catalog.Change{Op: catalog.OpDeleteAlertRule, WorkspaceID: ws, Alert: "faults"}, func() error {
