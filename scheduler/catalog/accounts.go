@@ -23,6 +23,9 @@ const (
 	OpRevokeToken   Op = models.AuditTokenRevoke
 	passwordChanged    = "changed by the user"
 	passwordReset      = "reset by an administrator"
+	// disabledKey is the key of a user's disabled flag in the audit
+	// log's difference.
+	disabledKey = "disabled"
 )
 
 // CreateUser creates the user in, for actor (an administrator, or the CLI).
@@ -52,7 +55,7 @@ func (c *Catalog) SetUserDisabled(ctx context.Context, actor Actor, user *models
 		op = OpDisableUser
 	}
 	rec := &record{Change: Change{Op: op, User: user.Username},
-		Before: jsonOf(map[string]bool{"disabled": user.Disabled}), After: jsonOf(map[string]bool{"disabled": disabled})}
+		Before: jsonOf(map[string]bool{disabledKey: user.Disabled}), After: jsonOf(map[string]bool{disabledKey: disabled})}
 	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		return tc.store.SetUserDisabled(ctx, user.ID, disabled)
 	})
