@@ -126,3 +126,22 @@ func jsonOf(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// The sign-ins and sign-outs of the audit log.
+const (
+	OpSignIn  Op = "signin"
+	OpSignOut Op = "signout"
+)
+
+// SignedIn records that actor signed in, by how ("password", "OpenID
+// Connect"); the session itself is the session store's.
+func (c *Catalog) SignedIn(ctx context.Context, actor Actor, how string) error {
+	rec := &record{Change: Change{Op: OpSignIn, User: actor.UserName, Detail: how}}
+	return c.audited(ctx, actor, rec, func(*Catalog) error { return nil })
+}
+
+// SignedOut records that actor signed out.
+func (c *Catalog) SignedOut(ctx context.Context, actor Actor) error {
+	rec := &record{Change: Change{Op: OpSignOut, User: actor.UserName}}
+	return c.audited(ctx, actor, rec, func(*Catalog) error { return nil })
+}
