@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/labstack/echo/v4"
 
+	"sked/models"
 	"sked/scheduler/catalog"
 )
 
@@ -21,4 +22,10 @@ func actorOf(c echo.Context) catalog.Actor {
 		a.TokenID, a.Via = id, catalog.ViaAPI
 	}
 	return a
+}
+
+// signedInActor is user at this request's page, for the audit log's
+// sign-in and sign-out entries (the session may not carry the user yet).
+func signedInActor(c echo.Context, user *models.User) catalog.Actor {
+	return catalog.Actor{UserID: user.ID, UserName: user.Username, Addr: c.RealIP(), Via: catalog.ViaWeb}
 }

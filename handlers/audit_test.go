@@ -174,6 +174,19 @@ func TestAuditLogOfAPIAndPageWrites(t *testing.T) {
 		r.doc.Find("#audit-list").Length() != 0 {
 		t.Errorf("a non-member's page: %d", r.StatusCode)
 	}
+
+	// Sign-ins and sign-outs are recorded outside any workspace; a failed
+	// sign-in is not.
+	tokFail := a.csrfWith(newClient(), "/signin")
+	a.do(newClient(), http.MethodPost, "/signin", url.Values{"csrf_token": {tokFail}, "username": {"eve"}, "password": {"wrong horse"}}, nil)
+	tokOut := a.csrfWith(eveClient, "/account")
+	wantRedirect(t, a.do(eveClient, http.MethodPost, "/signout", url.Values{"csrf_token": {tokOut}}, nil), "/signin")
+	var ins, outs int
+	err = openDB(t, a).QueryRow(`SELECT count(*) FILTER (WHERE action = 'signin'), count(*) FILTER (WHERE action = 'signout')
+		FROM audit_entries WHERE actor_name = 'eve' AND workspace_id IS NULL AND resource = 'users/eve'`).Scan(&ins, &outs)
+	if err != nil || ins != 1 || outs != 1 {
+		t.Errorf("eve's sign-ins %d, sign-outs %d (%v); want 1 and 1", ins, outs, err)
+	}
 }
 
 // doc returns the trimmed text of the first element sel matches in r.

@@ -76,6 +76,9 @@ func (s *Server) signInSubmit(c echo.Context) error {
 	if err := signIn(c, user); err != nil {
 		return err
 	}
+	if err := s.catalog.SignedIn(c.Request().Context(), signedInActor(c, user), "password"); err != nil {
+		return err
+	}
 	return redirect(c, form.Next)
 }
 
@@ -89,6 +92,11 @@ func (s *Server) signInFailed(c echo.Context, status int, form web.SignInForm) e
 
 // signOut forgets the session and goes to the sign-in page.
 func (s *Server) signOut(c echo.Context) error {
+	if u := currentUser(c); u != nil {
+		if err := s.catalog.SignedOut(c.Request().Context(), signedInActor(c, u)); err != nil {
+			return err
+		}
+	}
 	sess := session(c)
 	sess.Values = map[any]any{}
 	sess.Options.MaxAge = -1

@@ -167,6 +167,9 @@ func (s *Server) signInOIDCCallback(c echo.Context) error {
 	if err := signIn(c, res.User); err != nil {
 		return err
 	}
+	if err := s.catalog.SignedIn(c.Request().Context(), signedInActor(c, res.User), "OpenID Connect"); err != nil {
+		return err
+	}
 	return redirect(c, next)
 }
 

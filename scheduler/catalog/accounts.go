@@ -23,6 +23,9 @@ const (
 	OpRevokeToken   Op = models.AuditTokenRevoke
 	passwordChanged    = "changed by the user"
 	passwordReset      = "reset by an administrator"
+	// disabledKey is the key of a user's disabled flag in the audit
+	// log's difference.
+	disabledKey = "disabled"
 )
 
 // CreateUser creates the user in, for actor (an administrator, or the CLI).
@@ -52,7 +55,7 @@ func (c *Catalog) SetUserDisabled(ctx context.Context, actor Actor, user *models
 		op = OpDisableUser
 	}
 	rec := &record{Change: Change{Op: op, User: user.Username},
-		Before: jsonOf(map[string]bool{"disabled": user.Disabled}), After: jsonOf(map[string]bool{"disabled": disabled})}
+		Before: jsonOf(map[string]bool{disabledKey: user.Disabled}), After: jsonOf(map[string]bool{disabledKey: disabled})}
 	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		return tc.store.SetUserDisabled(ctx, user.ID, disabled)
 	})
@@ -122,4 +125,23 @@ func (c *Catalog) RevokeToken(ctx context.Context, actor Actor, user *models.Use
 func jsonOf(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// The sign-ins and sign-outs of the audit log.
+const (
+	OpSignIn  Op = "signin"
+	OpSignOut Op = "signout"
+)
+
+// SignedIn records that actor signed in, by how ("password", "OpenID
+// Connect"); the session itself is the session store's.
+func (c *Catalog) SignedIn(ctx context.Context, actor Actor, how string) error {
+	rec := &record{Change: Change{Op: OpSignIn, User: actor.UserName, Detail: how}}
+	return c.audited(ctx, actor, rec, func(*Catalog) error { return nil })
+}
+
+// SignedOut records that actor signed out.
+func (c *Catalog) SignedOut(ctx context.Context, actor Actor) error {
+	rec := &record{Change: Change{Op: OpSignOut, User: actor.UserName}}
+	return c.audited(ctx, actor, rec, func(*Catalog) error { return nil })
 }

@@ -4,7 +4,7 @@ import "context"
 
 // Actor is who makes a change: the signed-in user of a page, the user of
 // an API token, or the command line. Every write method of Catalog takes
-// one, so that the coming role checks and audit log know who changed
+// one, so that the role checks and the audit log know who changed
 // what. The zero Actor is "nobody known" (a test or an internal caller).
 //
 // Actor lives in catalog, not in models: it is an argument of the write

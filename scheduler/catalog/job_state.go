@@ -59,16 +59,15 @@ func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.Collecti
 	if c.runner == nil {
 		return 0, ErrNoEngine
 	}
-	var id int64
-	err := c.audited(ctx, actor, rec, func(*Catalog) error {
-		var err error
-		if id, err = c.runner.RunNow(ctx, job.ID); err != nil {
-			return fmt.Errorf("catalog: run now: %w", err)
-		}
-		rec.Detail = "attempt " + strconv.FormatInt(id, 10)
-		return nil
-	})
+	id, err := c.runner.RunNow(ctx, job.ID)
 	if err != nil {
+		return 0, fmt.Errorf("catalog: run now: %w", err)
+	}
+	// The engine queued the run on a connection of its own: the entry
+	// follows in a transaction of its own (holding one connection while
+	// waiting for another could exhaust the pool).
+	rec.Detail = "attempt " + strconv.FormatInt(id, 10)
+	if err := c.audited(ctx, actor, rec, func(*Catalog) error { return nil }); err != nil {
 		return 0, err
 	}
 	return id, nil

@@ -224,6 +224,12 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			}
 			return cat.RevokeToken(e.ctx, actor, e.user, tokens[0].ID)
 		}},
+		{"SignedIn", catalog.Change{Op: catalog.OpSignIn, User: "admin", Detail: "password"}, func() error {
+			return cat.SignedIn(e.ctx, actor, "password")
+		}},
+		{"SignedOut", catalog.Change{Op: catalog.OpSignOut, User: "admin"}, func() error {
+			return cat.SignedOut(e.ctx, actor)
+		}},
 	}
 	// Authorize and RoleOf take an Actor to decide; they write nothing.
 	covered := map[string]bool{"Authorize": true, "RoleOf": true}
