@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/scheduler/recurrence"
 )
 
 // The pictures of the pages, computed here down to the coordinate: the
@@ -465,8 +466,15 @@ func timelineTicks(r TimelineRange, from, to time.Time, zone *time.Location) []t
 	case r.Span > 7*24*time.Hour:
 		step, layout = 5, "2 Jan"
 	}
-	t := time.Date(lf.Year(), lf.Month(), lf.Day()+1, 0, 0, 0, 0, zone)
-	for ; !t.After(to); t = time.Date(t.Year(), t.Month(), t.Day()+step, 0, 0, 0, 0, zone) {
+	// Local midnights by the jobs' rule (recurrence.WallInstant), stepping
+	// through dates: time.Date puts a midnight skipped by daylight saving
+	// at 23:00 of the day before, from which the next step would come back
+	// to the same instant for ever (America/Santiago, 2024-09-08).
+	for d := time.Date(lf.Year(), lf.Month(), lf.Day()+1, 0, 0, 0, 0, time.UTC); ; d = d.AddDate(0, 0, step) {
+		t := recurrence.WallInstant(d, zone)
+		if t.After(to) {
+			break
+		}
 		out = append(out, tick{t, t.Format(layout)})
 	}
 	return out

@@ -204,9 +204,13 @@ func NewCalendarDays(job *jobdef.Job, now time.Time, cals recurrence.Calendars) 
 	if err != nil {
 		return nil
 	}
+	// Days are dates whose bounds are their local midnights by the rule
+	// the jobs run by: time.Date would put a midnight skipped by daylight
+	// saving at 23:00 of the day before (America/Santiago, 2024-09-08).
 	local := now.In(loc)
-	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
-	start := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+	todayDate := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
+	today := recurrence.WallInstant(todayDate, loc)
+	startDate := todayDate.AddDate(0, 0, -((int(todayDate.Weekday()) + 6) % 7))
 	limit := -1
 	if job.Recurrence != nil && job.Recurrence.Count > 0 {
 		limit = job.Recurrence.Count
@@ -216,8 +220,8 @@ func NewCalendarDays(job *jobdef.Job, now time.Time, cals recurrence.Calendars) 
 	// the second of now, which a later "after" would miss.
 	t := time.Unix(now.Unix()-1, 0)
 	for i := range days {
-		day := start.AddDate(0, 0, i)
-		next := start.AddDate(0, 0, i+1)
+		day := recurrence.WallInstant(startDate.AddDate(0, 0, i), loc)
+		next := recurrence.WallInstant(startDate.AddDate(0, 0, i+1), loc)
 		d := CalendarDay{Date: day.Format("2006-01-02"), Label: strconv.Itoa(day.Day()), Month: day.Format("Mon 2 January"),
 			Today: day.Equal(today)}
 		if !day.Before(today) {

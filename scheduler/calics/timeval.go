@@ -9,6 +9,7 @@ import (
 
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
 )
 
 // moment is a DTSTART, DTEND, EXDATE or UNTIL value: a date (all-day) or
@@ -54,11 +55,15 @@ func parseValue(v, tzid string, loc *time.Location) (moment, error) {
 		}
 		zone = z
 	}
-	t, err := time.ParseInLocation("20060102T150405", v, zone)
+	wall, err := time.Parse("20060102T150405", v)
 	if err != nil {
 		return moment{}, fmt.Errorf("%q is not a date-time", v)
 	}
-	return moment{t: t}, nil
+	// The rule of RFC 5545 §3.3.5 and SPEC §2 alike: a time the clocks skip
+	// moves forward by the gap, a repeated one is its first instant
+	// (time.ParseInLocation may put 00:30 of a day whose midnight is
+	// skipped at 23:30 of the day before).
+	return moment{t: recurrence.WallInstant(wall, zone)}, nil
 }
 
 // propMoments reads every value of the properties (EXDATE may hold

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sked/models/caldef"
+	"sked/scheduler/recurrence"
 )
 
 // Month counts the runs of the enabled jobs of workspaceID on each day of
@@ -14,13 +15,13 @@ func (f *Forecaster) Month(ctx context.Context, workspaceID string, year int, mo
 	if err != nil {
 		return nil, err
 	}
-	start := time.Date(year, month, 1, 0, 0, 0, 0, loc)
-	end := start.AddDate(0, 1, 0)
+	start := dayStart(year, month, 1, loc)
+	end := dayStart(year, month+1, 1, loc)
 	out := &Month{Year: year, Month: month, From: start, Jobs: len(jobs), MoreJobs: more, Problems: problems}
 	if now.After(start) {
 		out.From = now
 	}
-	n := end.AddDate(0, 0, -1).Day()
+	n := time.Date(year, month+1, 0, 0, 0, 0, 0, time.UTC).Day()
 	out.Days = make([]Day, n)
 	for i := range out.Days {
 		d := caldef.Date{Year: year, Month: month, Day: i + 1}
@@ -53,8 +54,8 @@ func (f *Forecaster) DayRuns(ctx context.Context, workspaceID string, d caldef.D
 	if err != nil {
 		return nil, false, err
 	}
-	start := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, loc)
-	end := time.Date(d.Year, d.Month, d.Day+1, 0, 0, 0, 0, loc)
+	start := dayStart(d.Year, d.Month, d.Day, loc)
+	end := dayStart(d.Year, d.Month, d.Day+1, loc)
 	from := start
 	if now.After(from) {
 		from = now
@@ -81,4 +82,13 @@ func (f *Forecaster) DayRuns(ctx context.Context, workspaceID string, d caldef.D
 	day.More = day.Runs - len(runs)
 	day.List = runs
 	return day, more, nil
+}
+
+// dayStart returns the first instant of the day year-month-day (normalised
+// as time.Date does) on loc's wall clock: its 00:00 by the rule the jobs
+// run by (recurrence.WallInstant), so that a midnight skipped by daylight
+// saving (America/Santiago, 2024-09-08) starts the day when the clocks
+// jump, where time.Date would give 23:00 of the day before.
+func dayStart(year int, month time.Month, day int, loc *time.Location) time.Time {
+	return recurrence.WallInstant(time.Date(year, month, day, 0, 0, 0, 0, time.UTC), loc)
 }

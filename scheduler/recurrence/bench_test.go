@@ -120,7 +120,8 @@ var zoneBenchRules = []struct{ name, rec string }{
 	{"chicagoSimpleDaily", `{"frequency":"day","timeZone":"America/Chicago"}`},
 }
 
-// BenchmarkNextZones measures Next across daylight-saving transitions:
+// BenchmarkNextZones measures Next across daylight-saving transitions
+// (wall-clock and CPU time per op, see benchNextCPU):
 // each op asks for the occurrence after the previous one, starting over
 // every 64 steps from an instant just before a spring-forward night (or its
 // southern-hemisphere counterpart), so that every run crosses a transition.
@@ -128,22 +129,29 @@ func BenchmarkNextZones(b *testing.B) {
 	for _, rr := range zoneBenchRules {
 		r := benchRule(b, "2010-01-01T01:30:00", rr.rec, "2024-03-01T00:00:00Z")
 		from := zoneBenchFrom(b, rr.name)
-		b.Run(rr.name, func(b *testing.B) { benchNext(b, r, from) })
+		b.Run(rr.name, func(b *testing.B) { benchNextCPU(b, r, from) })
 	}
 }
 
 // BenchmarkPreview50Zones measures a whole preview of 50 occurrences of the
-// zone rules, created just before a transition.
+// zone rules, created just before a transition (wall-clock and CPU time
+// per op: Preview runs on one goroutine, locked to its thread here).
 func BenchmarkPreview50Zones(b *testing.B) {
 	for _, rr := range zoneBenchRules {
 		job := mustParse(b, jobJSON("2010-01-01T01:30:00", rr.rec))
 		now := zoneBenchFrom(b, rr.name)
 		b.Run(rr.name, func(b *testing.B) {
 			b.ReportAllocs()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			start, ok := threadCPUTime()
 			for i := 0; i < b.N; i++ {
 				if _, err := Preview(job, now, 50); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if end, ok2 := threadCPUTime(); ok && ok2 && b.N > 0 {
+				b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}

@@ -5,13 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
 
 // differentialCases is how many random cases TestDifferential compares; 0
-// means the default (5,000, or 1,000 with -short).
+// means the default: 5,000 (1,000 with -short), or the environment's
+// SKED_DIFFERENTIAL_CASES when set (e.g. 200000 for a long run in CI).
 var differentialCases = flag.Int("differential.cases", 0, "random cases for TestDifferential (0: 5000, 1000 with -short)")
 
 // differentialSeed seeds TestDifferential's random cases (default 18, so a
@@ -179,10 +182,17 @@ func diffHorizon(now time.Time) time.Time { return now.AddDate(6, 0, 0) }
 // compareWithReference returns "" when the core and the reference agree on
 // the first n executions of the case up to the horizon, else a description.
 func compareWithReference(t testing.TB, c diffCase, n int) string {
+	msg, _ := diffWithReference(t, c, n)
+	return msg
+}
+
+// diffWithReference is compareWithReference that also names the class of
+// a disagreement (classifyDisagreement).
+func diffWithReference(t testing.TB, c diffCase, n int) (msg, class string) {
 	job := mustParse(t, c.json)
 	r, err := Compile(job, c.now)
 	if err != nil {
-		return fmt.Sprintf("compile: %v", err)
+		return fmt.Sprintf("compile: %v", err), classOther
 	}
 	horizon := diffHorizon(c.now)
 	var got []time.Time
@@ -193,7 +203,7 @@ func compareWithReference(t testing.TB, c diffCase, n int) string {
 	}
 	want := refOccurrences(job, c.now, n, horizon)
 	if slices.EqualFunc(got, want, time.Time.Equal) {
-		return ""
+		return "", ""
 	}
 	i := 0
 	for i < len(got) && i < len(want) && got[i].Equal(want[i]) {
@@ -203,8 +213,9 @@ func compareWithReference(t testing.TB, c diffCase, n int) string {
 		hi := min(len(ts), i+3)
 		return fmt.Sprint(formatAll(ts[max(0, i-1):hi]))
 	}
-	return fmt.Sprintf("%s now %s: first difference at #%d: core %s, reference %s",
-		c.json, c.now.Format(time.RFC3339Nano), i, show(got), show(want))
+	class = classifyDisagreement(job, c.now, got, want)
+	return fmt.Sprintf("[class %s] %s now %s: first difference at #%d: core %s, reference %s",
+		class, c.json, c.now.Format(time.RFC3339Nano), i, show(got), show(want)), class
 }
 
 // TestDifferential compares the core with the reference model on random
@@ -217,19 +228,44 @@ func TestDifferential(t *testing.T) {
 		if testing.Short() {
 			cases = 1000
 		}
+		if n, err := strconv.Atoi(os.Getenv("SKED_DIFFERENTIAL_CASES")); err == nil && n > 0 {
+			cases = n
+		}
 	}
 	rng := rand.New(rand.NewSource(*differentialSeed))
 	failures := 0
+	perClass := map[string]int{}
 	for i := 0; i < cases; i++ {
 		c := genDiffCase(rng)
-		if msg := compareWithReference(t, c, 30); msg != "" {
+		if msg, class := diffWithReference(t, c, 30); msg != "" {
 			failures++
+			perClass[class]++
 			if failures <= 15 {
 				t.Errorf("case %d: %s", i, msg)
 			}
 		}
 	}
 	if failures > 0 {
+		for _, class := range diffClasses {
+			t.Logf("class %s: %d", class, perClass[class])
+		}
 		t.Errorf("%d of %d cases disagree with the reference", failures, cases)
 	}
+}
+
+// FuzzDifferential compares the core with the reference on the random job
+// genDiffCase draws from the fuzzer's seed (go test -run '^$' -fuzz
+// FuzzDifferential ./scheduler/recurrence/ explores past TestDifferential's
+// fixed seed). The seed corpus draws one case of each of the five classes
+// of issue 18, found by running this file against the code before the fix.
+func FuzzDifferential(f *testing.F) {
+	for _, seed := range []int64{538, 29, 707, 249, 999} { // classes 1 to 5
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) {
+		c := genDiffCase(rand.New(rand.NewSource(seed)))
+		if msg := compareWithReference(t, c, 30); msg != "" {
+			t.Error(msg)
+		}
+	})
 }

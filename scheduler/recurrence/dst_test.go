@@ -96,6 +96,53 @@ func TestDaylightSavingCases(t *testing.T) {
 			`{"frequency":"hour","timeZone":"Europe/Berlin","schedule":{"hours":[2],"minutes":[0]}}`, "2023-03-25T12:00:00Z",
 			[]string{"2023-03-27T02:00:00+02:00"}},
 
+		// The other zones of the issue, with changes at midnight (Santiago,
+		// Sao Paulo), no daylight saving (Kolkata), and Windows names.
+		// Santiago jumps 00:00 → 01:00 on 2024-09-08; every 25 minutes from
+		// 09-07 00:00 within hours 0 and 1 is 00:10, 00:35, 01:00, 01:25 …
+		// on 09-08: 00:10 and 00:35 run at 01:10 and 01:35, after 01:00,
+		// which exists (class 1).
+		{"gap keeps earlier existing time, Santiago midnight", "2024-09-07T00:00:00",
+			`{"frequency":"minute","interval":25,"timeZone":"America/Santiago","schedule":{"hours":[0,1]}}`, "2024-09-07T12:00:00Z",
+			[]string{"2024-09-08T01:00:00-03:00", "2024-09-08T01:10:00-03:00", "2024-09-08T01:25:00-03:00", "2024-09-08T01:35:00-03:00", "2024-09-08T01:50:00-03:00"}},
+		{"gap keeps earlier existing time, Chatham, Windows name", "2024-09-28T00:00:00",
+			`{"frequency":"day","timeZone":"Chatham Islands Standard Time","schedule":{"hours":[3],"minutes":[0,15,50]}}`, "2024-09-28T00:00:00Z",
+			[]string{"2024-09-29T03:50:00+13:45", "2024-09-29T04:00:00+13:45", "2024-09-29T04:15:00+13:45"}},
+		// Class 2 in more zones and by Windows name.
+		{"leap year end, Santiago", "2040-12-30T01:30:00", `{"frequency":"day","timeZone":"America/Santiago"}`, "2040-12-29T00:00:00Z",
+			[]string{"2040-12-30T01:30:00-03:00", "2040-12-31T01:30:00-03:00", "2041-01-01T01:30:00-03:00"}},
+		{"leap year end, Berlin, Windows name", "2040-12-30T01:30:00", `{"frequency":"day","timeZone":"W. Europe Standard Time"}`, "2040-12-29T00:00:00Z",
+			[]string{"2040-12-30T01:30:00+01:00", "2040-12-31T01:30:00+01:00", "2041-01-01T01:30:00+01:00"}},
+		{"leap year end, Lord Howe", "2060-12-31T09:15:00", `{"frequency":"week","timeZone":"Australia/Lord_Howe"}`, "2060-12-30T00:00:00Z",
+			[]string{"2060-12-31T09:15:00+11:00", "2061-01-07T09:15:00+11:00"}},
+		{"leap year end, Kolkata (no daylight saving)", "2040-12-30T01:30:00", `{"frequency":"day","timeZone":"Asia/Kolkata"}`, "2040-12-29T00:00:00Z",
+			[]string{"2040-12-30T01:30:00+05:30", "2040-12-31T01:30:00+05:30", "2041-01-01T01:30:00+05:30"}},
+		// Classes 3 and 4 at Santiago's midnight change (2024-04-07 00:00 →
+		// 2024-04-06 23:00: the hour 23:00 of the 6th happens twice).
+		{"created in repeated hour, Santiago", "", `{"frequency":"day","timeZone":"America/Santiago"}`, "2024-04-07T03:30:00Z",
+			[]string{"2024-04-06T23:30:00-04:00", "2024-04-07T23:30:00-04:00"}},
+		{"start in second pass, Santiago", "2024-04-06T23:30:00-04:00", `{"frequency":"day","timeZone":"America/Santiago"}`, "2024-04-06T00:00:00Z",
+			[]string{"2024-04-06T23:30:00-04:00", "2024-04-07T23:30:00-04:00"}},
+		{"created in repeated hour, London, Windows name", "", `{"frequency":"day","timeZone":"GMT Standard Time"}`, "2026-10-25T01:30:00Z",
+			[]string{"2026-10-25T01:30:00Z", "2026-10-26T01:30:00Z"}},
+		{"start in second pass, Chicago, Windows name", "2019-11-03T01:30:00-06:00", `{"frequency":"day","timeZone":"Central Standard Time"}`, "2019-11-03T00:00:00Z",
+			[]string{"2019-11-03T01:30:00-06:00", "2019-11-04T01:30:00-06:00"}},
+		{"start in second pass, Sao Paulo 2019", "2019-02-16T23:15:00-03:00", `{"frequency":"day","timeZone":"America/Sao_Paulo"}`, "2019-02-16T12:00:00Z",
+			[]string{"2019-02-16T23:15:00-03:00", "2019-02-17T23:15:00-03:00"}},
+		// Class 5 at midnight changes and by Windows name.
+		{"start after gap, hourly, Sao Paulo midnight", "2018-11-04T01:00:00",
+			`{"frequency":"hour","timeZone":"America/Sao_Paulo","schedule":{"hours":[0],"minutes":[0]}}`, "2018-11-03T12:00:00Z",
+			[]string{"2018-11-04T01:00:00-02:00", "2018-11-05T00:00:00-02:00"}},
+		{"start after gap, minutely, Santiago midnight", "2024-09-08T01:00:00",
+			`{"frequency":"minute","interval":20,"timeZone":"America/Santiago","schedule":{"hours":[0]}}`, "2024-09-07T12:00:00Z",
+			[]string{"2024-09-08T01:00:00-03:00", "2024-09-08T01:20:00-03:00", "2024-09-08T01:40:00-03:00", "2024-09-09T00:00:00-03:00"}},
+		{"start after gap, hourly, Windows name", "2023-03-26T03:00:00",
+			`{"frequency":"hour","timeZone":"W. Europe Standard Time","schedule":{"hours":[2],"minutes":[0]}}`, "2023-03-25T12:00:00Z",
+			[]string{"2023-03-26T03:00:00+02:00", "2023-03-27T02:00:00+02:00"}},
+		{"no daylight saving, Kolkata", "2024-10-05T02:30:00",
+			`{"frequency":"hour","interval":5,"timeZone":"Asia/Kolkata","schedule":{"minutes":[30]}}`, "2024-10-05T00:00:00Z",
+			[]string{"2024-10-05T07:30:00+05:30", "2024-10-05T12:30:00+05:30"}},
+
 		// The SPEC §2 reference (America/Chicago, 2019).
 		{"SPEC reference 01:30", "2019-03-09T01:30:00", `{"frequency":"day","timeZone":"America/Chicago"}`, "2019-03-01T00:00:00Z",
 			[]string{"2019-03-09T07:30:00Z", "2019-03-10T07:30:00Z", "2019-03-11T06:30:00Z"}},

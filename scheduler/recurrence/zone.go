@@ -40,21 +40,45 @@ type period struct {
 // It trusts time.Time.ZoneBounds only where its answer holds u: for the
 // last UTC day of a leap year past the zone's explicit transitions (from
 // 2037 or so, where Go extends the zone by its TZ rule), ZoneBounds returns
-// the period that ended at the start of that day (Go issue: the rule's year
-// end is computed as if every year had 365 days). The period is then
+// the period that ended at the start of that day (Go issue 81583: the rule's
+// year end is computed as if every year had 365 days). The period is then
 // rebuilt from the bounds of its neighbours, checking that the offset is the
-// same on both sides of each seam.
+// same on both sides of each seam (repairPeriod).
 func (z zone) periodAt(u int64) period {
 	if z.fixed {
 		return period{off: z.off, start: math.MinInt64, end: math.MaxInt64}
 	}
-	p := z.rawPeriod(u)
-	if p.start <= u && u < p.end {
-		return p
+	return z.boundsAt(u, true)
+}
+
+// rawPeriod returns the period time.Time.ZoneBounds reports for instant u.
+func (z zone) rawPeriod(u int64) period { return z.boundsAt(u, false) }
+
+// boundsAt returns the period time.Time.ZoneBounds reports for instant u,
+// repaired when it does not hold u and repair is set (one function, so
+// that periodAt costs one call on its common path).
+func (z zone) boundsAt(u int64, repair bool) period {
+	t := time.Unix(u, 0).In(z.loc)
+	_, off := t.Zone()
+	p := period{off: int64(off), start: math.MinInt64, end: math.MaxInt64}
+	s, e := t.ZoneBounds()
+	if !s.IsZero() {
+		p.start = s.Unix()
 	}
-	// The reported period does not hold u (the defect above). Its start
-	// still holds when the offset is the same at its reported end and at u;
-	// its end is that of the period reported for the next UTC day.
+	if !e.IsZero() {
+		p.end = e.Unix()
+	}
+	if repair && (u < p.start || u >= p.end) {
+		return z.repairPeriod(u, p)
+	}
+	return p
+}
+
+// repairPeriod rebuilds the period holding u from p, the period
+// ZoneBounds reported for u, which does not hold it (see periodAt). Its
+// start still holds when the offset is the same at its reported end and at
+// u; its end is that of the period reported for the next UTC day.
+func (z zone) repairPeriod(u int64, p period) period {
 	off := z.offsetAt(u)
 	start := u
 	if p.off == off && p.start <= u && z.offsetAt(p.end) == off {
@@ -68,21 +92,6 @@ func (z zone) periodAt(u int64) period {
 		}
 	}
 	return period{off: off, start: start, end: end}
-}
-
-// rawPeriod returns the period time.Time.ZoneBounds reports for instant u.
-func (z zone) rawPeriod(u int64) period {
-	t := time.Unix(u, 0).In(z.loc)
-	_, off := t.Zone()
-	p := period{off: int64(off), start: math.MinInt64, end: math.MaxInt64}
-	s, e := t.ZoneBounds()
-	if !s.IsZero() {
-		p.start = s.Unix()
-	}
-	if !e.IsZero() {
-		p.end = e.Unix()
-	}
-	return p
 }
 
 // offsetAt returns the zone's offset at instant u.
