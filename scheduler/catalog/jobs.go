@@ -22,7 +22,7 @@ func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.Collecti
 	if err := c.allow(ctx, actor, jobChange(OpPutJob, coll, name, "")); err != nil {
 		return nil, false, err
 	}
-	j, created, err := c.saveJob(ctx, coll, name, body, false)
+	j, created, err := c.saveJob(ctx, coll, name, body, false, actor.UserName)
 	if err != nil {
 		return nil, false, err
 	}
@@ -53,8 +53,12 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 			patch = v
 		}
 	}
-	base := mergePatch(cur.Definition, json.RawMessage(fmt.Sprintf(`{"state":%q}`, cur.State)))
-	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true)
+	// The stored state and note are the base the patch changes (a patch
+	// that enables the job clears the note: the store keeps it only on a
+	// disabled job).
+	st, _ := json.Marshal(map[string]string{"state": string(cur.State), "stateNote": cur.StateNote})
+	base := mergePatch(cur.Definition, st)
+	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true, actor.UserName)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +66,10 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 	return j, nil
 }
 
-func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool) (*models.Job, bool, error) {
+// saveJob parses body and saves it as the job name of coll; by is the
+// writer's name (the job's StateChangedBy when its state or note
+// changes).
+func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool, by string) (*models.Job, bool, error) {
 	if !ValidName(name) {
 		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
@@ -87,13 +94,14 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	w.MustExist = mustExist
+	w.MustExist, w.StateBy = mustExist, by
 	return c.store.SaveJob(ctx, w)
 }
 
 // Prepare checks a parsed job against the collection's quota and turns it
 // into the write that stores it: the canonical definition without
-// secrets, the secrets to seal, and the state (a job whose schedule has
+// secrets (and without the state note, which has a column of its own),
+// the secrets to seal, the state note, and the state (a job whose schedule has
 // already ended is stored completed, as the original service did). cals
 // are the workspace's calendars (nil when the job excludes none); a job
 // excluding a calendar the workspace lacks is refused naming
@@ -127,10 +135,13 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 	if _, ok := rule.Next(now.Add(-1)); !ok && job.State == jobdef.Enabled {
 		state = jobdef.Completed
 	}
+	def := *job
+	def.StateNote = ""
 	return models.JobWrite{
 		CollectionID: coll.ID,
 		Name:         name,
-		Definition:   job.MarshalProperties(jobdef.MarshalOptions{}),
+		Definition:   def.MarshalProperties(jobdef.MarshalOptions{}),
+		StateNote:    job.StateNote,
 		Secrets:      job.Secrets(),
 		State:        state,
 		MaxJobs:      q.MaxJobCount,
