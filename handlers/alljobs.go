@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 	"sked/web"
 )
@@ -30,19 +31,12 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scope := visible
-	if p.Collection != "" {
-		scope, all = nil, false
-		for _, vc := range visible {
-			if vc.Path() == p.Collection {
-				scope = []models.VisibleCollection{vc}
-			}
-		}
-		if scope == nil {
-			return badRequest("collection", "no collection "+p.Collection+" in your workspaces")
-		}
+	scope, all, err := narrowScope(visible, all, p.Collection)
+	if err != nil {
+		return err
 	}
-	found, err := s.store.SearchJobs(ctx, web.AllJobsSearch(p, scope, all, now))
+	search := web.AllJobsSearch(p, scope, all, now)
+	found, err := s.store.SearchJobs(ctx, search)
 	if err != nil {
 		return err
 	}
@@ -51,6 +45,18 @@ func (s *Server) allJobsPage(c echo.Context) error {
 		return err
 	}
 	results := web.NewAllJobsResults(p, items, found.WalkedTo, now)
+	// The bulk form offers every match: counted (up to what one action
+	// takes) only when the matches fill more than this page, and not for
+	// the last result filter (a lookup per job: not counted).
+	matching := int64(len(results.Rows))
+	if p.Result != "" && (results.NextURL != "" || results.FirstURL != "") {
+		matching = -1
+	} else if results.NextURL != "" || results.FirstURL != "" {
+		if matching, err = s.store.CountSearchJobs(ctx, search, catalog.MaxBulkJobs); err != nil {
+			return err
+		}
+	}
+	results.Bulk = web.NewBulkBar(p, len(results.Rows), matching, catalog.MaxBulkJobs, csrfToken(c))
 	c.Response().Header().Add(echo.HeaderVary, hxRequest)
 	if isHTMX(c) && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
 		// The form sends every field, empty or not: the address bar gets
@@ -59,7 +65,11 @@ func (s *Server) allJobsPage(c echo.Context) error {
 		return render(c, http.StatusOK, web.AllJobsResultsFragment(results))
 	}
 	form := web.NewAllJobsForm(p, visible, zoneNames())
-	return render(c, http.StatusOK, web.AllJobsPage(page(c, "All jobs"), web.AllJobsView{Form: form, Results: results}))
+	flash, err := takeFlash(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.AllJobsPage(page(c, "All jobs"), web.AllJobsView{Form: form, Results: results, Flash: flash}))
 }
 
 // allJobsItems reads back the definitions of a page of jobs and their next

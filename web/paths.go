@@ -170,3 +170,6 @@ const (
 func TokenRevokePath(id int64) string {
 	return TokensPath + "/" + strconv.FormatInt(id, 10) + "/revoke"
 }
+
+// AllJobsBulkPath is the bulk actions of the "All jobs" page (POST).
+func AllJobsBulkPath() string { return AllJobsBasePath + "/bulk" }
