@@ -15,6 +15,9 @@ type StateNoteView struct {
 	By   string
 	When Instant
 	Note string
+	// Tail ends the sentence after who and when: ": " and the note, or
+	// ".".
+	Tail string
 }
 
 // BulkBar is the bulk actions' form below the "All jobs" results: the

@@ -24,20 +24,20 @@ func NewBulkBar(p AllJobsParams, shown int, matching int64, max int, csrf string
 			b.Filter = append(b.Filter, FormField{Name: k, Value: q.Get(k)})
 		}
 	}
-	what := "jobs that match the filter"
+	all, some, one := "All jobs that match the filter", "All %s jobs that match the filter", "The 1 job that matches the filter"
 	if !p.Filtered() {
-		what = "your jobs"
+		all, some, one = "All your jobs", "All %s of your jobs", "Your 1 job"
 	}
 	switch {
 	case shown == 0:
 	case matching < 0:
-		b.MatchLabel = "All " + what
+		b.MatchLabel = all
 	case matching > int64(max):
-		b.MatchLabel = fmt.Sprintf("All %s (more than %s: one action takes %s at most)", what, FormatCount(max), FormatCount(max))
+		b.MatchLabel = fmt.Sprintf("%s (more than %s: one action takes %s at most)", all, FormatCount(max), FormatCount(max))
 	case matching == 1:
-		b.MatchLabel = "The 1 job that matches the filter"
+		b.MatchLabel = one
 	default:
-		b.MatchLabel = fmt.Sprintf("All %s %s", FormatCount(matching), what)
+		b.MatchLabel = fmt.Sprintf(some, FormatCount(matching))
 	}
 	return b
 }

@@ -23,10 +23,10 @@ func NewStateNote(state jobdef.State, note, by string, at *time.Time, loc *time.
 	if at != nil {
 		v.Text += " " + v.When.Relative
 	}
+	v.Tail = "."
 	if note != "" {
-		v.Text += ": " + note
-	} else {
-		v.Text += "."
+		v.Tail = ": " + note
 	}
+	v.Text += v.Tail
 	return v
 }
