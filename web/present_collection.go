@@ -79,7 +79,7 @@ func NewJobList(row *models.CollectionRow, after string, items []JobListItem, no
 			Badge:       jobStateBadge(j.State),
 			Description: pj.Describe(ScheduleBase(j.ScheduleBase, j.CreatedAt)),
 			Executions:  FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
-			StateNote:   NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now),
+			StateNote: NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now),
 		}
 		if pj.Job == nil {
 			r.Description = pj.Problem
