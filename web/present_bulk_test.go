@@ -24,6 +24,7 @@ func TestNewStateNote(t *testing.T) {
 		{"no note", jobdef.Disabled, "", "alice", &at, "Paused by alice 2 h ago.", "."},
 		{"nobody known", jobdef.Disabled, "x", "", &at, "Paused 2 h ago: x", ": x"},
 		{"no time", jobdef.Disabled, "x", "", nil, "Paused: x", ": x"},
+		{"this second", jobdef.Disabled, "x", "bob", &now, "Paused by bob just now: x", ": x"},
 		{"disabled without anything", jobdef.Disabled, "", "", nil, "", ""},
 		{"enabled shows none", jobdef.Enabled, "", "bob", &at, "", ""},
 		{"completed shows none", jobdef.Completed, "old", "bob", &at, "", ""},

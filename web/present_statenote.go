@@ -21,6 +21,9 @@ func NewStateNote(state jobdef.State, note, by string, at *time.Time, loc *time.
 		v.Text += " by " + by
 	}
 	if at != nil {
+		if v.When.Relative == "now" {
+			v.When.Relative = "just now"
+		}
 		v.Text += " " + v.When.Relative
 	}
 	v.Tail = "."

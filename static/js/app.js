@@ -91,6 +91,17 @@ document.addEventListener("click", function (event) {
   }
 });
 
+// The "All jobs" filter searches as the user types (its input events):
+// the change event a text field fires when it loses focus would search
+// again and redraw the results, dropping the jobs just checked in the
+// bulk form. It is stopped before it reaches the form.
+document.addEventListener("change", function (event) {
+  var t = event.target;
+  if (t.form && t.form.id === "all-jobs-filter" && (t.type === "search" || t.type === "text")) {
+    event.stopPropagation();
+  }
+}, true);
+
 // The "All jobs" bulk form: the header checkbox checks every row of the
 // page, and a line says how many are checked (the server decides alone
 // what is acted on: the checked ids, or every match with "all").
