@@ -1,11 +1,14 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"sked/models"
 )
 
 // TestJobPageDisableWithANote disables a job from its page with a note:
@@ -75,5 +78,29 @@ func TestAccountPagesShowRelativeTimes(t *testing.T) {
 		if !strings.HasPrefix(rel, "(") || !strings.HasSuffix(rel, ")") || !strings.Contains(tm.AttrOr("title", ""), strings.TrimSpace(tm.Text())+" "+rel) {
 			t.Errorf("%s: time %q, relative %q, title %q", path, tm.Text(), rel, tm.AttrOr("title", ""))
 		}
+	}
+}
+
+// TestJobFormEditKeepsTheStateNote saves a paused job from its edit form
+// (the builder has no note field): the job stays paused with its note.
+func TestJobFormEditKeepsTheStateNote(t *testing.T) {
+	a, base := signedInWithCollection(t)
+	csrf := a.csrf(base + "/jobs/new")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form := lastFridayForm(csrf)
+	form.Set("state", "disabled")
+	wantStatus(t, a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(form.Encode())), http.StatusOK)
+	wantStatus(t, a.do(a.client, http.MethodPost, base+"/jobs/month-end/disable", nil, h,
+		strings.NewReader(url.Values{"csrf_token": {csrf}, "note": {"vendor maintenance"}}.Encode())), http.StatusOK)
+	wantStatus(t, a.get(base+"/jobs/month-end/edit"), http.StatusOK)
+	form.Set("uri", "https://example.com/changed")
+	wantStatus(t, a.do(a.client, http.MethodPost, base+"/jobs/month-end/edit", nil, h, strings.NewReader(form.Encode())), http.StatusOK)
+	coll, _ := a.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"})
+	j, err := a.store.JobByName(context.Background(), coll.ID, "month-end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != "disabled" || j.StateNote != "vendor maintenance" || !strings.Contains(string(j.Definition), "/changed") {
+		t.Errorf("after the edit: %s %q %s", j.State, j.StateNote, j.Definition)
 	}
 }

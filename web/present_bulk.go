@@ -49,9 +49,10 @@ type BulkOutcomeCount struct {
 	N       int
 }
 
-// bulkOutcomeWords are the outcomes as a summary says them.
+// bulkOutcomeWords are the outcomes as a summary says them (the first two
+// are spelled as the states they lead to).
 var bulkOutcomeWords = map[string]string{
-	"enabled": "enabled", "disabled": "disabled", "noteChanged": "note changed (already disabled)",
+	string(jobdef.Enabled): string(jobdef.Enabled), string(jobdef.Disabled): string(jobdef.Disabled), "noteChanged": "note changed (already disabled)",
 	"alreadyEnabled": "already enabled", "alreadyDisabled": "already disabled",
 	"alreadyCompleted": "already completed", "alreadyFaulted": "already faulted",
 	"started": "started", "notEnabled": "not run (not enabled)", "deleted": "deleted",
