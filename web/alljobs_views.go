@@ -78,6 +78,7 @@ type AllJobsRow struct {
 	// HasFailures24h says it is not zero.
 	Failures24h    string
 	HasFailures24h bool
-	// StateNote is who paused the job, when and why (Text "" when not).
+	// StateNote is who paused the job, when and why (Text "" when not
+	// paused or without a note).
 	StateNote StateNoteView
 }

@@ -174,7 +174,8 @@ type JobRow struct {
 	LastResult                    BadgeView
 	LastAt                        Instant
 	Executions, Failures, Faulted string
-	// StateNote is who paused the job, when and why (Text "" when not).
+	// StateNote is who paused the job, when and why (Text "" when not
+	// paused or without a note).
 	StateNote StateNoteView
 }
 

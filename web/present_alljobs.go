@@ -309,7 +309,9 @@ func newAllJobsRow(it AllJobsItem, now time.Time) AllJobsRow {
 		Badge:       jobStateBadge(j.State),
 		Description: pj.Describe(ScheduleBase(j.ScheduleBase, j.CreatedAt)),
 		Failures24h: FormatCount(j.RecentFailures), HasFailures24h: j.RecentFailures > 0,
-		StateNote: NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now),
+	}
+	if j.StateNote != "" { // lists say who paused a job only when they said why
+		r.StateNote = NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now)
 	}
 	if pj.Job == nil {
 		r.Description = pj.Problem
