@@ -982,7 +982,7 @@ func allJobsRow(r AllJobsRow) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var61 = []any{allJobsCell + " md:min-w-[11rem]"}
+		var templ_7745c5c3_Var61 = []any{allJobsCell}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var61...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -1031,14 +1031,14 @@ func allJobsRow(r AllJobsRow) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if r.StateNote.Text != "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<span class=\"state-note mt-1 block max-w-[16rem] break-words text-xs text-slate-600\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<span class=\"state-note mt-1 block break-words text-xs text-slate-600 md:max-w-[11rem]\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var65 string
 			templ_7745c5c3_Var65, templ_7745c5c3_Err = templ.JoinStringErrs(r.StateNote.Text)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/alljobs.templ`, Line: 173, Col: 108}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/alljobs.templ`, Line: 173, Col: 111}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var65))
 			if templ_7745c5c3_Err != nil {
