@@ -172,10 +172,11 @@ func (s *Server) accountViewFor(ctx context.Context, userID, current int64) (web
 		return web.AccountView{}, err
 	}
 	var v web.AccountView
+	now := s.clock()
 	for _, ss := range list {
 		row := web.SessionRow{
 			ID: ss.ID, Current: ss.ID == current, Browser: web.BrowserName(ss.UserAgent), Address: ss.RemoteAddr,
-			Created: accountTimeView(ss.CreatedAt), LastSeen: accountTimeView(ss.LastSeenAt),
+			Created: accountTimeView(ss.CreatedAt, now), LastSeen: accountTimeView(ss.LastSeenAt, now),
 		}
 		if row.Current {
 			v.Sessions = append([]web.SessionRow{row}, v.Sessions...)

@@ -33,16 +33,16 @@ func accountPathID(c echo.Context, name string) (int64, error) {
 	return id, nil
 }
 
-// accountTimeView formats t (in UTC) for the pages.
-func accountTimeView(t time.Time) web.AccountTime {
-	i := web.InstantIn(t, time.UTC, t) // the one format of every page
-	return web.AccountTime{Text: i.Local, ISO: i.ISO}
+// accountTimeView formats t (in UTC, with how far it is from now) for the
+// pages.
+func accountTimeView(t, now time.Time) web.AccountTime {
+	return web.AccountTimeAt(t, now) // the one format of every page
 }
 
 // accountOptionalTime is accountTimeView, or the zero AccountTime ("never") for nil.
-func accountOptionalTime(t *time.Time) web.AccountTime {
+func accountOptionalTime(t *time.Time, now time.Time) web.AccountTime {
 	if t == nil {
 		return web.AccountTime{}
 	}
-	return accountTimeView(*t)
+	return accountTimeView(*t, now)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
 	"sked/web"
 )
@@ -33,22 +34,12 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Workspace != "" {
-		visible, all = inWorkspace(visible, p.Workspace), false
+	scope, all, err := narrowScope(visible, all, p.Workspace, p.Collection)
+	if err != nil {
+		return err
 	}
-	scope := visible
-	if p.Collection != "" {
-		scope, all = nil, false
-		for _, vc := range visible {
-			if vc.Path() == p.Collection {
-				scope = []models.VisibleCollection{vc}
-			}
-		}
-		if scope == nil {
-			return badRequest("collection", "no collection "+p.Collection+" in your workspaces")
-		}
-	}
-	found, err := s.store.SearchJobs(ctx, web.AllJobsSearch(p, scope, all, now))
+	search := web.AllJobsSearch(p, scope, all, now)
+	found, err := s.store.SearchJobs(ctx, search)
 	if err != nil {
 		return err
 	}
@@ -57,6 +48,18 @@ func (s *Server) allJobsPage(c echo.Context) error {
 		return err
 	}
 	results := web.NewAllJobsResults(p, items, found.WalkedTo, now)
+	// The bulk form offers every match: counted (up to what one action
+	// takes) only when the matches fill more than this page, and not for
+	// the last result filter (a lookup per job: not counted).
+	matching := int64(len(results.Rows))
+	if p.Result != "" && (results.NextURL != "" || results.FirstURL != "") {
+		matching = -1
+	} else if results.NextURL != "" || results.FirstURL != "" {
+		if matching, err = s.store.CountSearchJobs(ctx, search, catalog.MaxBulkJobs); err != nil {
+			return err
+		}
+	}
+	results.Bulk = web.NewBulkBar(p, len(results.Rows), matching, catalog.MaxBulkJobs, csrfToken(c))
 	c.Response().Header().Add(echo.HeaderVary, hxRequest)
 	if isHTMX(c) && c.Request().Header.Get("HX-History-Restore-Request") != "true" {
 		// The form sends every field, empty or not: the address bar gets
@@ -65,18 +68,11 @@ func (s *Server) allJobsPage(c echo.Context) error {
 		return render(c, http.StatusOK, web.AllJobsResultsFragment(results))
 	}
 	form := web.NewAllJobsForm(p, visible, zoneNames())
-	return render(c, http.StatusOK, web.AllJobsPage(page(c, "All jobs"), web.AllJobsView{Form: form, Results: results}))
-}
-
-// inWorkspace is the collections of cs in workspace ws.
-func inWorkspace(cs []models.VisibleCollection, ws string) []models.VisibleCollection {
-	var out []models.VisibleCollection
-	for _, c := range cs {
-		if c.WorkspaceID == ws {
-			out = append(out, c)
-		}
+	flash, err := takeFlash(c)
+	if err != nil {
+		return err
 	}
-	return out
+	return render(c, http.StatusOK, web.AllJobsPage(page(c, "All jobs"), web.AllJobsView{Form: form, Results: results, Flash: flash}))
 }
 
 // allJobsItems reads back the definitions of a page of jobs and their next

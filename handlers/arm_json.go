@@ -89,14 +89,15 @@ type armStatus struct {
 }
 
 // toARMJob writes a stored job: its canonical definition with times given
-// offsets, its current state, and its status. now and cals (the calendars
+// offsets, its current state with its note and who changed it when, and
+// its status. now and cals (the calendars
 // of the collection's workspace) compute the next execution time of a job
 // the engine has not scheduled yet.
 func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time, cals recurrence.Calendars) armJob {
 	props := json.RawMessage(j.Definition)
 	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err == nil {
-		job.State = jobdef.State(j.State)
+		job.State, job.StateNote = jobdef.State(j.State), j.StateNote
 		props = job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: recurrence.WallInstant})
 	}
 	var m map[string]json.RawMessage
@@ -105,6 +106,12 @@ func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time, cals rec
 		m = map[string]json.RawMessage{}
 	}
 	m["state"], _ = json.Marshal(j.State)
+	// Who last changed the state or the note, and when (SPEC §13.2,
+	// read-only: ignored on input); left out until someone did.
+	if j.StateChangedAt != nil {
+		m["stateChangedBy"], _ = json.Marshal(j.StateChangedBy)
+		m["stateChangedAt"], _ = json.Marshal(j.StateChangedAt.UTC().Format(time.RFC3339Nano))
+	}
 	if j.State != jobdef.Disabled || j.ExecutionCount > 0 {
 		st := armStatus{ExecutionCount: j.ExecutionCount, FailureCount: j.FailureCount, FaultedCount: j.FaultedCount}
 		if j.LastRunAt != nil {

@@ -118,7 +118,7 @@ func (s *Server) importResult(v web.ImportPage, rep *catalog.ImportReport, err e
 	switch {
 	case err == nil:
 	case rep != nil && (problem.As(err) != nil || errors.As(err, &qe)):
-		v.Report = importReportView(rep)
+		v.Report = importReportView(rep, s.clock())
 		v.Report.Message = "Nothing was written: " + strings.SplitN(err.Error(), "\n", 2)[0] +
 			" — see the jobs marked invalid below, or import the valid ones only."
 		return statusUnprocessable, v
@@ -130,7 +130,7 @@ func (s *Server) importResult(v web.ImportPage, rep *catalog.ImportReport, err e
 		v.Problems = []string{"The import failed on our side and nothing was written; the error has been logged."}
 		return http.StatusInternalServerError, v
 	}
-	v.Report = importReportView(rep)
+	v.Report = importReportView(rep, s.clock())
 	if rep.Applied {
 		v.Report.Message = "Imported: " + web.Plural(int64(rep.Summary.Written), "job", "jobs") + " written."
 	}
@@ -155,8 +155,9 @@ func (s *Server) importProgress(c echo.Context) error {
 	return s.renderImport(c, status, page)
 }
 
-// importReportView turns a report into its view.
-func importReportView(rep *catalog.ImportReport) *web.ImportReportView {
+// importReportView turns a report into its view; next runs carry how far
+// they are from now.
+func importReportView(rep *catalog.ImportReport, now time.Time) *web.ImportReportView {
 	sm := rep.Summary
 	out := &web.ImportReportView{DryRun: rep.DryRun, Applied: rep.Applied, Jobs: sm.Jobs, New: sm.New, Replace: sm.Replace,
 		Skip: sm.Skip, Invalid: sm.Invalid, Written: sm.Written}
@@ -168,7 +169,7 @@ func importReportView(rep *catalog.ImportReport) *web.ImportReportView {
 			if err != nil {
 				continue
 			}
-			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: web.ImportInstant(t)})
+			row.Next = append(row.Next, web.PreviewOccurrence{RFC3339: o, Local: web.TimeBeside(web.ImportInstant(t), t, now)})
 		}
 		out.Rows = append(out.Rows, row)
 	}

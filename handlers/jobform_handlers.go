@@ -82,7 +82,7 @@ func (s *Server) editJobPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	job.State = jobdef.State(j.State)
+	job.State, job.StateNote = jobdef.State(j.State), j.StateNote
 	f, unsupported := web.JobFormFrom(job)
 	base := s.baseJobForm(c, row)
 	f.Collection, f.PreviewURL, f.CSRFToken, f.Zones = base.Collection, base.PreviewURL, base.CSRFToken, base.Zones
@@ -159,6 +159,11 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 			f.Errors = web.FieldErrors{"name": web.JobFormSentence("jobName", fmt.Sprintf("a job named %q already exists in this collection: edit it instead", f.Name))}
 			f.Preview = s.previewFor(c, row, body, n, f.Mode)
 			return s.renderJobForm(c, statusUnprocessable, f)
+		}
+	}
+	if f.Edit {
+		if body, err = s.keepStateNote(c, row, f.Name, body); err != nil {
+			return err
 		}
 	}
 	j, _, err := s.jobs.PutJob(c.Request().Context(), actorOf(c), row, f.Name, body)

@@ -173,10 +173,11 @@ func (s *Server) membersView(ctx context.Context, m memberAccess, self int64) (w
 		}
 	}
 	v := web.MembersView{WorkspaceID: ws.ID, WorkspaceName: ws.DisplayName, CanManage: m.canManage}
+	now := s.clock()
 	for _, mem := range members {
 		v.Members = append(v.Members, web.MemberRow{
 			UserID: mem.UserID, Username: mem.Username, Role: mem.Role, IsAdmin: mem.IsAdmin, Disabled: mem.Disabled,
-			Self: mem.UserID == self, LastOwner: mem.Role == models.RoleOwner && owners == 1, Joined: accountTimeView(mem.CreatedAt),
+			Self: mem.UserID == self, LastOwner: mem.Role == models.RoleOwner && owners == 1, Joined: accountTimeView(mem.CreatedAt, now),
 		})
 	}
 	return v, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/models/problem"
 	"sked/scheduler/catalog"
 	"sked/web"
 )
@@ -167,9 +168,11 @@ func (s *Server) jobEnable(c echo.Context) error {
 	})
 }
 
+// jobDisable disables the job with the form's note (SPEC §13.2; a bad
+// note is refused in place, naming the field).
 func (s *Server) jobDisable(c echo.Context) error {
 	return s.jobAction(c, func(row *models.CollectionRow, j *models.JobDetail) (string, error) {
-		err := s.jobs.DisableJob(c.Request().Context(), actorOf(c), row, &j.Job)
+		err := s.jobs.DisableJobNote(c.Request().Context(), actorOf(c), row, &j.Job, c.FormValue("note"))
 		return "The job is disabled: no occurrence runs until it is enabled again.", err
 	})
 }
@@ -234,6 +237,8 @@ func refusal(err error) string {
 	case errors.As(err, &he) && he.Code == http.StatusServiceUnavailable:
 		_, msg := classify(err)
 		return msg
+	case problem.As(err) != nil:
+		return problem.As(err).Problems[0].Sentence()
 	}
 	return ""
 }

@@ -40,6 +40,7 @@ var roleMatrix = map[string]string{
 	"GET /users": ruleAdmin, "POST /users": ruleAdmin, "POST /users/:id/disable": ruleAdmin,
 	"POST /users/:id/enable": ruleAdmin, "POST /users/:id/password": ruleAdmin,
 	"POST /api/v1/import": ruleForm, "GET /api/v1/export": ruleForm,
+	"POST /jobs/bulk": ruleForm, "POST /api/v1/jobs/bulk": ruleForm,
 	"GET /workspaces": ruleSelf, "POST /workspaces": ruleForm, "GET /api/v1/workspaces": ruleSelf,
 
 	"GET /workspaces/:ws/members":             models.RoleReader,

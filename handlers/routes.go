@@ -128,6 +128,10 @@ func (s *Server) routeTable() []route {
 
 		{get, "/", s.dashboard, signedIn, anyRole},
 		{get, "/jobs", s.allJobsPage, signedIn, anyRole},
+		// Bulk actions on jobs of any workspace: the catalog authorises
+		// each job's workspace (SPEC §13.4).
+		{post, "/jobs/bulk", s.allJobsBulk, signedIn, anyRole},
+		{post, "/api/v1/jobs/bulk", s.apiBulkJobs, apiToken, anyRole},
 
 		// The Azure Scheduler REST API 2016-03-01 (SPEC §7).
 		{get, armSub, s.listCollections, armAPI, models.RoleReader},

@@ -97,11 +97,12 @@ func (s *Server) tokensView(ctx context.Context, userID int64) (web.TokensView, 
 		return web.TokensView{}, err
 	}
 	v := web.TokensView{}
+	now := s.clock()
 	for _, t := range tokens {
 		v.Tokens = append(v.Tokens, web.TokenRow{
 			ID: t.ID, Name: t.Name, Prefix: t.Prefix,
-			Created: accountTimeView(t.CreatedAt), LastUsed: accountOptionalTime(t.LastUsedAt), Revoked: accountOptionalTime(t.RevokedAt),
-			Role: t.Role, Scope: tokenScopeText(t.Scope()), Expires: accountOptionalTime(t.ExpiresAt),
+			Created: accountTimeView(t.CreatedAt, now), LastUsed: accountOptionalTime(t.LastUsedAt, now), Revoked: accountOptionalTime(t.RevokedAt, now),
+			Role: t.Role, Scope: tokenScopeText(t.Scope()), Expires: accountOptionalTime(t.ExpiresAt, now),
 		})
 	}
 	for _, w := range ws {

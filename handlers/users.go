@@ -144,10 +144,11 @@ func (s *Server) usersView(ctx context.Context, self int64) (usersView, error) {
 		return usersView{}, err
 	}
 	v := usersView{}
+	now := s.clock()
 	for _, u := range users {
 		v.Users = append(v.Users, web.UserRow{
 			ID: u.ID, Username: u.Username, IsAdmin: u.IsAdmin, Disabled: u.Disabled,
-			Self: u.ID == self, Created: accountTimeView(u.CreatedAt),
+			Self: u.ID == self, Created: accountTimeView(u.CreatedAt, now),
 		})
 	}
 	return v, nil

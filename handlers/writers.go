@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"sked/models"
@@ -34,8 +35,12 @@ type jobWriter interface {
 	DeleteJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string) error
 	EnableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
 	DisableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
+	DisableJobNote(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, note string) error
 	RunNow(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) (int64, error)
 	Rerun(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, historyID int64) (int64, error)
+	// The bulk actions of the "All jobs" page and POST /api/v1/jobs/bulk.
+	BulkJobs(ctx context.Context, actor catalog.Actor, action catalog.BulkAction, jobs []models.BulkJob, note string) (*catalog.BulkResult, error)
+	ExportJobs(ctx context.Context, actor catalog.Actor, jobs []models.BulkJob) (json.RawMessage, error)
 }
 
 // calendarWriter changes calendars: the calendar API and pages.

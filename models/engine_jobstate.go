@@ -56,36 +56,11 @@ func (s *Store) RunNow(ctx context.Context, id int64, now time.Time) (int64, err
 // its pending retries and error actions, while an attempt already running
 // finishes and is recorded. Enabling an enabled job or disabling a
 // disabled one changes nothing. It returns ErrNotFound, or ErrJobFinished
-// for a completed or faulted job.
+// for a completed or faulted job. It is SetJobState without a note or a
+// writer's name (the engine's own calls).
 func (s *Store) SetJobEnabled(ctx context.Context, id int64, enabled bool, now time.Time) error {
-	state := jobdef.Disabled
-	if enabled {
-		state = jobdef.Enabled
-	}
-	sched := newJobSchedule(state, nil, now)
-	var states []string
-	err := s.db.WithContext(ctx).Raw(`UPDATE jobs SET state = excluded.state, updated_at = ?::timestamptz, `+
-		jobScheduleSet("jobs.definition")+`
-		FROM (SELECT ?::text AS state, ?::timestamptz AS schedule_base, ?::timestamptz AS next_run_at) AS excluded
-		WHERE id = ? AND jobs.state IN ('enabled', 'disabled') AND jobs.state <> excluded.state RETURNING jobs.state`,
-		now, state, sched.Base, sched.NextRunAt, id).Scan(&states).Error
-	if err != nil {
-		return translate("models: set job state", err)
-	}
-	if len(states) == 1 {
-		return nil
-	}
-	var cur []string
-	if err := s.db.WithContext(ctx).Raw(`SELECT state FROM jobs WHERE id = ?`, id).Scan(&cur).Error; err != nil {
-		return translate("models: set job state", err)
-	}
-	switch {
-	case len(cur) == 0:
-		return translate("models: set job state", ErrNotFound)
-	case jobdef.State(cur[0]).Final():
-		return translate("models: set job state", ErrJobFinished)
-	}
-	return nil
+	_, err := s.SetJobState(ctx, id, JobStateWrite{Enabled: enabled, Now: now, KeepNote: true})
+	return err
 }
 
 // endJob ends job id in state (jobdef.Completed or jobdef.Faulted) at now:

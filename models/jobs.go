@@ -28,6 +28,13 @@ type Job struct {
 	// NextRunAt has not been computed yet from ScheduleBase.
 	ScheduleBase  *time.Time
 	NeedsSchedule bool
+	// StateNote is why the job is disabled (SPEC §13.2), "" for none: only
+	// a disabled job carries one. StateChangedBy and StateChangedAt are
+	// who last changed its state or note through the catalog and when
+	// ("" and nil until then).
+	StateNote      string
+	StateChangedBy string
+	StateChangedAt *time.Time
 }
 
 // TableName tells GORM the table.

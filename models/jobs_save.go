@@ -34,6 +34,11 @@ type JobWrite struct {
 	// creates, enables or changes, and the end of a job it ends (zero:
 	// time.Now).
 	Now time.Time
+	// StateNote is the note of a disabled job (SPEC §13.2; ignored for
+	// other states: enabling clears it); StateBy is who writes (the
+	// actor's name). When the write changes the state or the note, they
+	// become the job's StateChangedBy, and Now its StateChangedAt.
+	StateNote, StateBy string
 }
 
 // SaveJob creates or replaces a job in one transaction, sealing its
@@ -89,21 +94,49 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	now := w.now()
 	state, ended := w.stateAndEnd(now)
 	sched := newJobSchedule(jobdef.State(state), nil, now)
+	note := w.noteRow(state, now)
 	var j Job
 	err = tx.Raw(`
-		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at, schedule_base, needs_schedule)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at, schedule_base, needs_schedule,
+			state_note, state_changed_by, state_changed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 		SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`
+		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
 		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
-		sched.Base, sched.NeedsSchedule).Scan(&j).Error
+		sched.Base, sched.NeedsSchedule, note.Note, note.By, note.At, w.StateBy, now).Scan(&j).Error
 	if err != nil {
 		return nil, false, err
 	}
 	return &j, len(existing) == 0, nil
+}
+
+// jobStateNoteSet is the SET list of the state note columns of a job
+// that an upsert replaces (after jobScheduleSet): the note is the write's
+// (EXCLUDED.state_note); who and when (two placeholders: the writer's
+// name and now) change only when the state or the note does.
+const jobStateNoteSet = `state_note = EXCLUDED.state_note,
+		    state_changed_by = CASE WHEN jobs.state <> EXCLUDED.state OR jobs.state_note <> EXCLUDED.state_note
+		                            THEN ?::text ELSE jobs.state_changed_by END,
+		    state_changed_at = CASE WHEN jobs.state <> EXCLUDED.state OR jobs.state_note <> EXCLUDED.state_note
+		                            THEN ?::timestamptz ELSE jobs.state_changed_at END`
+
+// stateNoteCols are the state note columns of a job that a write inserts:
+// a job created disabled carries the note, its writer and now; any other
+// none of them.
+type stateNoteCols struct {
+	Note, By string
+	At       *time.Time
+}
+
+// noteRow returns the state note columns w inserts for state at now.
+func (w JobWrite) noteRow(state jobdef.State, now time.Time) stateNoteCols {
+	if state != jobdef.Disabled {
+		return stateNoteCols{}
+	}
+	return stateNoteCols{Note: w.StateNote, By: w.StateBy, At: &now}
 }
 
 // now returns w.Now, or time.Now when it is zero.
@@ -192,7 +225,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		count[r.JobCollectionID]++
 	}
 	now := time.Now().UTC()
-	const chunk = 1000 // rows per statement: 8 parameters each, far below PostgreSQL's 65,535
+	const chunk = 1000 // rows per statement: 11 parameters each, far below PostgreSQL's 65,535
 	var (
 		sql   strings.Builder
 		args  []any
@@ -203,14 +236,18 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) == 0 {
 			return nil
 		}
+		// Who and when of a changed state or note are the chunk's last
+		// write's (one import: one writer, one clock).
+		last := writes[upTo-1]
 		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
-				schedule_base, needs_schedule) VALUES `+
+				schedule_base, needs_schedule, state_note, state_changed_by, state_changed_at) VALUES `+
 			sql.String()+`
 			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 			SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition"), args...).Error; err != nil {
+			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet,
+			append(args, last.StateBy, last.now())...).Error; err != nil {
 			return err
 		}
 		sql.Reset()
@@ -247,7 +284,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		state, ended := w.stateAndEnd(wnow)
 		sched := newJobSchedule(jobdef.State(state), nil, wnow)
 		// One statement may not upsert the same row twice.
-		if inRow[key] || len(args) >= chunk*8 {
+		if inRow[key] || len(args) >= chunk*11 {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -255,8 +292,10 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) > 0 {
 			sql.WriteString(", ")
 		}
-		sql.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended, sched.Base, sched.NeedsSchedule)
+		sql.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		note := w.noteRow(state, wnow)
+		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended, sched.Base, sched.NeedsSchedule,
+			note.Note, note.By, note.At)
 		inRow[key] = true
 	}
 	if err := flush(len(writes)); err != nil {

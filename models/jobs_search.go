@@ -100,7 +100,8 @@ type JobSearchParams struct {
 	AllCollections bool
 	// Query is split at white space; a job matches when each word is
 	// found (case-insensitively) in its name, its action's target (URI
-	// host and path, queue, topic) or its "resource group/collection".
+	// host and path, queue, topic), its state note or its "resource
+	// group/collection".
 	Query string
 	// States keeps the jobs in one of these states.
 	States []string
@@ -145,6 +146,11 @@ type JobSearchRow struct {
 	LastStatus     *HistoryStatus
 	LastStartTime  *time.Time
 	RecentFailures int64
+	// StateNote, StateChangedBy and StateChangedAt are the job's (SPEC
+	// §13.2).
+	StateNote      string
+	StateChangedBy string
+	StateChangedAt *time.Time
 }
 
 // Cursor is the keyset position of r in order sort.
@@ -199,42 +205,10 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 	if !p.AllCollections && len(p.Collections) == 0 {
 		return JobSearchPage{}, nil
 	}
-	var where []string
-	var args []any
+	where, args := searchConds(p)
 	add := func(cond string, a ...any) {
 		where = append(where, cond)
 		args = append(args, a...)
-	}
-	if !p.AllCollections {
-		add("j.job_collection_id IN ?", collectionIDs(p.Collections))
-	}
-	for _, word := range strings.Fields(strings.ToLower(p.Query)) {
-		var in []int64
-		for _, c := range p.Collections {
-			if strings.Contains(strings.ToLower(c.ResourceGroup+"/"+c.Name), word) {
-				in = append(in, c.ID)
-			}
-		}
-		pattern := "%" + likeEscaper.Replace(word) + "%"
-		if len(in) == 0 {
-			add("j.search LIKE ?", pattern)
-		} else {
-			add("(j.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
-		}
-	}
-	if len(p.States) > 0 {
-		add("j.state IN ?", p.States)
-	}
-	if p.Zone != "" {
-		if strings.EqualFold(p.Zone, "UTC") {
-			add("lower(j.time_zone) IN ('', 'utc')")
-		} else {
-			add("lower(j.time_zone) = lower(?)", p.Zone)
-		}
-	}
-	if !p.FailedSince.IsZero() {
-		add(`EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?)`,
-			p.FailedSince)
 	}
 	order, err := keyset(p.Sort, p.After, add)
 	if err != nil {
@@ -295,6 +269,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		return tx.Raw(`
 		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
 		       j.needs_schedule, j.scheduled_count, j.failure_count, j.created_at,
+		       j.state_note, j.state_changed_by, j.state_changed_at,
 		       c.name AS collection, rg.name AS resource_group, rg.workspace_id,
 		       lh.status AS last_status, lh.start_time AS last_start_time,
 		       coalesce(rf.n, 0) AS recent_failures
@@ -316,6 +291,48 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 	}
 	page.Rows = out
 	return page, nil
+}
+
+// searchConds is the WHERE conditions (joined by AND) of the jobs p
+// selects, with their arguments: collections, search words, states, time
+// zone and recent failures (not the last result, nor the keyset).
+func searchConds(p JobSearchParams) (where []string, args []any) {
+	add := func(cond string, a ...any) {
+		where = append(where, cond)
+		args = append(args, a...)
+	}
+	if !p.AllCollections {
+		add("j.job_collection_id IN ?", collectionIDs(p.Collections))
+	}
+	for _, word := range strings.Fields(strings.ToLower(p.Query)) {
+		var in []int64
+		for _, c := range p.Collections {
+			if strings.Contains(strings.ToLower(c.ResourceGroup+"/"+c.Name), word) {
+				in = append(in, c.ID)
+			}
+		}
+		pattern := "%" + likeEscaper.Replace(word) + "%"
+		if len(in) == 0 {
+			add("j.search LIKE ?", pattern)
+		} else {
+			add("(j.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
+		}
+	}
+	if len(p.States) > 0 {
+		add("j.state IN ?", p.States)
+	}
+	if p.Zone != "" {
+		if strings.EqualFold(p.Zone, "UTC") {
+			add("lower(j.time_zone) IN ('', 'utc')")
+		} else {
+			add("lower(j.time_zone) = lower(?)", p.Zone)
+		}
+	}
+	if !p.FailedSince.IsZero() {
+		add(`EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?)`,
+			p.FailedSince)
+	}
+	return where, args
 }
 
 // walkEnd returns the position of the JobSearchWalk-th job that cond

@@ -6,11 +6,15 @@ import (
 )
 
 // AccountTime is a time formatted by the handlers: Text is what people
-// read, ISO the RFC 3339 value of the <time datetime> attribute. The zero
-// AccountTime is "never".
+// read, ISO the RFC 3339 value of the <time datetime> attribute, Relative
+// how far it is from the page's now ("3 h ago", "" when not known) and
+// Full both ("Sun 22 Nov 2026 18:36:00 UTC (3 h ago)"; AccountTimeAt).
+// The zero AccountTime is "never".
 type AccountTime struct {
-	Text string
-	ISO  string
+	Text     string
+	ISO      string
+	Relative string
+	Full     string
 }
 
 // TokensView is the API tokens page: the create form, the token just

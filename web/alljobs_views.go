@@ -8,6 +8,9 @@ package web
 type AllJobsView struct {
 	Form    AllJobsForm
 	Results AllJobsResults
+	// Flash is the result of the last bulk action ("48 disabled, 2
+	// already completed."), "" for none.
+	Flash string
 }
 
 // AllJobsForm is the page's filter form (a GET: the filter is the URL),
@@ -53,10 +56,15 @@ type AllJobsResults struct {
 	// NextURL is the next page (keyset cursor in the URL), FirstURL the
 	// first page when this is not it.
 	NextURL, FirstURL string
+	// Bulk is the bulk actions' form around the rows (its Action "" when
+	// the viewer has no job to act on).
+	Bulk BulkBar
 }
 
 // AllJobsRow is one job of the "All jobs" page.
 type AllJobsRow struct {
+	// ID is the job's id, the value of its bulk checkbox.
+	ID        string
 	Name, URL string
 	// Collection is "resource group/collection", CollectionURL its page.
 	Collection, CollectionURL string
@@ -72,4 +80,7 @@ type AllJobsRow struct {
 	// HasFailures24h says it is not zero.
 	Failures24h    string
 	HasFailures24h bool
+	// StateNote is who paused the job, when and why (Text "" when not
+	// paused or without a note).
+	StateNote StateNoteView
 }

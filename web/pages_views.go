@@ -180,6 +180,9 @@ type JobRow struct {
 	LastResult                    BadgeView
 	LastAt                        Instant
 	Executions, Failures, Faulted string
+	// StateNote is who paused the job, when and why (Text "" when not
+	// paused or without a note).
+	StateNote StateNoteView
 }
 
 // ---------------------------------------------------------------------- job
@@ -245,6 +248,10 @@ type JobStatus struct {
 	NextNote string
 	// Zone is the job's time zone (the one the times are shown in).
 	Zone string
+	// StateNote is who paused the job, when and why (none unless it is
+	// disabled); NoteMax the longest note the disable form takes.
+	StateNote StateNoteView
+	NoteMax   int
 }
 
 // TimelineView is the #job-timeline fragment: the history over a range as

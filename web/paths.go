@@ -217,3 +217,6 @@ func AuditPath(ws string, q url.Values) string {
 func AuditOfPath(ws, resource string) string {
 	return AuditPath(ws, url.Values{"resource": {resource}})
 }
+
+// AllJobsBulkPath is the bulk actions of the "All jobs" page (POST).
+func AllJobsBulkPath() string { return AllJobsBasePath + "/bulk" }

@@ -308,12 +308,16 @@ func newAllJobsRow(it AllJobsItem, now time.Time) AllJobsRow {
 	j, pj := it.Row, it.Stored
 	zone := pj.Zone()
 	r := AllJobsRow{
+		ID:   strconv.FormatInt(j.ID, 10),
 		Name: j.Name, URL: JobPath(j.WorkspaceID, j.ResourceGroup, j.Collection, j.Name),
 		Collection: j.ResourceGroup + "/" + j.Collection, CollectionURL: CollectionPath(j.WorkspaceID, j.ResourceGroup, j.Collection),
 		Workspace:   j.WorkspaceID,
 		Badge:       jobStateBadge(j.State),
 		Description: pj.Describe(ScheduleBase(j.ScheduleBase, j.CreatedAt)),
 		Failures24h: FormatCount(j.RecentFailures), HasFailures24h: j.RecentFailures > 0,
+	}
+	if j.StateNote != "" { // lists say who paused a job only when they said why
+		r.StateNote = NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now)
 	}
 	if pj.Job == nil {
 		r.Description = pj.Problem

@@ -80,6 +80,9 @@ func NewJobList(row *models.CollectionRow, after string, items []JobListItem, no
 			Description: pj.Describe(ScheduleBase(j.ScheduleBase, j.CreatedAt)),
 			Executions:  FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
 		}
+		if j.StateNote != "" { // lists say who paused a job only when they said why
+			r.StateNote = NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now)
+		}
 		if pj.Job == nil {
 			r.Description = pj.Problem
 		}

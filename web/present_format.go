@@ -41,6 +41,21 @@ func InstantPtr(t *time.Time, loc *time.Location, now time.Time) Instant {
 	return InstantIn(*t, loc, now)
 }
 
+// AccountTimeAt is t as the account pages (tokens, sessions, users,
+// members) show it: the one format of every page, in UTC, with how far
+// it is from now beside it (TimeBeside).
+func AccountTimeAt(t, now time.Time) AccountTime {
+	i := InstantIn(t, time.UTC, now)
+	return AccountTime{Text: i.Local, ISO: i.ISO, Relative: i.Relative, Full: TimeBeside(i.Local, t, now)}
+}
+
+// TimeBeside is an absolute time as a page writes it (abs, the text of t)
+// with how far t is from now beside it: "Sun 22 Nov 2026 18:36:00 UTC
+// (3 h ago)", "… (in 4 min)", "… (now)".
+func TimeBeside(abs string, t, now time.Time) string {
+	return abs + " (" + RelativeTime(t.Sub(now)) + ")"
+}
+
 // RelativeTime says how far a moment is: "in 4 min", "2 h ago", "now".
 func RelativeTime(d time.Duration) string {
 	future := d > 0

@@ -198,3 +198,33 @@ func TestMessageSummary(t *testing.T) {
 		})
 	}
 }
+
+func TestAccountTimeAtShowsTheTimeWithHowFarItIs(t *testing.T) {
+	at := time.Date(2026, 11, 22, 18, 36, 0, 0, time.UTC)
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	for _, tc := range []struct {
+		name     string
+		t, now   time.Time
+		text     string
+		relative string
+		full     string
+	}{
+		{"three hours ago", at, at.Add(3*time.Hour + 5*time.Minute), "Sun 22 Nov 2026 18:36:00 UTC", "3 h ago",
+			"Sun 22 Nov 2026 18:36:00 UTC (3 h ago)"},
+		{"in a future", at, at.Add(-4 * time.Minute), "Sun 22 Nov 2026 18:36:00 UTC", "in 4 min",
+			"Sun 22 Nov 2026 18:36:00 UTC (in 4 min)"},
+		{"this moment", at, at, "Sun 22 Nov 2026 18:36:00 UTC", "now", "Sun 22 Nov 2026 18:36:00 UTC (now)"},
+		{"days ago", at, at.Add(75 * time.Hour), "Sun 22 Nov 2026 18:36:00 UTC", "3 days ago",
+			"Sun 22 Nov 2026 18:36:00 UTC (3 days ago)"},
+		{"another zone is shown in UTC", at.In(berlin), at.Add(time.Minute), "Sun 22 Nov 2026 18:36:00 UTC", "1 min ago",
+			"Sun 22 Nov 2026 18:36:00 UTC (1 min ago)"},
+	} {
+		got := AccountTimeAt(tc.t, tc.now)
+		if got.Text != tc.text || got.Relative != tc.relative || got.Full != tc.full || got.ISO != "2026-11-22T18:36:00Z" {
+			t.Errorf("%s: AccountTimeAt = %+v, want %q, %q, %q", tc.name, got, tc.text, tc.relative, tc.full)
+		}
+	}
+	if got := TimeBeside("Sun 22 Nov 2026 19:36:00 +01:00", at, at.Add(-2*time.Hour)); got != "Sun 22 Nov 2026 19:36:00 +01:00 (in 2 h)" {
+		t.Errorf("TimeBeside = %q", got)
+	}
+}

@@ -89,7 +89,9 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 		CanRun: j.State == jobdef.Enabled && row.State == models.CollectionEnabled, CanEnable: j.State == jobdef.Disabled, CanDisable: j.State == jobdef.Enabled,
 		CanDelete:  true,
 		Executions: FormatCount(j.ExecutionCount), Failures: FormatCount(j.FailureCount), Faulted: FormatCount(j.FaultedCount),
-		Zone: zone.String(),
+		Zone:      zone.String(),
+		StateNote: NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now),
+		NoteMax:   jobdef.MaxStateNote,
 	}
 	if row.State != models.CollectionEnabled {
 		st.CollectionNote = fmt.Sprintf("The collection %s is %s: none of its jobs runs until it is enabled again.",

@@ -101,6 +101,10 @@ type Job struct {
 	Recurrence *Recurrence
 	// State is the requested state; Enabled when absent.
 	State State
+	// StateNote is why the job is disabled (properties.stateNote,
+	// extension, SPEC §13.2), trimmed; "" for none. It is not part of the
+	// stored definition: the store keeps it in a column of its own.
+	StateNote string
 	// MisfirePolicy defaults to MisfireSkip.
 	MisfirePolicy MisfirePolicy
 	// Concurrency defaults to ConcurrencyAllow.

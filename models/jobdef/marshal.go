@@ -24,7 +24,9 @@ type MarshalOptions struct {
 // state, week days, retryType), action.type is written as sent, the
 // authentication types in the API's spelling, defaults of Sked's extensions
 // are left out, and secrets are never written: a clientCertificate shows
-// its thumbprint, subject and expiry instead.
+// its thumbprint, subject and expiry instead. stateNote is written when
+// StateNote is set (the stored definition leaves it out: Catalog.Prepare
+// clears it, the store keeps the note in a column).
 func (j *Job) MarshalProperties(opts MarshalOptions) json.RawMessage {
 	w := &objWriter{}
 	if j.StartTime != nil {
@@ -37,6 +39,9 @@ func (j *Job) MarshalProperties(opts MarshalOptions) json.RawMessage {
 		w.raw("recurrence", j.marshalRecurrence(opts))
 	}
 	w.str("state", string(j.State))
+	if j.StateNote != "" {
+		w.str("stateNote", j.StateNote)
+	}
 	if j.MisfirePolicy != "" && j.MisfirePolicy != MisfireSkip {
 		w.str("misfirePolicy", string(j.MisfirePolicy))
 	}

@@ -93,6 +93,7 @@ func ParseWith(data []byte, opts Options) (*Job, error) {
 		defaultCronStart(raw, job) // cron.go
 	}
 	parseState(props, job, &ps)
+	parseStateNote(props, job, &ps)
 	job.MisfirePolicy = MisfirePolicy(parseEnum(props, "misfirePolicy", string(MisfireSkip),
 		[]string{string(MisfireSkip), string(MisfireRunOnce)}, &ps))
 	job.Concurrency = Concurrency(parseEnum(props, "concurrency", string(ConcurrencyAllow),

@@ -296,3 +296,39 @@ func TestParseDeepNesting(t *testing.T) {
 		}
 	}
 }
+
+func TestStateNote(t *testing.T) {
+	base := `{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"state":"disabled",`
+	long := strings.Repeat("é", MaxStateNote)
+	for _, tc := range []struct {
+		name, note, want, problem string
+	}{
+		{"plain", `"  waiting for the vendor's maintenance "`, "waiting for the vendor's maintenance", ""},
+		{"500 characters", `"` + long + `"`, long, ""},
+		{"501 characters", `"` + long + `x"`, "", "stateNote: is 501 characters long, over the maximum of 500"},
+		{"line break", `"a\nb"`, "", "stateNote: may not hold control characters or line breaks (found U+000A)"},
+		{"tab", `"a\tb"`, "", "stateNote: may not hold control characters or line breaks (found U+0009)"},
+		{"not a string", `42`, "", "stateNote: must be a string, not a number"},
+		{"null", `null`, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := Parse([]byte(base + `"stateNote":` + tc.note + `}`))
+			if tc.problem != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.problem) {
+					t.Fatalf("Parse = %v, want %q", err, tc.problem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.StateNote != tc.want {
+				t.Errorf("StateNote = %q, want %q", j.StateNote, tc.want)
+			}
+			out := string(j.MarshalProperties(MarshalOptions{}))
+			if tc.want != "" && !strings.Contains(out, `"stateNote":`) {
+				t.Errorf("MarshalProperties = %s, want the note", out)
+			}
+		})
+	}
+}

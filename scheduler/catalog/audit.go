@@ -30,7 +30,9 @@ type record struct {
 // the audit log's entries of rec in the same transaction, so that the
 // change and its entries are kept together or not at all; after the
 // commit it passes rec's Change to changed. A write that fails leaves no
-// entry. The caller has already checked rec's Change with allow.
+// entry. The caller has already checked rec's Change with allow. A rec
+// without an Op (a group) passes nothing to changed: the caller passes
+// its parts.
 func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write func(tc *Catalog) error) error {
 	err := c.store.Audited(ctx, "catalog: "+string(rec.Op), func(tx *models.Store) ([]models.AuditEntry, error) {
 		tc := *c
@@ -46,12 +48,15 @@ func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write f
 		c.cals.forget()
 		return err
 	}
-	c.changed(ctx, actor, rec.Change)
+	if rec.Op != "" {
+		c.changed(ctx, actor, rec.Change)
+	}
 	return nil
 }
 
 // auditEntries are the audit log's entries of the change rec made by
-// actor: its own, then one per part.
+// actor: its own (none when rec has no Op: a group of changes such as a
+// bulk action, whose parts are the entries), then one per part.
 func (c *Catalog) auditEntries(actor Actor, rec *record) []models.AuditEntry {
 	now := c.now()
 	out := make([]models.AuditEntry, 0, 1+len(rec.Parts))
@@ -65,7 +70,9 @@ func (c *Catalog) auditEntries(actor Actor, rec *record) []models.AuditEntry {
 			Action: string(r.Op), Resource: r.Resource(), Detail: r.Detail, Diff: diff,
 		})
 	}
-	add(rec)
+	if rec.Op != "" {
+		add(rec)
+	}
 	for i := range rec.Parts {
 		add(&rec.Parts[i])
 	}

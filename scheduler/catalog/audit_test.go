@@ -175,3 +175,42 @@ func TestFailedWritesLeaveNoAuditEntry(t *testing.T) {
 		t.Errorf("failed writes left entries: %+v", rows)
 	}
 }
+
+// TestAuditOfABulkActionIsOneEntryPerChangedJob checks that a bulk
+// disable with a note leaves one entry per job it changed (none for a job
+// it left alone), with the note, in the action's transaction: when an
+// entry is refused, no job changes.
+func TestAuditOfABulkActionIsOneEntryPerChangedJob(t *testing.T) {
+	e := newEnv(t)
+	coll := e.putCollection("rg", "jc", `{}`)
+	a, b := e.putJob(coll, "a", seedJob), e.putJob(coll, "b", seedJob)
+	done := e.putJob(coll, "done", seedJob)
+	e.exec(`UPDATE jobs SET state = 'completed', ended_at = now(), next_run_at = NULL, needs_schedule = false WHERE id = $1`, done.ID)
+	actor := catalog.Actor{UserID: e.user.ID, UserName: "alice", Via: catalog.ViaWeb}
+	since := e.lastAuditID()
+	if _, err := e.cat.BulkJobs(e.ctx, actor, catalog.BulkDisable, bulkOf(coll, a, b, done), "vendor maintenance"); err != nil {
+		t.Fatal(err)
+	}
+	rows := e.auditSince(since)
+	if len(rows) != 2 {
+		t.Fatalf("%d entries, want 2 (the completed job was left alone): %+v", len(rows), rows)
+	}
+	for i, name := range []string{"a", "b"} {
+		r := rows[i]
+		if r.Action != "job.disable" || r.Resource != models.AuditJobResource("rg", "jc", name) || r.Detail != "vendor maintenance" ||
+			r.Kind != "user" || r.Name != "alice" {
+			t.Errorf("entry %d = %+v", i, r)
+		}
+	}
+
+	e.exec(`CREATE FUNCTION refuse_b() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.resource LIKE '%/jobs/b' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`)
+	e.exec(`CREATE TRIGGER refuse_b BEFORE INSERT ON audit_entries FOR EACH ROW EXECUTE FUNCTION refuse_b()`)
+	before, last := e.fingerprint(), e.lastAuditID()
+	if _, err := e.cat.BulkJobs(e.ctx, actor, catalog.BulkEnable, bulkOf(coll, a, b), ""); err == nil {
+		t.Fatal("the bulk enable went through although an entry was refused")
+	}
+	if e.fingerprint() != before || e.lastAuditID() != last {
+		t.Error("a refused bulk action changed jobs or left entries")
+	}
+}

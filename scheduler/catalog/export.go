@@ -139,19 +139,10 @@ func (c *Catalog) ExportWorkspaces(ctx context.Context, workspaceIDs []string, g
 
 // exportCollection renders a collection with all its jobs.
 func (c *Catalog) exportCollection(ctx context.Context, coll *models.CollectionRow) (bundledCollection, error) {
-	var in struct {
-		Location   string          `json:"location"`
-		Tags       json.RawMessage `json:"tags"`
-		Properties json.RawMessage `json:"properties"`
+	out, err := exportCollectionHead(coll)
+	if err != nil {
+		return bundledCollection{}, err
 	}
-	if err := json.Unmarshal(CollectionJSON(&coll.JobCollection, true), &in); err != nil {
-		return bundledCollection{}, fmt.Errorf("export collection %s: %w", coll.Name, err)
-	}
-	if len(in.Tags) == 0 || string(in.Tags) == "null" {
-		in.Tags = json.RawMessage(`{}`)
-	}
-	out := bundledCollection{Jobs: []exportedJob{}, exportedCollection: exportedCollection{ID: collectionID(coll),
-		Type: collectionType, Name: coll.Name, Location: in.Location, Tags: in.Tags, Properties: in.Properties}}
 	for skip := 0; ; skip += exportPage {
 		jobs, err := c.store.ListJobs(ctx, models.ListJobsParams{CollectionID: coll.ID, Skip: skip, Limit: exportPage})
 		if err != nil {
@@ -171,15 +162,34 @@ func (c *Catalog) exportCollection(ctx context.Context, coll *models.CollectionR
 	return out, nil
 }
 
+// exportCollectionHead renders a collection without its jobs (Jobs is
+// empty, not nil).
+func exportCollectionHead(coll *models.CollectionRow) (bundledCollection, error) {
+	var in struct {
+		Location   string          `json:"location"`
+		Tags       json.RawMessage `json:"tags"`
+		Properties json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(CollectionJSON(&coll.JobCollection, true), &in); err != nil {
+		return bundledCollection{}, fmt.Errorf("export collection %s: %w", coll.Name, err)
+	}
+	if len(in.Tags) == 0 || string(in.Tags) == "null" {
+		in.Tags = json.RawMessage(`{}`)
+	}
+	return bundledCollection{Jobs: []exportedJob{}, exportedCollection: exportedCollection{ID: collectionID(coll),
+		Type: collectionType, Name: coll.Name, Location: in.Location, Tags: in.Tags, Properties: in.Properties}}, nil
+}
+
 // exportJob renders a stored job: its canonical definition (which holds
 // no secrets) with times given in local wall-clock time written with
-// their offset, and its current state.
+// their offset, and its current state and state note (an import keeps
+// it).
 func exportJob(coll *models.CollectionRow, j *models.Job) (exportedJob, error) {
 	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err != nil {
 		return exportedJob{}, fmt.Errorf("export job %s/%s: the stored definition does not read back: %w", coll.Name, j.Name, err)
 	}
-	job.State = jobdef.State(j.State)
+	job.State, job.StateNote = jobdef.State(j.State), j.StateNote
 	return exportedJob{
 		ID:         collectionID(coll) + "/jobs/" + j.Name,
 		Type:       jobType,

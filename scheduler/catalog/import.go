@@ -268,6 +268,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 				coll.count++
 			}
 		}
+		w.StateBy = actor.UserName
 		writes[i] = w
 		switch {
 		case rj.Action == ActionSkip:

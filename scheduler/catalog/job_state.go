@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"sked/models"
 	"sked/models/jobdef"
+	"sked/models/problem"
 )
 
 // EnableJob enables job of coll, for actor: it is scheduled from now
@@ -15,23 +17,38 @@ import (
 // models.ErrNotFound or models.ErrJobFinished (a completed or faulted
 // job).
 func (c *Catalog) EnableJob(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job) error {
-	return c.setJobEnabled(ctx, actor, coll, job, true)
+	return c.setJobEnabled(ctx, actor, coll, job, true, "")
 }
 
 // DisableJob disables job of coll, for actor: nothing of it runs any
 // more; an attempt already running finishes and is recorded, without
-// retry. Errors are those of EnableJob.
+// retry. A note it had is cleared (DisableJobNote keeps one). Errors are
+// those of EnableJob.
 func (c *Catalog) DisableJob(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job) error {
-	return c.setJobEnabled(ctx, actor, coll, job, false)
+	return c.setJobEnabled(ctx, actor, coll, job, false, "")
 }
 
-// setJobEnabled enables or disables a job and reports the change.
-func (c *Catalog) setJobEnabled(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job, enabled bool) error {
+// DisableJobNote is DisableJob with a note saying why (SPEC §13.2,
+// trimmed; "" for none): the job keeps it, with actor's name and the time,
+// until it is enabled. Disabling a disabled job changes its note. A note
+// over jobdef.MaxStateNote characters or with control characters is a
+// *problem.List naming stateNote, and nothing changes.
+func (c *Catalog) DisableJobNote(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job, note string) error {
+	return c.setJobEnabled(ctx, actor, coll, job, false, note)
+}
+
+// setJobEnabled enables or disables a job (with note) and reports the
+// change.
+func (c *Catalog) setJobEnabled(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job, enabled bool, note string) error {
 	op := OpDisableJob
 	if enabled {
 		op = OpEnableJob
 	}
-	rec := &record{Change: jobChange(op, coll, job.Name, "")}
+	note, err := CheckStateNote(note)
+	if err != nil {
+		return err
+	}
+	rec := &record{Change: jobChange(op, coll, job.Name, note)}
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return err
 	}
@@ -41,8 +58,19 @@ func (c *Catalog) setJobEnabled(ctx context.Context, actor Actor, coll *models.C
 	}
 	rec.Before, rec.After = stateJSON(string(job.State)), stateJSON(string(state))
 	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
-		return tc.store.SetJobEnabled(ctx, job.ID, enabled, c.now())
+		_, err := tc.store.SetJobState(ctx, job.ID, models.JobStateWrite{Enabled: enabled, Note: note, By: actor.UserName, Now: c.now()})
+		return err
 	})
+}
+
+// CheckStateNote trims note and checks it as a job's state note
+// (jobdef.CheckStateNote): a refusal is a *problem.List naming stateNote.
+func CheckStateNote(note string) (string, error) {
+	note = strings.TrimSpace(note)
+	if msg := jobdef.CheckStateNote(note); msg != "" {
+		return "", &problem.List{Problems: []problem.Problem{{Path: "stateNote", Message: msg, Label: "Note"}}}
+	}
+	return note, nil
 }
 
 // RunNow starts an extra occurrence of job of coll at once, for actor,

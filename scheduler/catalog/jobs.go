@@ -27,7 +27,7 @@ func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.Collecti
 	var created bool
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		if j, created, err = tc.saveJob(ctx, coll, name, body, false, rec); err != nil {
+		if j, created, err = tc.saveJob(ctx, coll, name, body, false, rec, actor.UserName); err != nil {
 			return err
 		}
 		rec.Job, rec.Detail = j.Name, createdDetail(created)
@@ -51,7 +51,7 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 	var j *models.Job
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		j, err = tc.patchJob(ctx, coll, name, body, rec)
+		j, err = tc.patchJob(ctx, coll, name, body, rec, actor.UserName)
 		return err
 	})
 	if err != nil {
@@ -61,7 +61,7 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 }
 
 // patchJob is PatchJob in the write's transaction.
-func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, rec *record) (*models.Job, error) {
+func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, rec *record, by string) (*models.Job, error) {
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	if err != nil {
 		return nil, err
@@ -77,8 +77,12 @@ func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name
 			patch = v
 		}
 	}
-	base := mergePatch(cur.Definition, json.RawMessage(fmt.Sprintf(`{"state":%q}`, cur.State)))
-	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true, rec)
+	// The stored state and note are the base the patch changes (a patch
+	// that enables the job clears the note: the store keeps it only on a
+	// disabled job).
+	st, _ := json.Marshal(map[string]string{"state": string(cur.State), "stateNote": cur.StateNote})
+	base := mergePatch(cur.Definition, st)
+	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true, rec, by)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +91,9 @@ func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name
 }
 
 // saveJob writes the job name of coll from body, keeping the secrets
-// body leaves out, and fills rec's Before, After and Secrets.
-func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool, rec *record) (*models.Job, bool, error) {
+// body leaves out, and fills rec's Before, After and Secrets; by is the
+// writer's name (the job's StateChangedBy when its state or note changes).
+func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool, rec *record, by string) (*models.Job, bool, error) {
 	if !ValidName(name) {
 		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
@@ -114,14 +119,15 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	w.MustExist = mustExist
+	w.MustExist, w.StateBy = mustExist, by
 	rec.After, rec.Secrets = w.Definition, changedSecrets(keep, w.Secrets)
 	return c.store.SaveJob(ctx, w)
 }
 
 // Prepare checks a parsed job against the collection's quota and turns it
 // into the write that stores it: the canonical definition without
-// secrets, the secrets to seal, and the state (a job whose schedule has
+// secrets (and without the state note, which has a column of its own),
+// the secrets to seal, the state note, and the state (a job whose schedule has
 // already ended is stored completed, as the original service did). cals
 // are the workspace's calendars (nil when the job excludes none); a job
 // excluding a calendar the workspace lacks is refused naming
@@ -155,10 +161,13 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 	if _, ok := rule.Next(now.Add(-1)); !ok && job.State == jobdef.Enabled {
 		state = jobdef.Completed
 	}
+	def := *job
+	def.StateNote = ""
 	return models.JobWrite{
 		CollectionID: coll.ID,
 		Name:         name,
-		Definition:   job.MarshalProperties(jobdef.MarshalOptions{}),
+		Definition:   def.MarshalProperties(jobdef.MarshalOptions{}),
+		StateNote:    job.StateNote,
 		Secrets:      job.Secrets(),
 		State:        state,
 		MaxJobs:      q.MaxJobCount,

@@ -89,6 +89,16 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			return err
 		}},
 		{"DisableJob", jobIn(catalog.OpDisableJob), func() error { return cat.DisableJob(e.ctx, actor, coll, job) }},
+		{"DisableJobNote", catalog.Change{Op: catalog.OpDisableJob, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc", Job: "daily",
+			Detail: "vendor maintenance"}, func() error {
+			return cat.DisableJobNote(e.ctx, actor, coll, job, " vendor maintenance ")
+		}},
+		{"BulkJobs", catalog.Change{Op: catalog.OpDisableJob, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc", Job: "daily",
+			Detail: "until Monday"}, func() error {
+			_, err := cat.BulkJobs(e.ctx, actor, catalog.BulkDisable, []models.BulkJob{{ID: job.ID, Name: "daily", CollectionID: coll.ID,
+				Collection: "jc", ResourceGroup: "rg", WorkspaceID: ws}}, "until Monday")
+			return err
+		}},
 		{"EnableJob", jobIn(catalog.OpEnableJob), func() error { return cat.EnableJob(e.ctx, actor, coll, job) }},
 		{"RunNow", jobIn(catalog.OpRunJob), func() error {
 			_, err := cat.RunNow(e.ctx, actor, coll, job)
@@ -231,8 +241,9 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			return cat.SignedOut(e.ctx, actor)
 		}},
 	}
-	// Authorize and RoleOf take an Actor to decide; they write nothing.
-	covered := map[string]bool{"Authorize": true, "RoleOf": true}
+	// Authorize and RoleOf take an Actor to decide, ExportJobs to
+	// authorize a read; they write nothing.
+	covered := map[string]bool{"Authorize": true, "RoleOf": true, "ExportJobs": true}
 
 	lastAudit := e.lastAuditID()
 	for _, st := range steps {

@@ -107,3 +107,41 @@ document.addEventListener("click", function (event) {
     open.open = false;
   }
 });
+
+// The "All jobs" filter searches as the user types (its input events):
+// the change event a text field fires when it loses focus would search
+// again and redraw the results, dropping the jobs just checked in the
+// bulk form. It is stopped before it reaches the form.
+document.addEventListener("change", function (event) {
+  var t = event.target;
+  if (t.form && t.form.id === "all-jobs-filter" && (t.type === "search" || t.type === "text")) {
+    event.stopPropagation();
+  }
+}, true);
+
+// The "All jobs" bulk form: the header checkbox checks every row of the
+// page, and a line says how many are checked (the server decides alone
+// what is acted on: the checked ids, or every match with "all").
+document.addEventListener("change", function (event) {
+  var form = event.target.closest("#all-jobs-bulk");
+  if (!form) {
+    return;
+  }
+  var rows = form.querySelectorAll('input[name="id"]');
+  if (event.target.id === "all-jobs-select-page") {
+    rows.forEach(function (box) { box.checked = event.target.checked; });
+  }
+  var n = 0;
+  rows.forEach(function (box) { if (box.checked) { n++; } });
+  var page = document.getElementById("all-jobs-select-page");
+  if (page) {
+    page.checked = n > 0 && n === rows.length;
+    page.indeterminate = n > 0 && n < rows.length;
+  }
+  var all = document.getElementById("all-jobs-select-all");
+  var line = document.getElementById("all-jobs-selected");
+  if (line) {
+    line.textContent = all && all.checked ? "Every job that matches the filter is selected." :
+      n === 0 ? "Check jobs below, or:" : n === 1 ? "1 job selected, or:" : n + " jobs selected, or:";
+  }
+});

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserBulkActions searches "All jobs", checks three of the jobs
+// that match and disables them with a note; the note shows on each job's
+// page. Then it filters "failed in the last 24 hours", selects every job
+// that matches and runs them now; and asks to delete one (the question
+// names it). Screenshots at 1280 and 375 px.
+func TestBrowserBulkActions(t *testing.T) {
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "fail") {
+			http.Error(w, "no", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	defer target.Close()
+	dataDir := newDataDir(t)
+	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
+	ctx := newBrowser(t)
+	setupAndSignIn(t, ctx, base)
+
+	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", "e2e-bulk"}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
+	if code != 0 {
+		t.Fatalf("token add: exit %d: %s", code, stderr)
+	}
+	token := strings.TrimSpace(stdout)
+	const v = "?api-version=2016-03-01"
+	arm := "/subscriptions/default/resourceGroups/prod/providers/Microsoft.Scheduler/jobCollections/billing"
+	apiCall(t, http.MethodPut, base+arm+v, token, `{"location":"West Europe","properties":{"sku":{"name":"Standard"}}}`, http.StatusCreated)
+	job := func(name, path string, minute int) {
+		body := `{"properties":{"startTime":"2026-01-01T00:00:00","action":{"type":"http","request":{"uri":"` + target.URL + path +
+			`","method":"POST"},"retryPolicy":{"retryType":"none"}},"recurrence":{"frequency":"hour","interval":1,"schedule":{"minutes":[` +
+			fmt.Sprint(minute) + `]},"timeZone":"Europe/Berlin"}}}`
+		apiCall(t, http.MethodPut, base+arm+"/jobs/"+name+v, token, body, http.StatusCreated)
+	}
+	job("invoice-run", "/payments/invoices", 5)
+	job("dunning-letters", "/payments/dunning", 20)
+	job("payout-report", "/payments/payouts", 25)
+	job("refund-sync", "/payments/refunds/fail", 35)
+	job("nightly-backup", "/backup/fail", 10)
+	job("log-rotate", "/logs/rotate", 0)
+	apiCall(t, http.MethodPost, base+arm+"/jobs/refund-sync/run"+v, token, "", http.StatusOK)
+	apiCall(t, http.MethodPost, base+arm+"/jobs/nightly-backup/run"+v, token, "", http.StatusOK)
+
+	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := chromedp.Do(tctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	rows := func() []string {
+		t.Helper()
+		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#all-jobs-results tbody tr")].map(r => r.dataset.job)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	waitRows := func(what string, n int) {
+		t.Helper()
+		js := fmt.Sprintf(`new Promise((done) => { const f = () => document.querySelectorAll("#all-jobs-results tbody tr").length === %d && !document.querySelector("#all-jobs-filter.htmx-request") ? done(true) : setTimeout(f, 50); f(); })`, n)
+		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise)); err != nil {
+			t.Fatalf("%s: want %d rows, have %v (%v)", what, n, rows(), err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return strings.Join(strings.Fields(s), " ")
+	}
+
+	// Search: the list narrows as the user types; check three of four.
+	wait("all jobs", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-q")))
+	waitRows("all", 6)
+	wait("type payments", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "payments"))
+	waitRows("search payments", 4)
+	for _, name := range []string{"invoice-run", "dunning-letters", "payout-report"} {
+		wait("check "+name, chromedp.Click(chromedp.CSS(`tr[data-job="`+name+`"] input[name="id"]`)))
+	}
+	if got := text("#all-jobs-selected"); got != "3 jobs selected, or:" {
+		t.Errorf("selection line %q", got)
+	}
+	const note = "waiting for the vendor's maintenance"
+	wait("note", chromedp.SendKeys(chromedp.ID("bulk-note"), note))
+	screenshot(t, ctx, "bulk-01-selected-1280")
+	wait("disable", chromedp.Click(chromedp.ID("bulk-disable")), chromedp.WaitVisible(chromedp.ID("flash")))
+	if got := text("#flash"); got != "3 disabled." {
+		t.Errorf("flash after disable %q", got)
+	}
+	if loc, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("location.search")); loc != "?q=payments" {
+		t.Errorf("back at %q, want the search kept", loc)
+	}
+	screenshot(t, ctx, "bulk-02-disabled-1280")
+
+	// Each job's page says who paused it, when and why.
+	for _, name := range []string{"invoice-run", "dunning-letters", "payout-report"} {
+		wait("open "+name, chromedp.Navigate(base+"/c/default/prod/billing/jobs/"+name), chromedp.WaitVisible(chromedp.ID("job-state-note")))
+		if got := text("#job-state-note"); !strings.HasPrefix(got, "Paused by admin") || !strings.HasSuffix(got, ": "+note) {
+			t.Errorf("%s: note %q", name, got)
+		}
+		if got := text("#job-state"); got != "Disabled" {
+			t.Errorf("%s: state %q", name, got)
+		}
+	}
+	screenshot(t, ctx, "bulk-03-job-note-1280")
+	if got := text(`#job-state-note`); !strings.Contains(got, note) {
+		t.Errorf("note %q", got)
+	}
+
+	// Filter "failed in the last 24 hours" (once the engine ran the two
+	// failing jobs), select every match and run them now.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		wait("failed", chromedp.Navigate(base+"/jobs?failed=24h"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+		if len(rows()) == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if got := strings.Join(rows(), ","); got != "nightly-backup,refund-sync" && got != "refund-sync,nightly-backup" {
+		t.Fatalf("failed in 24 h: %s", got)
+	}
+	wait("select all matching", chromedp.Click(chromedp.ID("all-jobs-select-all")))
+	if got := text(`label[for="all-jobs-select-all"]`); got != "All 2 jobs that match the filter" {
+		t.Errorf("all matching label %q", got)
+	}
+	wait("run", chromedp.Click(chromedp.ID("bulk-run")), chromedp.WaitVisible(chromedp.ID("flash")))
+	if got := text("#flash"); got != "2 started." {
+		t.Errorf("flash after run %q", got)
+	}
+	screenshot(t, ctx, "bulk-04-run-all-matching-1280")
+
+	// Delete asks first, naming the job.
+	wait("all", chromedp.Navigate(base+"/jobs?q=log"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitRows("log", 1)
+	wait("check log-rotate", chromedp.Click(chromedp.CSS(`tr[data-job="log-rotate"] input[name="id"]`)),
+		chromedp.Click(chromedp.ID("bulk-delete")), chromedp.WaitVisible(chromedp.ID("bulk-confirm-title")))
+	if got := text("#bulk-confirm-title") + " " + text("#bulk-confirm-names"); got != "Delete 1 job? default/prod/billing/log-rotate" {
+		t.Errorf("question %q", got)
+	}
+	screenshot(t, ctx, "bulk-05-delete-confirm-1280")
+	wait("delete", chromedp.Click(chromedp.ID("bulk-confirm-delete")), chromedp.WaitVisible(chromedp.ID("flash")))
+	if got := text("#flash"); got != "1 deleted." {
+		t.Errorf("flash after delete %q", got)
+	}
+
+	// A phone: the bulk bar wraps, nothing scrolls sideways.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 900)); err != nil {
+		t.Fatal(err)
+	}
+	wait("375", chromedp.Navigate(base+"/jobs?q=payments"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitRows("375 payments", 4)
+	wait("375 check", chromedp.Click(chromedp.CSS(`tr[data-job="refund-sync"] input[name="id"]`)))
+	noSidewaysScroll(t, ctx, "/jobs?q=payments at 375 px")
+	screenshot(t, ctx, "bulk-06-notes-375")
+	wait("375 job", chromedp.Navigate(base+"/c/default/prod/billing/jobs/invoice-run"), chromedp.WaitVisible(chromedp.ID("job-state-note")))
+	noSidewaysScroll(t, ctx, "job page at 375 px")
+	screenshot(t, ctx, "bulk-07-job-note-375")
+}
