@@ -18,7 +18,8 @@ import (
 // page and sees its signing secret once, sends a test event to a local
 // receiver and sees the answer in place and in the delivery log (the
 // receiver verifies the signature with the secret shown), rings the job
-// page's bell and sees the rule listed, and makes a collection signing
+// page's bell and sees the rule listed, makes the job fail and sees the
+// delivery of occurrenceFaulted in the log, and makes a collection signing
 // secret; at 1280 and 375 px.
 func TestBrowserChannelsAndBell(t *testing.T) {
 	type received struct {
@@ -27,6 +28,10 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	}
 	got := make(chan received, 4)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/fail" { // the job's target: always down
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
 		b, _ := io.ReadAll(r.Body)
 		got <- received{r.Header.Clone(), b}
 		_, _ = io.WriteString(w, "received, thanks")
@@ -147,6 +152,39 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 		t.Errorf("rule after the bell %q", s)
 	}
 	screenshot(t, ctx, "notify-04-job-bell-rule-1280")
+
+	// Make the job fail: its target answers 503, without retries. The
+	// engine sends occurrenceFaulted to the bell's channel; the receiver
+	// verifies it and the delivery log lists it as delivered.
+	apiCall(t, http.MethodPatch, base+arm+"/jobs/report"+v, token, `{"properties":{"action":{"type":"http",
+		"request":{"uri":"`+receiver.URL+`/fail","method":"POST","body":"ping"},"retryPolicy":{"retryType":"none"}}}}`, http.StatusOK)
+	wait("run the failing job", chromedp.Navigate(job), chromedp.WaitVisible(chromedp.ID("job-run")), chromedp.Click(chromedp.ID("job-run")))
+	select {
+	case r := <-got:
+		wh, err := standardwebhooks.NewWebhook(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wh.Verify(r.body, r.header); err != nil || !strings.Contains(string(r.body), `"type":"occurrenceFaulted"`) ||
+			!strings.Contains(string(r.body), `"report"`) {
+			t.Errorf("the job's failure did not arrive as a verified occurrenceFaulted event: %v\n%s", err, r.body)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notification of the job's failure reached the receiver")
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		wait("the delivery log", chromedp.Navigate(base+"/w/default/channels?event=occurrenceFaulted"), chromedp.WaitVisible(chromedp.ID("delivery-log")))
+		row := text("#delivery-log tbody tr")
+		if strings.Contains(row, "Delivered") && strings.Contains(row, "ops-hook") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the delivery log shows no delivered occurrenceFaulted notification: %q", row)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	screenshot(t, ctx, "notify-09-failure-delivered-1280")
 
 	// The collection: its alerts and a signing secret, shown once.
 	wait("make a signing secret",

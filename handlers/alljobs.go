@@ -34,7 +34,8 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scope, all, err := narrowScope(visible, all, p.Workspace, p.Collection)
+	visible, all = inWorkspace(visible, all, p.Workspace)
+	scope, all, err := narrowScope(visible, all, p.Collection)
 	if err != nil {
 		return err
 	}

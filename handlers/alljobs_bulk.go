@@ -103,7 +103,8 @@ func (s *Server) bulkSelection(ctx context.Context, userID int64, all bool, ids 
 		return nil, err
 	}
 	if all {
-		scope, every, err := narrowScope(visible, every, p.Workspace, p.Collection)
+		visible, every := inWorkspace(visible, every, p.Workspace)
+		scope, every, err := narrowScope(visible, every, p.Collection)
 		if err != nil {
 			return nil, err
 		}
@@ -120,20 +121,25 @@ func (s *Server) bulkSelection(ctx context.Context, userID int64, all bool, ids 
 	return jobs, nil
 }
 
-// narrowScope is the collections a search covers: visible (every says
-// whether that is all of them), narrowed to workspace ws (its stored id, or
-// "" for all the user's workspaces) and then to collection (a path; "" for
-// all), which must be one of them, else a 400 naming collection.
-func narrowScope(visible []models.VisibleCollection, every bool, ws, collection string) ([]models.VisibleCollection, bool, error) {
-	if ws != "" {
-		var in []models.VisibleCollection
-		for _, vc := range visible {
-			if strings.EqualFold(vc.WorkspaceID, ws) {
-				in = append(in, vc)
-			}
-		}
-		visible, every = in, false
+// inWorkspace is the collections of visible in workspace ws (its stored
+// id; "" keeps them all, every saying whether that is all of them).
+func inWorkspace(visible []models.VisibleCollection, every bool, ws string) ([]models.VisibleCollection, bool) {
+	if ws == "" {
+		return visible, every
 	}
+	var in []models.VisibleCollection
+	for _, vc := range visible {
+		if strings.EqualFold(vc.WorkspaceID, ws) {
+			in = append(in, vc)
+		}
+	}
+	return in, false
+}
+
+// narrowScope is the collections a search covers: visible (every says
+// whether that is all of them), narrowed to collection (a path; "" for
+// all), which must be one of them, else a 400 naming collection.
+func narrowScope(visible []models.VisibleCollection, every bool, collection string) ([]models.VisibleCollection, bool, error) {
 	if collection == "" {
 		return visible, every, nil
 	}
