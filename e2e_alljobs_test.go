@@ -59,14 +59,6 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	apiCall(t, http.MethodPost, base+billing+"/jobs/refund-sync/run"+v, token, "", http.StatusOK)
 	apiCall(t, http.MethodPost, base+ops+"/jobs/nightly-backup/run"+v, token, "", http.StatusOK)
 
-	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	// set gives the element id a value and sends it event, as the
 	// browser does when a user changes it.
 	set := func(id, value, event string) {
@@ -95,10 +87,10 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	}
 
 	// From the navigation; wait for the engine's two runs.
-	wait("all jobs", chromedp.Navigate(base+"/"), chromedp.Click(chromedp.ID("nav-all-jobs")), chromedp.WaitVisible(chromedp.ID("all-jobs-q")))
+	waitDo(t, ctx, "all jobs", chromedp.Navigate(base+"/"), chromedp.Click(chromedp.ID("nav-all-jobs")), chromedp.WaitVisible(chromedp.ID("all-jobs-q")))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		wait("reload", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+		waitDo(t, ctx, "reload", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 		n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#all-jobs-results tbody .bg-red-100, #all-jobs-results tbody .bg-emerald-100").length`))
 		if n >= 9 || time.Now().After(deadline) { // 6 enabled badges + 2 results + …
 			break
@@ -114,9 +106,9 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 11")); err != nil {
 		t.Fatal(err)
 	}
-	wait("type pay", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "payments"))
+	waitDo(t, ctx, "type pay", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "payments"))
 	waitRows("search payments", 3)
-	wait("type more", chromedp.SendKeys(chromedp.ID("all-jobs-q"), " refunds"))
+	waitDo(t, ctx, "type more", chromedp.SendKeys(chromedp.ID("all-jobs-q"), " refunds"))
 	waitRows("search payments refunds", 1)
 	if got := rows(); got[0] != "refund-sync" {
 		t.Errorf("search payments refunds: %v", got)
@@ -129,7 +121,7 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	}
 	// The collection name matches too; then a state filter and an order.
 	set("all-jobs-q", "", "input")
-	wait("type prod/ops", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "prod/ops"))
+	waitDo(t, ctx, "type prod/ops", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "prod/ops"))
 	waitRows("search prod/ops", 3)
 	set("all-jobs-sort", "name", "change")
 	waitRows("sorted", 3)
@@ -148,21 +140,21 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	}
 	// The URL is shareable: opening it shows the same filter.
 	loc, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("location.href"))
-	wait("shared", chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitDo(t, ctx, "shared", chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 	if got := rows(); len(got) != 1 || got[0] != "tax-export" {
 		t.Errorf("shared URL %s: %v", loc, got)
 	}
-	wait("search billing", chromedp.Navigate(base+"/jobs?q=billing"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitDo(t, ctx, "search billing", chromedp.Navigate(base+"/jobs?q=billing"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 	screenshot(t, ctx, "alljobs-02-search-1280")
 
 	// A phone: cards, no sideways scrolling.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 900)); err != nil {
 		t.Fatal(err)
 	}
-	wait("375", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitDo(t, ctx, "375", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 	noSidewaysScroll(t, ctx, "/jobs at 375 px")
 	screenshot(t, ctx, "alljobs-03-all-375")
-	wait("375 search", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "backup"))
+	waitDo(t, ctx, "375 search", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "backup"))
 	waitRows("375 search backup", 1)
 	noSidewaysScroll(t, ctx, "/jobs?q=backup at 375 px")
 	screenshot(t, ctx, "alljobs-04-search-375")

@@ -55,14 +55,6 @@ func TestBrowserBulkActions(t *testing.T) {
 	apiCall(t, http.MethodPost, base+arm+"/jobs/refund-sync/run"+v, token, "", http.StatusOK)
 	apiCall(t, http.MethodPost, base+arm+"/jobs/nightly-backup/run"+v, token, "", http.StatusOK)
 
-	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	rows := func() []string {
 		t.Helper()
 		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#all-jobs-results tbody tr")].map(r => r.dataset.job)`))
@@ -90,20 +82,20 @@ func TestBrowserBulkActions(t *testing.T) {
 	}
 
 	// Search: the list narrows as the user types; check three of four.
-	wait("all jobs", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-q")))
+	waitDo(t, ctx, "all jobs", chromedp.Navigate(base+"/jobs"), chromedp.WaitVisible(chromedp.ID("all-jobs-q")))
 	waitRows("all", 6)
-	wait("type payments", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "payments"))
+	waitDo(t, ctx, "type payments", chromedp.SendKeys(chromedp.ID("all-jobs-q"), "payments"))
 	waitRows("search payments", 4)
 	for _, name := range []string{"invoice-run", "dunning-letters", "payout-report"} {
-		wait("check "+name, chromedp.Click(chromedp.CSS(`tr[data-job="`+name+`"] input[name="id"]`)))
+		waitDo(t, ctx, "check "+name, chromedp.Click(chromedp.CSS(`tr[data-job="`+name+`"] input[name="id"]`)))
 	}
 	if got := text("#all-jobs-selected"); got != "3 jobs selected, or:" {
 		t.Errorf("selection line %q", got)
 	}
 	const note = "waiting for the vendor's maintenance"
-	wait("note", chromedp.SendKeys(chromedp.ID("bulk-note"), note))
+	waitDo(t, ctx, "note", chromedp.SendKeys(chromedp.ID("bulk-note"), note))
 	screenshot(t, ctx, "bulk-01-selected-1280")
-	wait("disable", chromedp.Click(chromedp.ID("bulk-disable")), chromedp.WaitVisible(chromedp.ID("flash")))
+	waitDo(t, ctx, "disable", chromedp.Click(chromedp.ID("bulk-disable")), chromedp.WaitVisible(chromedp.ID("flash")))
 	if got := text("#flash"); got != "3 disabled." {
 		t.Errorf("flash after disable %q", got)
 	}
@@ -114,7 +106,7 @@ func TestBrowserBulkActions(t *testing.T) {
 
 	// Each job's page says who paused it, when and why.
 	for _, name := range []string{"invoice-run", "dunning-letters", "payout-report"} {
-		wait("open "+name, chromedp.Navigate(base+"/c/default/prod/billing/jobs/"+name), chromedp.WaitVisible(chromedp.ID("job-state-note")))
+		waitDo(t, ctx, "open "+name, chromedp.Navigate(base+"/c/default/prod/billing/jobs/"+name), chromedp.WaitVisible(chromedp.ID("job-state-note")))
 		if got := text("#job-state-note"); !strings.HasPrefix(got, "Paused by admin") || !strings.HasSuffix(got, ": "+note) {
 			t.Errorf("%s: note %q", name, got)
 		}
@@ -131,7 +123,7 @@ func TestBrowserBulkActions(t *testing.T) {
 	// failing jobs), select every match and run them now.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		wait("failed", chromedp.Navigate(base+"/jobs?failed=24h"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+		waitDo(t, ctx, "failed", chromedp.Navigate(base+"/jobs?failed=24h"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 		if len(rows()) == 2 || time.Now().After(deadline) {
 			break
 		}
@@ -140,26 +132,26 @@ func TestBrowserBulkActions(t *testing.T) {
 	if got := strings.Join(rows(), ","); got != "nightly-backup,refund-sync" && got != "refund-sync,nightly-backup" {
 		t.Fatalf("failed in 24 h: %s", got)
 	}
-	wait("select all matching", chromedp.Click(chromedp.ID("all-jobs-select-all")))
+	waitDo(t, ctx, "select all matching", chromedp.Click(chromedp.ID("all-jobs-select-all")))
 	if got := text(`label[for="all-jobs-select-all"]`); got != "All 2 jobs that match the filter" {
 		t.Errorf("all matching label %q", got)
 	}
-	wait("run", chromedp.Click(chromedp.ID("bulk-run")), chromedp.WaitVisible(chromedp.ID("flash")))
+	waitDo(t, ctx, "run", chromedp.Click(chromedp.ID("bulk-run")), chromedp.WaitVisible(chromedp.ID("flash")))
 	if got := text("#flash"); got != "2 started." {
 		t.Errorf("flash after run %q", got)
 	}
 	screenshot(t, ctx, "bulk-04-run-all-matching-1280")
 
 	// Delete asks first, naming the job.
-	wait("all", chromedp.Navigate(base+"/jobs?q=log"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitDo(t, ctx, "all", chromedp.Navigate(base+"/jobs?q=log"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 	waitRows("log", 1)
-	wait("check log-rotate", chromedp.Click(chromedp.CSS(`tr[data-job="log-rotate"] input[name="id"]`)),
+	waitDo(t, ctx, "check log-rotate", chromedp.Click(chromedp.CSS(`tr[data-job="log-rotate"] input[name="id"]`)),
 		chromedp.Click(chromedp.ID("bulk-delete")), chromedp.WaitVisible(chromedp.ID("bulk-confirm-title")))
 	if got := text("#bulk-confirm-title") + " " + text("#bulk-confirm-names"); got != "Delete 1 job? default/prod/billing/log-rotate" {
 		t.Errorf("question %q", got)
 	}
 	screenshot(t, ctx, "bulk-05-delete-confirm-1280")
-	wait("delete", chromedp.Click(chromedp.ID("bulk-confirm-delete")), chromedp.WaitVisible(chromedp.ID("flash")))
+	waitDo(t, ctx, "delete", chromedp.Click(chromedp.ID("bulk-confirm-delete")), chromedp.WaitVisible(chromedp.ID("flash")))
 	if got := text("#flash"); got != "1 deleted." {
 		t.Errorf("flash after delete %q", got)
 	}
@@ -168,12 +160,12 @@ func TestBrowserBulkActions(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 900)); err != nil {
 		t.Fatal(err)
 	}
-	wait("375", chromedp.Navigate(base+"/jobs?q=payments"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitDo(t, ctx, "375", chromedp.Navigate(base+"/jobs?q=payments"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 	waitRows("375 payments", 4)
-	wait("375 check", chromedp.Click(chromedp.CSS(`tr[data-job="refund-sync"] input[name="id"]`)))
+	waitDo(t, ctx, "375 check", chromedp.Click(chromedp.CSS(`tr[data-job="refund-sync"] input[name="id"]`)))
 	noSidewaysScroll(t, ctx, "/jobs?q=payments at 375 px")
 	screenshot(t, ctx, "bulk-06-notes-375")
-	wait("375 job", chromedp.Navigate(base+"/c/default/prod/billing/jobs/invoice-run"), chromedp.WaitVisible(chromedp.ID("job-state-note")))
+	waitDo(t, ctx, "375 job", chromedp.Navigate(base+"/c/default/prod/billing/jobs/invoice-run"), chromedp.WaitVisible(chromedp.ID("job-state-note")))
 	noSidewaysScroll(t, ctx, "job page at 375 px")
 	screenshot(t, ctx, "bulk-07-job-note-375")
 }

@@ -95,14 +95,6 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 	apiCall(t, http.MethodPut, base+arm+"/jobs/slow"+v, token, job("/slow"), http.StatusCreated)
 	apiCall(t, http.MethodPost, base+arm+"/jobs/flaky/run"+v, token, "", http.StatusOK)
 
-	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	text := func(sel string) string {
 		t.Helper()
 		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
@@ -124,7 +116,7 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			wait(path, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")))
+			waitDo(t, ctx, path, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")))
 			if count(sel) > 0 {
 				return
 			}
@@ -138,7 +130,7 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 	// The failed run's detail page, from its history row.
 	jobPath := "/c/default/ops/nightly/jobs/flaky"
 	untilPresent(jobPath, `#history-table tbody tr [data-testid="history-rerun"]`)
-	wait("details", chromedp.Click(chromedp.CSS(`#history-table tbody tr [data-testid="history-details"]`)),
+	waitDo(t, ctx, "details", chromedp.Click(chromedp.CSS(`#history-table tbody tr [data-testid="history-details"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#execution-request`)))
 	req, resp := text(`#execution-request`), text(`#execution-response`)
 	for _, want := range []string{"POST " + target.URL + "/flaky", "Authorization Basic [masked]", "X-Api-Key [masked]", `{"ping":1}`} {
@@ -162,7 +154,7 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 
 	// Re-run it: the target has recovered.
 	healed.Store(true)
-	wait("re-run", chromedp.Click(chromedp.CSS(`#execution-rerun-button`)), chromedp.WaitVisible(chromedp.CSS(`#execution-flash`)))
+	waitDo(t, ctx, "re-run", chromedp.Click(chromedp.CSS(`#execution-rerun-button`)), chromedp.WaitVisible(chromedp.CSS(`#execution-flash`)))
 	if got := text(`#execution-flash`); !strings.Contains(got, "queued") {
 		t.Errorf("flash %q", got)
 	}
@@ -177,12 +169,12 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 	if got := text(`#job-trends dl`); !strings.Contains(got, "50 %") || !strings.Contains(got, "1 of 2 attempts succeeded") {
 		t.Errorf("rates %q", got)
 	}
-	wait("trends", chromedp.ScrollIntoView(chromedp.CSS(`#job-trends`)))
+	waitDo(t, ctx, "trends", chromedp.ScrollIntoView(chromedp.CSS(`#job-trends`)))
 	screenshot(t, ctx, "executions-02-job-trends-1280")
 
 	// A slow job shows on the running-now page while the target holds it,
 	// reached from the navigation; the page refreshes itself.
-	wait("running page", chromedp.Navigate(base+"/"), chromedp.Click(chromedp.CSS(`#nav-running`)),
+	waitDo(t, ctx, "running page", chromedp.Navigate(base+"/"), chromedp.Click(chromedp.CSS(`#nav-running`)),
 		chromedp.WaitVisible(chromedp.CSS(`#running-empty`)))
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 9")); err != nil {
 		t.Fatal(err)
@@ -193,7 +185,7 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the slow job did not reach its target")
 	}
-	wait("running row", chromedp.WaitVisible(chromedp.CSS(`#running-now tbody tr`)))
+	waitDo(t, ctx, "running row", chromedp.WaitVisible(chromedp.CSS(`#running-now tbody tr`)))
 	if got := text(`#running-now tbody tr`); !strings.Contains(got, "slow") || !strings.Contains(got, "MainAction") {
 		t.Errorf("running row %q", got)
 	}
@@ -210,11 +202,11 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 		{"/w/default/running", "#running-now tbody tr", "executions-04-running-375"},
 		{jobPath, "#job-trends", "executions-05-job-375"},
 	} {
-		wait(p.path, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
+		waitDo(t, ctx, p.path, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
 		noSidewaysScroll(t, ctx, p.path+" at 375 px")
 		screenshot(t, ctx, p.name)
 	}
-	wait("details at 375", chromedp.Click(chromedp.CSS(`#history-table tbody tr:last-child [data-testid="history-details"]`)),
+	waitDo(t, ctx, "details at 375", chromedp.Click(chromedp.CSS(`#history-table tbody tr:last-child [data-testid="history-details"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#execution-request`)))
 	noSidewaysScroll(t, ctx, "detail at 375 px")
 	screenshot(t, ctx, "executions-06-detail-375")
@@ -223,9 +215,9 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 	}
 
 	// Released, the attempt ends and leaves the list by itself.
-	wait("running page again", chromedp.Navigate(base+"/w/default/running"), chromedp.WaitVisible(chromedp.CSS(`#running-now tbody tr`)))
+	waitDo(t, ctx, "running page again", chromedp.Navigate(base+"/w/default/running"), chromedp.WaitVisible(chromedp.CSS(`#running-now tbody tr`)))
 	free()
-	wait("running empty", chromedp.WaitVisible(chromedp.CSS(`#running-empty`)))
+	waitDo(t, ctx, "running empty", chromedp.WaitVisible(chromedp.CSS(`#running-empty`)))
 	if e := errs(); len(e) > 0 {
 		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
 	}

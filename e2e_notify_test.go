@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -55,14 +54,6 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 		"action":{"type":"http","request":{"uri":"https://example.com/report","method":"POST","body":"ping"}},
 		"recurrence":{"frequency":"day","interval":1,"schedule":{"hours":[3],"minutes":[0]},"timeZone":"Europe/Berlin"}}}`, http.StatusCreated)
 
-	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	text := func(sel string) string {
 		t.Helper()
 		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(`+"`"+sel+"`"+`) || {}).textContent || ""`))
@@ -81,7 +72,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	}
 
 	// The empty Channels page, from the navigation.
-	wait("open the Channels page",
+	waitDo(t, ctx, "open the Channels page",
 		chromedp.Navigate(base+"/"),
 		chromedp.Click(chromedp.ID("nav-channels")),
 		chromedp.WaitVisible(chromedp.ID("channels-empty")),
@@ -89,7 +80,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	screenshot(t, ctx, "notify-01-channels-empty-1280")
 
 	// Create a webhook channel: the secret is shown once.
-	wait("create a webhook channel",
+	waitDo(t, ctx, "create a webhook channel",
 		chromedp.Click(chromedp.CSS("#channel-form-webhook summary")),
 		chromedp.WaitVisible(chromedp.ID("webhook-name")),
 		chromedp.SendKeys(chromedp.ID("webhook-name"), "ops-hook"),
@@ -109,7 +100,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 
 	// Send a test event: the answer shows in place, the receiver verifies
 	// it with the secret shown, the delivery log lists it.
-	wait("send a test event",
+	waitDo(t, ctx, "send a test event",
 		chromedp.Click(chromedp.CSS(`#channel-ops-hook form[action$="/test"] button`)),
 		chromedp.WaitVisible(chromedp.CSS("#channel-ops-hook .channel-test-answer")),
 		chromedp.WaitVisible(chromedp.CSS("#delivery-log tbody tr")),
@@ -135,14 +126,14 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	screenshot(t, ctx, "notify-03-test-event-answer-1280")
 
 	// Shown once: not after a reload.
-	wait("reload", chromedp.Navigate(base+"/w/default/channels"), chromedp.WaitVisible(chromedp.ID("channel-ops-hook")))
+	waitDo(t, ctx, "reload", chromedp.Navigate(base+"/w/default/channels"), chromedp.WaitVisible(chromedp.ID("channel-ops-hook")))
 	if count("#new-secret-value") != 0 || strings.Contains(text("body"), secret) {
 		t.Error("the secret is shown again")
 	}
 
 	// The bell on the job page: one click, and the rule is listed.
 	job := base + "/c/default/ops/nightly/jobs/report"
-	wait("ring the bell",
+	waitDo(t, ctx, "ring the bell",
 		chromedp.Navigate(job),
 		chromedp.WaitVisible(chromedp.CSS("button#job-bell")),
 		chromedp.Click(chromedp.CSS("button#job-bell")),
@@ -158,7 +149,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	// verifies it and the delivery log lists it as delivered.
 	apiCall(t, http.MethodPatch, base+arm+"/jobs/report"+v, token, `{"properties":{"action":{"type":"http",
 		"request":{"uri":"`+receiver.URL+`/fail","method":"POST","body":"ping"},"retryPolicy":{"retryType":"none"}}}}`, http.StatusOK)
-	wait("run the failing job", chromedp.Navigate(job), chromedp.WaitVisible(chromedp.ID("job-run")), chromedp.Click(chromedp.ID("job-run")))
+	waitDo(t, ctx, "run the failing job", chromedp.Navigate(job), chromedp.WaitVisible(chromedp.ID("job-run")), chromedp.Click(chromedp.ID("job-run")))
 	select {
 	case r := <-got:
 		wh, err := standardwebhooks.NewWebhook(secret)
@@ -174,7 +165,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	}
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		wait("the delivery log", chromedp.Navigate(base+"/w/default/channels?event=occurrenceFaulted"), chromedp.WaitVisible(chromedp.ID("delivery-log")))
+		waitDo(t, ctx, "the delivery log", chromedp.Navigate(base+"/w/default/channels?event=occurrenceFaulted"), chromedp.WaitVisible(chromedp.ID("delivery-log")))
 		row := text("#delivery-log tbody tr")
 		if strings.Contains(row, "Delivered") && strings.Contains(row, "ops-hook") {
 			break
@@ -187,7 +178,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	screenshot(t, ctx, "notify-09-failure-delivered-1280")
 
 	// The collection: its alerts and a signing secret, shown once.
-	wait("make a signing secret",
+	waitDo(t, ctx, "make a signing secret",
 		chromedp.Navigate(base+"/c/default/ops/nightly"),
 		chromedp.WaitVisible(chromedp.ID("signing-generate")),
 		chromedp.Click(chromedp.ID("signing-generate")),
@@ -202,13 +193,13 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 900)); err != nil {
 		t.Fatal(err)
 	}
-	wait("channels at 375", chromedp.Navigate(base+"/w/default/channels"), chromedp.WaitVisible(chromedp.ID("delivery-log")))
+	waitDo(t, ctx, "channels at 375", chromedp.Navigate(base+"/w/default/channels"), chromedp.WaitVisible(chromedp.ID("delivery-log")))
 	noSidewaysScroll(t, ctx, "/w/default/channels at 375 px")
 	screenshot(t, ctx, "notify-06-channels-375")
-	wait("job at 375", chromedp.Navigate(job), chromedp.WaitVisible(chromedp.ID("alerts")))
+	waitDo(t, ctx, "job at 375", chromedp.Navigate(job), chromedp.WaitVisible(chromedp.ID("alerts")))
 	noSidewaysScroll(t, ctx, "the job page at 375 px")
 	screenshot(t, ctx, "notify-07-job-alerts-375")
-	wait("collection at 375", chromedp.Navigate(base+"/c/default/ops/nightly"), chromedp.WaitVisible(chromedp.ID("collection-signing")))
+	waitDo(t, ctx, "collection at 375", chromedp.Navigate(base+"/c/default/ops/nightly"), chromedp.WaitVisible(chromedp.ID("collection-signing")))
 	noSidewaysScroll(t, ctx, "the collection page at 375 px")
 	screenshot(t, ctx, "notify-08-collection-375")
 }

@@ -110,14 +110,6 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	apiCall(t, http.MethodPut, base+arm+"/jobs/flaky"+v, token, job(target.URL+"/fail"), http.StatusCreated)
 	apiCall(t, http.MethodPost, base+arm+"/jobs/flaky/run"+v, token, "", http.StatusOK)
 
-	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	count := func(sel string) int {
 		t.Helper()
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+"`"+sel+"`"+`).length`))
@@ -139,7 +131,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	// the engine ran "flaky") and the picture of the last 24 hours.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		wait("dashboard", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`#activity svg`)))
+		waitWithin(t, ctx, 20*time.Second, "dashboard", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`#activity svg`)))
 		if count(`#failures li`) > 0 || time.Now().After(deadline) {
 			break
 		}
@@ -157,7 +149,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	screenshot(t, ctx, "pages-01-dashboard-1280")
 
 	// The collection page, through the dashboard's link.
-	wait("collection page", chromedp.Click(chromedp.CSS(`#collections a[href="/c/default/ops/nightly"]`)),
+	waitWithin(t, ctx, 20*time.Second, "collection page", chromedp.Click(chromedp.CSS(`#collections a[href="/c/default/ops/nightly"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#collection-jobs`)))
 	if got := text(`#quota-text`); got != "2 of 50 jobs" {
 		t.Errorf("quota %q", got)
@@ -169,7 +161,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 
 	// The job page: run now, then the entry appears in the table and on
 	// the timeline without reloading the page (htmx refreshes both).
-	wait("job page", chromedp.Click(chromedp.CSS(`#collection-jobs a[href="/c/default/ops/nightly/jobs/report"]`)),
+	waitWithin(t, ctx, 20*time.Second, "job page", chromedp.Click(chromedp.CSS(`#collection-jobs a[href="/c/default/ops/nightly/jobs/report"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#job-status`)))
 	if n := count(`#job-next li time[datetime]`); n != 10 {
 		t.Errorf("next occurrences: %d, want 10", n)
@@ -181,11 +173,11 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := hits.Load()
-	wait("run now", chromedp.Click(chromedp.CSS(`#job-run`)), chromedp.WaitVisible(chromedp.CSS(`#job-message`)))
+	waitWithin(t, ctx, 20*time.Second, "run now", chromedp.Click(chromedp.CSS(`#job-run`)), chromedp.WaitVisible(chromedp.CSS(`#job-message`)))
 	if got := text(`#job-message`); !strings.Contains(got, "runs now") {
 		t.Errorf("run now message %q", got)
 	}
-	wait("history entry", chromedp.WaitVisible(chromedp.CSS(`#history-table tbody tr`)),
+	waitWithin(t, ctx, 20*time.Second, "history entry", chromedp.WaitVisible(chromedp.CSS(`#history-table tbody tr`)),
 		chromedp.WaitVisible(chromedp.CSS(`#job-timeline g.timeline-mark[data-status="Completed"]`)))
 	if hits.Load() <= before {
 		t.Error("the target was not called")
@@ -205,13 +197,13 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 		t.Errorf("the page reloaded instead of swapping fragments (marker %d, %v)", marker, err)
 	}
 	// The entry opens its message.
-	wait("message", chromedp.Click(chromedp.CSS(`#history-table tbody tr details summary`)),
+	waitWithin(t, ctx, 20*time.Second, "message", chromedp.Click(chromedp.CSS(`#history-table tbody tr details summary`)),
 		chromedp.WaitVisible(chromedp.CSS(`#history-table tbody tr details pre`)))
 	if got := text(`#history-table tbody tr details pre`); !strings.Contains(got, "hello from the target: POST /report") {
 		t.Errorf("message %q", got)
 	}
 	// The mark takes the keyboard focus and then shows its details.
-	wait("focus mark", chromedp.Focus(chromedp.CSS(`#job-timeline g.timeline-mark`)))
+	waitWithin(t, ctx, 20*time.Second, "focus mark", chromedp.Focus(chromedp.CSS(`#job-timeline g.timeline-mark`)))
 	shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](
 		`getComputedStyle(document.querySelector("#job-timeline g.timeline-mark g")).display`))
 	if err != nil || shown == "none" {
@@ -224,7 +216,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	screenshot(t, ctx, "pages-03-job-1280")
 
 	// The 7-day range swaps only the timeline.
-	wait("7 d", chromedp.Click(chromedp.CSS(`#job-timeline nav a:nth-child(2)`)),
+	waitWithin(t, ctx, 20*time.Second, "7 d", chromedp.Click(chromedp.CSS(`#job-timeline nav a:nth-child(2)`)),
 		chromedp.WaitVisible(chromedp.CSS(`#job-timeline nav a[aria-current]:nth-child(2)`)))
 	if got := text(`#timeline-caption`); !strings.Contains(got, "7 days") {
 		t.Errorf("caption after 7 d: %q", got)
@@ -242,7 +234,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 		{"/c/default/ops/nightly", "#collection-jobs", "pages-05-collection-375"},
 		{"/c/default/ops/nightly/jobs/report", "#history-table tbody tr", "pages-06-job-375"},
 	} {
-		wait(p.path, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
+		waitWithin(t, ctx, 20*time.Second, p.path, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
 		noSidewaysScroll(t, ctx, fmt.Sprintf("%s at 375 px (%d)", p.path, i))
 		screenshot(t, ctx, p.name)
 	}
@@ -251,7 +243,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
-	wait("flaky", chromedp.Navigate(base+"/c/default/ops/nightly/jobs/flaky"), chromedp.WaitVisible(chromedp.CSS(`#job-delete`)),
+	waitWithin(t, ctx, 20*time.Second, "flaky", chromedp.Navigate(base+"/c/default/ops/nightly/jobs/flaky"), chromedp.WaitVisible(chromedp.CSS(`#job-delete`)),
 		chromedp.Click(chromedp.CSS(`#job-delete`)), chromedp.WaitVisible(chromedp.CSS(`#flash`)))
 	if got := text(`#flash`); !strings.Contains(got, "flaky") {
 		t.Errorf("flash after delete %q", got)

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -54,14 +52,6 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	put("default", "billing", "invoice-run")
 	put("team", "reports", "weekly-report")
 
-	wait := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	texts := func(sel string) string {
 		t.Helper()
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(`+"`"+sel+"`"+`)].map(e => e.textContent.trim())`))
@@ -88,7 +78,7 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 		}
 	}
 
-	wait("dashboard", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("ws-switcher")))
+	waitDo(t, ctx, "dashboard", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("ws-switcher")))
 	if got := texts("#collections tbody td:first-child"); got != "billing,reports" {
 		t.Errorf("all my workspaces: collections %q", got)
 	}
@@ -96,7 +86,7 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 
 	// By keyboard: focus the switcher, open it with Enter, tab to Team A
 	// and follow it with Enter.
-	wait("open by keyboard",
+	waitDo(t, ctx, "open by keyboard",
 		chromedp.Focus(chromedp.CSS("#ws-switcher summary")),
 		chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(chromedp.ID("ws-choices")),
@@ -106,24 +96,24 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	}
 	screenshot(t, ctx, "switcher-02-open-1280")
 	// Escape closes it, the focus back on its summary; Enter opens it again.
-	wait("close with Escape", chromedp.KeyEvent(kb.Escape))
+	waitDo(t, ctx, "close with Escape", chromedp.KeyEvent(kb.Escape))
 	if isOpen() {
 		t.Error("Escape did not close the switcher")
 	}
 	if focused, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector("#ws-switcher summary")`)); err != nil || !focused {
 		t.Errorf("after Escape the focus is not on the switcher (%v)", err)
 	}
-	wait("open again", chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.ID("ws-choices")))
+	waitDo(t, ctx, "open again", chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.ID("ws-choices")))
 	if !isOpen() {
 		t.Error("Enter did not open the switcher again")
 	}
 	// Tab moves through the choices: All my workspaces, Default, Team A.
-	wait("tab to Team A", chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab))
+	waitDo(t, ctx, "tab to Team A", chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab))
 	if ws, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.ws || "(not a choice)"`)); err != nil || ws != "team" {
 		t.Fatalf("after three tabs the focus is on %q (%v), want Team A", ws, err)
 	}
-	wait("choose Team A by keyboard", chromedp.KeyEvent(kb.Enter))
-	wait("team dashboard", chromedp.WaitVisible(chromedp.ID("ws-current-role")))
+	waitDo(t, ctx, "choose Team A by keyboard", chromedp.KeyEvent(kb.Enter))
+	waitDo(t, ctx, "team dashboard", chromedp.WaitVisible(chromedp.ID("ws-current-role")))
 	at("/?ws=team")
 	if got := texts("#ws-current") + " " + texts("#ws-current-role"); got != "Team A Owner" {
 		t.Errorf("switcher shows %q", got)
@@ -134,13 +124,13 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	screenshot(t, ctx, "switcher-03-team-1280")
 
 	// The navigation keeps the choice: All jobs of Team A.
-	wait("all jobs of Team A", chromedp.Click(chromedp.ID("nav-all-jobs")), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	waitDo(t, ctx, "all jobs of Team A", chromedp.Click(chromedp.ID("nav-all-jobs")), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
 	at("/jobs?ws=team")
 	if got := texts("#all-jobs-results tr[data-job] td:first-child"); got != "weekly-report" {
 		t.Errorf("All jobs of Team A: %q", got)
 	}
 	// By mouse: All my workspaces, still on All jobs.
-	wait("choose all by mouse",
+	waitDo(t, ctx, "choose all by mouse",
 		chromedp.Click(chromedp.CSS("#ws-switcher summary")),
 		chromedp.WaitVisible(chromedp.ID("ws-choices")),
 		chromedp.Click(chromedp.CSS(`#ws-choices a[data-ws=""]`)),
@@ -153,11 +143,11 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	screenshot(t, ctx, "switcher-04-alljobs-all-1280")
 
 	// A phone: the open switcher fits the screen.
-	wait("375", chromedp.EmulateViewport(375, 800), chromedp.Navigate(base+"/?ws=default"), chromedp.WaitVisible(chromedp.ID("ws-switcher")))
+	waitDo(t, ctx, "375", chromedp.EmulateViewport(375, 800), chromedp.Navigate(base+"/?ws=default"), chromedp.WaitVisible(chromedp.ID("ws-switcher")))
 	if got := texts("#collections tbody td:first-child"); got != "billing" {
 		t.Errorf("Default at 375 px: collections %q", got)
 	}
-	wait("open at 375", chromedp.Click(chromedp.CSS("#ws-switcher summary")), chromedp.WaitVisible(chromedp.ID("ws-choices")))
+	waitDo(t, ctx, "open at 375", chromedp.Click(chromedp.CSS("#ws-switcher summary")), chromedp.WaitVisible(chromedp.ID("ws-choices")))
 	if !isOpen() {
 		t.Error("a tap did not open the switcher")
 	}
@@ -167,7 +157,7 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	}
 	noSidewaysScroll(t, ctx, "the dashboard with the switcher open at 375 px")
 	screenshot(t, ctx, "switcher-05-open-375")
-	wait("choose Team A at 375", chromedp.Click(chromedp.CSS(`#ws-choices a[data-ws="team"]`)), chromedp.WaitVisible(chromedp.ID("ws-current-role")))
+	waitDo(t, ctx, "choose Team A at 375", chromedp.Click(chromedp.CSS(`#ws-choices a[data-ws="team"]`)), chromedp.WaitVisible(chromedp.ID("ws-current-role")))
 	at("/?ws=team")
 	screenshot(t, ctx, "switcher-06-team-375")
 

@@ -148,6 +148,23 @@ func newBrowser(t *testing.T) context.Context {
 	return watchCSP(t, ctx)
 }
 
+// waitDo runs actions in the browser ctx within 30 s; a failure or a
+// timeout fails t, naming what was being done.
+func waitDo(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	waitWithin(t, ctx, 30*time.Second, what, actions...)
+}
+
+// waitWithin is waitDo within d.
+func waitWithin(t *testing.T, ctx context.Context, d time.Duration, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
