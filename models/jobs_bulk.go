@@ -118,15 +118,7 @@ func (s *Store) SearchBulkJobs(ctx context.Context, p JobSearchParams, limit int
 	if !p.AllCollections && len(p.Collections) == 0 {
 		return nil, nil
 	}
-	where, args := searchConds(p)
-	where = append(where, lastResultCond(p.LastResult)...)
-	if p.LastResult != "" && p.LastResult != "none" {
-		args = append(args, p.LastResult)
-	}
-	cond := "true"
-	if len(where) > 0 {
-		cond = strings.Join(where, " AND ")
-	}
+	cond, args := bulkSearchCond(p)
 	var rows []BulkJob
 	err := s.db.WithContext(ctx).Raw(bulkJobSelect+` WHERE `+cond+` ORDER BY lower(j.name), j.id LIMIT ?`,
 		append(args, limit+1)...).Scan(&rows).Error
@@ -136,21 +128,27 @@ func (s *Store) SearchBulkJobs(ctx context.Context, p JobSearchParams, limit int
 	return rows, nil
 }
 
+// bulkSearchCond is the WHERE condition (over jobs j) and its arguments
+// of the jobs p selects: its search, filters and last result.
+func bulkSearchCond(p JobSearchParams) (string, []any) {
+	where, args := searchConds(p)
+	where = append(where, lastResultCond(p.LastResult)...)
+	if p.LastResult != "" && p.LastResult != "none" {
+		args = append(args, p.LastResult)
+	}
+	if len(where) == 0 {
+		return "true", args
+	}
+	return strings.Join(where, " AND "), args
+}
+
 // CountSearchJobs counts the jobs p selects (as SearchBulkJobs), up to
 // upTo: a larger count is returned as upTo+1.
 func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int) (int64, error) {
 	if !p.AllCollections && len(p.Collections) == 0 {
 		return 0, nil
 	}
-	where, args := searchConds(p)
-	where = append(where, lastResultCond(p.LastResult)...)
-	if p.LastResult != "" && p.LastResult != "none" {
-		args = append(args, p.LastResult)
-	}
-	cond := "true"
-	if len(where) > 0 {
-		cond = strings.Join(where, " AND ")
-	}
+	cond, args := bulkSearchCond(p)
 	var n int64
 	err := s.db.WithContext(ctx).Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond+` LIMIT ?) x`,
 		append(args, upTo+1)...).Scan(&n).Error
