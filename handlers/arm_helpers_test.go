@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"net/http"
@@ -14,16 +13,15 @@ import (
 	"sked/models"
 )
 
-// fakeEngine stands in for the engine in handler tests: RunNow records the
-// request with the store's real RunNow (the engine only adds waking up).
+// fakeEngine stands in for the engine in handler tests: the write service
+// queues runs with the store's real RunNow, and no engine runs to wake.
 type fakeEngine struct {
 	store *models.Store
 	now   func() time.Time
 }
 
-func (e *fakeEngine) RunNow(ctx context.Context, jobID int64) (int64, error) {
-	return e.store.RunNow(ctx, jobID, e.now())
-}
+// Wake counts nothing: no engine runs in handler tests.
+func (e *fakeEngine) Wake() {}
 
 const apiVersion = "?api-version=2016-03-01"
 

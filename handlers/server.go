@@ -73,9 +73,9 @@ type Deps struct {
 // Engine is what the handlers ask of the execution engine
 // (*scheduler.Engine).
 type Engine interface {
-	// RunNow starts an occurrence of the job at once and returns its
-	// attempt id.
-	RunNow(ctx context.Context, jobID int64) (int64, error)
+	// Wake makes the engine look for due attempts at once (after the
+	// write service queued a run).
+	Wake()
 }
 
 // Server holds the state shared by the handlers. It is safe for concurrent

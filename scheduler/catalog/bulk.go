@@ -123,6 +123,9 @@ func (c *Catalog) BulkJobs(ctx context.Context, actor Actor, action BulkAction, 
 	if err != nil {
 		return nil, err
 	}
+	if action == BulkRun {
+		c.runner.Wake()
+	}
 	for _, part := range rec.Parts {
 		c.changed(ctx, actor, part.Change)
 	}

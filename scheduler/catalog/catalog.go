@@ -22,9 +22,9 @@ type Catalog struct {
 // Runner starts runs of jobs at once: the execution engine
 // (*scheduler.Engine), which wakes up for them.
 type Runner interface {
-	// RunNow starts an occurrence of job jobID at once and returns its
-	// attempt id.
-	RunNow(ctx context.Context, jobID int64) (int64, error)
+	// Wake tells the engine that the write service committed attempts
+	// due now (Run now), so that it looks for them at once.
+	Wake()
 }
 
 // ErrNoEngine is the error of RunNow on a Catalog without a Runner: no

@@ -73,12 +73,12 @@ func CheckStateNote(note string) (string, error) {
 	return note, nil
 }
 
-// RunNow starts an extra occurrence of job of coll at once, for actor,
-// through the engine (see (*scheduler.Engine).RunNow), and returns its
-// attempt id. The engine queues the run in a transaction of its own: the
-// audit log's entry is appended just after, in the write service's (the
-// one write whose entry is not in the same transaction). Errors: ErrNoEngine without a Runner, errors wrapping
-// models.ErrNotFound, models.ErrJobNotEnabled or models.ErrJobFinished.
+// RunNow starts an extra occurrence of job of coll at once, for actor:
+// the attempt is queued (store.RunNow, which notifies every engine on
+// commit) in the transaction of its audit entry, then this process's
+// engine is woken; it returns the attempt id. Errors: ErrNoEngine without
+// a Runner (no engine runs here), errors wrapping models.ErrNotFound,
+// models.ErrJobNotEnabled or models.ErrJobFinished.
 func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job) (int64, error) {
 	rec := &record{Change: jobChange(OpRunJob, coll, job.Name, "")}
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
@@ -87,16 +87,18 @@ func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.Collecti
 	if c.runner == nil {
 		return 0, ErrNoEngine
 	}
-	id, err := c.runner.RunNow(ctx, job.ID)
+	var id int64
+	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+		var err error
+		if id, err = tc.store.RunNow(ctx, job.ID, c.now()); err != nil {
+			return fmt.Errorf("catalog: run now: %w", err)
+		}
+		rec.Detail = "attempt " + strconv.FormatInt(id, 10)
+		return nil
+	})
 	if err != nil {
-		return 0, fmt.Errorf("catalog: run now: %w", err)
-	}
-	// The engine queued the run on a connection of its own: the entry
-	// follows in a transaction of its own (holding one connection while
-	// waiting for another could exhaust the pool).
-	rec.Detail = "attempt " + strconv.FormatInt(id, 10)
-	if err := c.audited(ctx, actor, rec, func(*Catalog) error { return nil }); err != nil {
 		return 0, err
 	}
+	c.runner.Wake()
 	return id, nil
 }
