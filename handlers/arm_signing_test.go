@@ -136,6 +136,14 @@ func TestARMCollectionSigning(t *testing.T) {
 		t.Error("a PATCH without signing changed the secret")
 	}
 
+	// During a rotation's overlap the collection says until when the
+	// previous secret signs.
+	wantStatus(t, f.api(http.MethodPost, signingAPIPath, `{"overlap":"PT1H"}`), http.StatusCreated)
+	r = f.arm(http.MethodGet, path, "")
+	if g := armSigningOf(t, r); g["enabled"] != true || g["previousValidUntil"] == nil || strings.Contains(r.body, "whsec_") {
+		t.Errorf("GET during a rotation's overlap: %s", r.body)
+	}
+
 	// PATCH enabled false removes it; again is no change.
 	for range 2 {
 		r = f.arm(http.MethodPatch, path, `{"properties":{"signing":{"enabled":false}}}`)

@@ -30,6 +30,10 @@ type CollectionWrite struct {
 	SigningRemoved bool
 }
 
+// signingEnabled is the one field of properties.signing a PUT or PATCH
+// sets (a JSON key, not a job state).
+const signingEnabled = "enabled"
+
 // signingReadOnly are the fields of properties.signing that a GET shows
 // and a PUT or PATCH ignores, so that a client may send back what it read.
 var signingReadOnly = []string{"createdAt", "updatedAt", "previousValidUntil"}
@@ -61,7 +65,7 @@ func parseSigning(body []byte) (*bool, error) {
 	var enabled *bool
 	for k, v := range in {
 		switch {
-		case strings.EqualFold(k, "enabled"):
+		case strings.EqualFold(k, signingEnabled):
 			t := string(bytes.TrimSpace(v))
 			if t != "true" && t != "false" {
 				ps.Add(path+".enabled", fmt.Sprintf("%s is not true or false", t))
