@@ -22,11 +22,12 @@ func (s *Server) listCollections(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := armList[armCollection]{Value: []armCollection{}, NextLink: s.nextLink(c, p, len(rows))}
-	for i := range rows[:min(len(rows), p.top)] {
-		out.Value = append(out.Value, toARMCollection(&rows[i]))
+	next := s.nextLink(c, p, len(rows))
+	value, err := s.armCollections(c.Request().Context(), rows[:min(len(rows), p.top)])
+	if err != nil {
+		return err
 	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, armList[armCollection]{Value: value, NextLink: next})
 }
 
 // getCollection answers GET …/jobCollections/{jc}.
@@ -35,7 +36,7 @@ func (s *Server) getCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toARMCollection(row))
+	return s.answerCollection(c, http.StatusOK, row, "")
 }
 
 // putCollection answers PUT …/jobCollections/{jc}: 201 created, 200
@@ -45,15 +46,16 @@ func (s *Server) putCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	row, created, err := s.collections.PutCollection(c.Request().Context(), actorOf(c), collectionRef(c), body)
+	w, err := s.collections.PutCollectionWrite(c.Request().Context(), actorOf(c), collectionRef(c), body)
 	if err != nil {
 		return err
 	}
 	status := http.StatusOK
-	if created {
+	if w.Created {
 		status = http.StatusCreated
 	}
-	return c.JSON(status, toARMCollection(row))
+	s.logSigningWrite(c, w)
+	return s.answerCollection(c, status, w.Row, w.Secret)
 }
 
 // patchCollection answers PATCH …/jobCollections/{jc}.
@@ -62,11 +64,12 @@ func (s *Server) patchCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	row, err := s.collections.PatchCollection(c.Request().Context(), actorOf(c), collectionRef(c), body)
+	w, err := s.collections.PatchCollectionWrite(c.Request().Context(), actorOf(c), collectionRef(c), body)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toARMCollection(row))
+	s.logSigningWrite(c, w)
+	return s.answerCollection(c, http.StatusOK, w.Row, w.Secret)
 }
 
 // deleteCollection answers DELETE …/jobCollections/{jc}: 200, at once.

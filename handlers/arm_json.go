@@ -40,6 +40,9 @@ type armCollectionProps struct {
 	} `json:"sku"`
 	State string   `json:"state"`
 	Quota armQuota `json:"quota"`
+	// Signing is whether the collection signs its jobs' requests (SPEC
+	// §13.3, signed job requests; see withSigning).
+	Signing armSigning `json:"signing"`
 }
 
 type armQuota struct {

@@ -21,6 +21,8 @@ import (
 type collectionWriter interface {
 	PutCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error)
 	PatchCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error)
+	PutCollectionWrite(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*catalog.CollectionWrite, error)
+	PatchCollectionWrite(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*catalog.CollectionWrite, error)
 	SetCollectionState(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error)
 	DeleteCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error
 	NewSigningSecret(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, overlap time.Duration) (*catalog.NewSigning, error)

@@ -152,3 +152,35 @@ func (s *Store) SigningSecretsOfJob(ctx context.Context, jobID int64, now time.T
 	}
 	return g.Secrets(now), nil
 }
+
+// SigningStatus is whether and since when a collection signs, without
+// its secrets: what the ARM collection shows as properties.signing.
+// PreviousUntil is when the secret a rotation replaced stops signing (nil:
+// there is none, or the rotation had no overlap); it may be past.
+type SigningStatus struct {
+	CollectionID  int64
+	PreviousUntil *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// SigningStatuses returns the signing status of those of the collections
+// collectionIDs that sign, by collection id (a collection missing from
+// the map does not sign). It opens no secret.
+func (s *Store) SigningStatuses(ctx context.Context, collectionIDs []int64) (map[int64]SigningStatus, error) {
+	out := map[int64]SigningStatus{}
+	if len(collectionIDs) == 0 {
+		return out, nil
+	}
+	var rows []SigningStatus
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT job_collection_id AS collection_id, previous_until, created_at, updated_at
+		FROM collection_signing WHERE job_collection_id IN ?`, collectionIDs).Scan(&rows).Error
+	if err != nil {
+		return nil, translate("models: signing statuses", err)
+	}
+	for _, r := range rows {
+		out[r.CollectionID] = r
+	}
+	return out, nil
+}

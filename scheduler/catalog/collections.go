@@ -166,58 +166,92 @@ func describeTypeError(err error) string {
 }
 
 // PutCollection creates or replaces the collection at ref from an ARM
-// body, for actor. It reports whether it was created.
+// body, for actor. It reports whether it was created. It is
+// PutCollectionWrite without the signing secret a body enabling signing
+// generates: callers that show that secret use PutCollectionWrite.
 func (c *Catalog) PutCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, bool, error) {
-	rec := &record{Change: collectionChange(OpPutCollection, ref, "")}
-	if err := c.allow(ctx, actor, rec.Change); err != nil {
+	w, err := c.PutCollectionWrite(ctx, actor, ref, body)
+	if err != nil {
 		return nil, false, err
 	}
-	var row *models.CollectionRow
-	var created bool
+	return w.Row, w.Created, nil
+}
+
+// PutCollectionWrite creates or replaces the collection at ref from an
+// ARM body, for actor (editor), with its signing secret as
+// properties.signing says (see applySigning), in one transaction.
+func (c *Catalog) PutCollectionWrite(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*CollectionWrite, error) {
+	rec := &record{Change: collectionChange(OpPutCollection, ref, "")}
+	if err := c.allow(ctx, actor, rec.Change); err != nil {
+		return nil, err
+	}
+	var out *CollectionWrite
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		row, created, err = tc.putCollection(ctx, ref, body, rec)
-		rec.Detail = createdDetail(created)
+		out, err = tc.putCollection(ctx, actor, ref, body, rec)
+		if out != nil {
+			rec.Detail = createdDetail(out.Created)
+		}
 		return err
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return row, created, nil
+	c.changedParts(ctx, actor, rec)
+	return out, nil
 }
 
-// putCollection is PutCollection in the write's transaction, filling
-// rec's Before and After.
-func (c *Catalog) putCollection(ctx context.Context, ref models.CollectionRef, body []byte, rec *record) (*models.CollectionRow, bool, error) {
+// putCollection is PutCollectionWrite in the write's transaction, filling
+// rec's Before and After, and its Parts with a change of the signing
+// secret.
+func (c *Catalog) putCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte, rec *record) (*CollectionWrite, error) {
 	if err := checkRef(ref); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	coll, err := ParseCollection(body)
-	if err != nil {
-		return nil, false, err
+	signing, serr := parseSigning(body)
+	if err != nil || serr != nil {
+		return nil, joinProblems(err, serr)
 	}
 	if cur, err := c.store.CollectionByRef(ctx, ref); err == nil {
 		rec.Before = CollectionJSON(&cur.JobCollection, false)
 	}
 	created, err := c.store.PutCollection(ctx, ref, coll)
 	if err != nil {
-		return nil, false, fmt.Errorf("put collection: %w", err)
+		return nil, fmt.Errorf("put collection: %w", err)
 	}
 	row, err := c.store.CollectionByRef(ctx, ref)
-	if err == nil {
-		rec.ResourceGroup, rec.Collection, rec.After = row.ResourceGroup, row.Name, CollectionJSON(&row.JobCollection, false)
+	if err != nil {
+		return nil, err
 	}
-	return row, created, err
+	rec.ResourceGroup, rec.Collection, rec.After = row.ResourceGroup, row.Name, CollectionJSON(&row.JobCollection, false)
+	sg, err := c.applySigning(ctx, actor, row, signing, rec)
+	if err != nil {
+		return nil, err
+	}
+	return &CollectionWrite{Row: row, Created: created, Secret: sg.secret, SigningRemoved: sg.removed}, nil
 }
 
 // PatchCollection merges an ARM body into the collection at ref, for
-// actor.
+// actor. It is PatchCollectionWrite without the signing secret a body
+// enabling signing generates.
 func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*models.CollectionRow, error) {
+	w, err := c.PatchCollectionWrite(ctx, actor, ref, body)
+	if err != nil {
+		return nil, err
+	}
+	return w.Row, nil
+}
+
+// PatchCollectionWrite merges an ARM body into the collection at ref, for
+// actor (editor), with its signing secret as properties.signing says (see
+// applySigning), in one transaction.
+func (c *Catalog) PatchCollectionWrite(ctx context.Context, actor Actor, ref models.CollectionRef, body []byte) (*CollectionWrite, error) {
 	rec := &record{Change: collectionChange(OpPatchCollection, ref, "")}
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, err
 	}
-	var row *models.CollectionRow
+	var out *CollectionWrite
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		cur, err := tc.store.CollectionByRef(ctx, ref)
 		if err != nil {
@@ -227,13 +261,14 @@ func (c *Catalog) PatchCollection(ctx context.Context, actor Actor, ref models.C
 			return &problem.List{Problems: []problem.Problem{{Path: "collection", Message: "must be a JSON object"}}}
 		}
 		merged := mergePatch(CollectionJSON(&cur.JobCollection, true), body)
-		row, _, err = tc.putCollection(ctx, ref, merged, rec)
+		out, err = tc.putCollection(ctx, actor, ref, merged, rec)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return row, nil
+	c.changedParts(ctx, actor, rec)
+	return out, nil
 }
 
 // CollectionJSON writes the input-relevant fields of a collection in the

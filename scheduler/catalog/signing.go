@@ -56,41 +56,50 @@ func (c *Catalog) NewSigningSecret(ctx context.Context, actor Actor, ref models.
 	if overlap < 0 || overlap > MaxSigningOverlap {
 		return nil, problem.New("overlap", fmt.Sprintf("%s is not a duration from 0 to 30 days", overlap))
 	}
-	out := &NewSigning{}
+	var out *NewSigning
 	rec := &record{Change: ch, Secrets: []string{"signingSecret"}}
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		row, err := tc.store.CollectionByRef(ctx, ref)
 		if err != nil {
 			return fmt.Errorf("catalog: new signing secret: %w", err)
 		}
-		secret, err := action.NewWebhookSecret()
-		if err != nil {
-			return fmt.Errorf("catalog: new signing secret: %w", err)
-		}
-		out.Secret = secret
-		w := models.SigningWrite{CollectionID: row.ID, Current: secret, UserID: actor.UserID}
-		cur, err := tc.store.SigningOf(ctx, row.ID)
-		switch {
-		case err == nil:
-			out.Rotated = true
-			if overlap > 0 {
-				until := c.now().UTC().Add(overlap).Truncate(time.Second)
-				w.Previous, w.PreviousUntil, out.PreviousUntil = cur.Current, &until, &until
-			}
-		case !errors.Is(err, models.ErrNotFound):
-			return fmt.Errorf("catalog: new signing secret: %w", err)
-		}
-		if err := tc.store.PutSigning(ctx, w); err != nil {
-			return fmt.Errorf("catalog: new signing secret: %w", err)
-		}
-		rec.ResourceGroup, rec.Collection, rec.Detail = row.ResourceGroup, row.Name, "generated"
-		if out.Rotated {
-			rec.Detail = "rotated"
-		}
-		return nil
+		out, err = tc.newSigningSecret(ctx, actor, row, overlap, rec)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// newSigningSecret is NewSigningSecret of the collection row in the
+// write's transaction, filling rec's names and Detail ("generated" or
+// "rotated").
+func (c *Catalog) newSigningSecret(ctx context.Context, actor Actor, row *models.CollectionRow, overlap time.Duration, rec *record) (*NewSigning, error) {
+	out := &NewSigning{}
+	secret, err := action.NewWebhookSecret()
+	if err != nil {
+		return nil, fmt.Errorf("catalog: new signing secret: %w", err)
+	}
+	out.Secret = secret
+	w := models.SigningWrite{CollectionID: row.ID, Current: secret, UserID: actor.UserID}
+	cur, err := c.store.SigningOf(ctx, row.ID)
+	switch {
+	case err == nil:
+		out.Rotated = true
+		if overlap > 0 {
+			until := c.now().UTC().Add(overlap).Truncate(time.Second)
+			w.Previous, w.PreviousUntil, out.PreviousUntil = cur.Current, &until, &until
+		}
+	case !errors.Is(err, models.ErrNotFound):
+		return nil, fmt.Errorf("catalog: new signing secret: %w", err)
+	}
+	if err := c.store.PutSigning(ctx, w); err != nil {
+		return nil, fmt.Errorf("catalog: new signing secret: %w", err)
+	}
+	rec.ResourceGroup, rec.Collection, rec.Detail = row.ResourceGroup, row.Name, "generated"
+	if out.Rotated {
+		rec.Detail = "rotated"
 	}
 	return out, nil
 }

@@ -68,6 +68,14 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			_, err := cat.PatchCollection(e.ctx, actor, cref, []byte(`{"tags": {"team": "ops"}}`))
 			return err
 		}},
+		{"PutCollectionWrite", collIn(catalog.OpPutCollection), func() error {
+			_, err := cat.PutCollectionWrite(e.ctx, actor, cref, []byte(`{"tags": {"team": "ops"}}`))
+			return err
+		}},
+		{"PatchCollectionWrite", collIn(catalog.OpPatchCollection), func() error {
+			_, err := cat.PatchCollectionWrite(e.ctx, actor, cref, []byte(`{"location": "westus"}`))
+			return err
+		}},
 		{"SetCollectionState", catalog.Change{Op: catalog.OpSetCollectionState, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc",
 			Detail: "Enabled"}, func() error {
 			_, err := cat.SetCollectionState(e.ctx, actor, cref, "Enabled")
