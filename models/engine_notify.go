@@ -95,10 +95,7 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 		FROM jobs j
 		JOIN job_collections jc ON jc.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = jc.resource_group_id
-		JOIN alert_rules r ON r.workspace_id = rg.workspace_id
-		  AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(rg.name))
-		  AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(jc.name))
-		  AND (r.scope_job = '' OR lower(r.scope_job) = lower(j.name))
+		JOIN alert_rules r ON `+alertRuleApplies+`
 		JOIN channels c ON c.id = r.channel_id
 		WHERE j.id IN ?
 		ORDER BY j.id, r.id`, ids).Scan(&matches).Error

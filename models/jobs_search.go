@@ -114,6 +114,9 @@ type JobSearchParams struct {
 	// FailedSince keeps the jobs with a Failed entry at or after it, and
 	// is when FailuresSince counts from; zero: no filter.
 	FailedSince time.Time
+	// HasAlerts keeps the jobs at least one alert rule applies to, matched
+	// as the engine matches them (alertRuleApplies).
+	HasAlerts bool
 	// Sort is the order (SortNext when empty); After, when set, is the
 	// end of the previous page.
 	Sort  JobSort
@@ -295,7 +298,8 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 
 // searchConds is the WHERE conditions (joined by AND) of the jobs p
 // selects, with their arguments: collections, search words, states, time
-// zone and recent failures (not the last result, nor the keyset).
+// zone, recent failures and alert rules (not the last result, nor the
+// keyset).
 func searchConds(p JobSearchParams) (where []string, args []any) {
 	add := func(cond string, a ...any) {
 		where = append(where, cond)
@@ -332,8 +336,25 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 		add(`EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?)`,
 			p.FailedSince)
 	}
+	if p.HasAlerts {
+		add(`EXISTS (SELECT 1 FROM job_collections jc
+			JOIN resource_groups rg ON rg.id = jc.resource_group_id
+			JOIN alert_rules r ON ` + alertRuleApplies + `
+			JOIN channels c ON c.id = r.channel_id
+			WHERE jc.id = j.job_collection_id)`)
+	}
 	return where, args
 }
+
+// alertRuleApplies is the join condition of an alert rule r on a job j of
+// the collection jc in the resource group rg: the rule's workspace, and
+// each part of its scope empty (all) or the name, case-insensitively. The
+// engine matches rules to jobs with it (enqueueJobEvents) and the "has alerts"
+// filter of SearchJobs keeps the jobs it finds a rule for.
+const alertRuleApplies = `r.workspace_id = rg.workspace_id
+	AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(rg.name))
+	AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(jc.name))
+	AND (r.scope_job = '' OR lower(r.scope_job) = lower(j.name))`
 
 // walkEnd returns the position of the JobSearchWalk-th job that cond
 // selects in order, nil when there are fewer.
