@@ -34,6 +34,8 @@ type AllJobsForm struct {
 	Zones []string
 	// Failed24h keeps the jobs that failed in the last 24 hours.
 	Failed24h bool
+	// HasAlerts keeps the jobs at least one alert rule applies to.
+	HasAlerts bool
 	Sort      string
 	Sorts     []Choice
 	// ClearURL is the page without any filter, "" when none is set.

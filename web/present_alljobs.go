@@ -52,6 +52,9 @@ type AllJobsParams struct {
 	// Failed24h (failed=24h) keeps the jobs with a failure in the last
 	// RecentFailureWindow.
 	Failed24h bool
+	// HasAlerts (alerts=1) keeps the jobs at least one alert rule applies
+	// to.
+	HasAlerts bool
 	// Sort (sort) is the order; After (after) the end of the previous
 	// page, nil on the first.
 	Sort  models.JobSort
@@ -103,6 +106,13 @@ func ParseAllJobsParams(q url.Values) (AllJobsParams, error) {
 		p.Failed24h = true
 	default:
 		return bad("failed", "%q is not 24h", f)
+	}
+	switch a := q.Get("alerts"); a {
+	case "":
+	case "1":
+		p.HasAlerts = true
+	default:
+		return bad("alerts", "%q is not 1", a)
 	}
 	if s := q.Get("sort"); s != "" {
 		if !isChoice(allJobsSortChoices, s) {
@@ -201,6 +211,9 @@ func (p AllJobsParams) Values(withCursor bool) url.Values {
 	if p.Failed24h {
 		q.Set("failed", "24h")
 	}
+	if p.HasAlerts {
+		q.Set("alerts", "1")
+	}
 	if p.Sort != "" && p.Sort != models.SortNext {
 		q.Set("sort", string(p.Sort))
 	}
@@ -212,14 +225,14 @@ func (p AllJobsParams) Values(withCursor bool) url.Values {
 
 // Filtered reports whether p narrows the jobs (a search or a filter).
 func (p AllJobsParams) Filtered() bool {
-	return p.Query != "" || p.State != "" || p.Result != "" || p.Collection != "" || p.Zone != "" || p.Failed24h
+	return p.Query != "" || p.State != "" || p.Result != "" || p.Collection != "" || p.Zone != "" || p.Failed24h || p.HasAlerts
 }
 
 // AllJobsSearch is the store's search for p at now among the collections
 // of scope (all: they are every collection there is).
 func AllJobsSearch(p AllJobsParams, scope []models.VisibleCollection, all bool, now time.Time) models.JobSearchParams {
 	s := models.JobSearchParams{Collections: scope, AllCollections: all, Query: p.Query,
-		LastResult: p.Result, Zone: p.Zone, Sort: p.Sort, After: p.After, Limit: AllJobsPageSize + 1,
+		LastResult: p.Result, Zone: p.Zone, HasAlerts: p.HasAlerts, Sort: p.Sort, After: p.After, Limit: AllJobsPageSize + 1,
 		FailuresSince: now.Add(-RecentFailureWindow)}
 	if p.State != "" {
 		s.States = []string{p.State}
@@ -235,7 +248,7 @@ func AllJobsSearch(p AllJobsParams, scope []models.VisibleCollection, all bool, 
 func NewAllJobsForm(p AllJobsParams, collections []models.VisibleCollection, zones []string) AllJobsForm {
 	f := AllJobsForm{Action: AllJobsPath(url.Values{}), Query: p.Query, State: p.State, States: allJobsStateChoices,
 		Result: p.Result, Results: allJobsResultChoices, Collection: p.Collection, Zone: p.Zone, Zones: zones,
-		Failed24h: p.Failed24h, Sort: string(p.Sort), Sorts: allJobsSortChoices,
+		Failed24h: p.Failed24h, HasAlerts: p.HasAlerts, Sort: string(p.Sort), Sorts: allJobsSortChoices,
 		Collections: []Choice{{"", "Any collection"}}, Workspace: p.Workspace}
 	for _, c := range collections {
 		f.Collections = append(f.Collections, Choice{c.Path(), c.Path()})

@@ -29,6 +29,12 @@ func TestParseAllJobsParams(t *testing.T) {
 		{"result=ok", AllJobsParams{}, "result"},
 		{"tz=Mars%2FBase", AllJobsParams{}, "tz"},
 		{"failed=yes", AllJobsParams{}, "failed"},
+		{"alerts=1", AllJobsParams{HasAlerts: true, Sort: models.SortNext}, ""},
+		{"alerts=1&failed=24h&sort=name&after=job-1%2C3", AllJobsParams{HasAlerts: true, Failed24h: true, Sort: models.SortName, After: &models.JobCursor{Name: "job-1", ID: 3}}, ""},
+		{"alerts=", AllJobsParams{Sort: models.SortNext}, ""},
+		{"alerts=yes", AllJobsParams{}, "alerts"},
+		{"alerts=0", AllJobsParams{}, "alerts"},
+		{"alerts=true", AllJobsParams{}, "alerts"},
 		{"collection=jc", AllJobsParams{}, "collection"},
 		{"after=7", AllJobsParams{}, "after"},
 		{"after=yesterday%2C7", AllJobsParams{}, "after"},
@@ -151,6 +157,15 @@ func TestAllJobsSearchAndForm(t *testing.T) {
 	f := NewAllJobsForm(AllJobsParams{Query: "x", Sort: models.SortName}, []models.VisibleCollection{{Name: "jc", ResourceGroup: "rg", WorkspaceID: "default"}}, []string{"UTC"})
 	if f.Action != "/jobs" || f.ClearURL != "/jobs?sort=name" || len(f.Collections) != 2 || f.Collections[1].Value != "default/rg/jc" {
 		t.Errorf("%+v", f)
+	}
+	if s := AllJobsSearch(AllJobsParams{HasAlerts: true}, nil, true, now); !s.HasAlerts || !s.FailedSince.IsZero() {
+		t.Errorf("has alerts: %+v", s)
+	}
+	if f := NewAllJobsForm(AllJobsParams{HasAlerts: true, Sort: models.SortNext}, nil, nil); !f.HasAlerts || f.ClearURL != "/jobs" {
+		t.Errorf("has alerts form: %+v", f)
+	}
+	if u := AllJobsPath(AllJobsParams{HasAlerts: true, Sort: models.SortNext, After: &models.JobCursor{ID: 4}}.Values(true)); u != "/jobs?after=none%2C4&alerts=1" {
+		t.Errorf("the next page's URL %q does not keep alerts=1", u)
 	}
 	if f := NewAllJobsForm(AllJobsParams{Sort: models.SortNext}, nil, nil); f.ClearURL != "" {
 		t.Errorf("unfiltered form has a clear link %q", f.ClearURL)
