@@ -17,7 +17,7 @@ import (
 // bulkRequest is the body of POST /api/v1/jobs/bulk: an action, the note
 // of a disable, and the jobs, named by their ARM ids (jobs) or selected by
 // the "All jobs" page's filter (filter: q, state, result, collection, tz,
-// failed); exactly one of the two.
+// failed, alerts); exactly one of the two.
 type bulkRequest struct {
 	Action    string            `json:"action"`
 	StateNote string            `json:"stateNote"`
