@@ -39,7 +39,9 @@ type JobCollection struct {
 	// StateNote is why the collection is not Enabled (SPEC §13.2; ''
 	// for none, always '' when Enabled); StateChangedBy and StateChangedAt
 	// are who last changed its state or note and when ('' and nil until a
-	// writer does). Writers set StateChangedBy; the store sets the time.
+	// writer does). Writers of PutCollection set StateChangedBy and may
+	// set StateChangedAt to their now (nil: time.Now); the store keeps
+	// both unless the state or the note changes.
 	StateNote      string
 	StateChangedBy string
 	StateChangedAt *time.Time
@@ -140,7 +142,7 @@ func putCollectionTx(tx *gorm.DB, ref CollectionRef, c *JobCollection) (bool, er
 		return false, err
 	}
 	c.ResourceGroupID = rg.ID
-	stampStateNote(&existing, c, time.Now().UTC())
+	stampStateNote(&existing, c)
 	if existing.ID == 0 {
 		c.Name = ref.Name
 		return true, tx.Omit("ID", "CreatedAt", "UpdatedAt").Create(c).Error

@@ -24,7 +24,7 @@ type wireCollection struct {
 		} `json:"sku"`
 		State *string `json:"state"`
 		// StateNote is why the collection is not Enabled (SPEC §13.2).
-		StateNote *string `json:"stateNote"`
+		StateNote json.RawMessage `json:"stateNote"`
 		Quota     *struct {
 			MaxJobCount      json.RawMessage `json:"maxJobCount"`
 			MaxJobOccurrence json.RawMessage `json:"maxJobOccurrence"`
@@ -100,10 +100,14 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 				c.State = models.CollectionEnabled
 			}
 		}
-		if p.StateNote != nil && c.State != models.CollectionEnabled { // enabling clears the note
-			c.StateNote = strings.TrimSpace(*p.StateNote)
-			if msg := jobdef.CheckStateNote(c.StateNote); msg != "" {
+		if len(p.StateNote) > 0 && string(p.StateNote) != "null" {
+			var note string
+			if err := json.Unmarshal(p.StateNote, &note); err != nil {
+				add("properties.stateNote", "must be a string")
+			} else if msg := jobdef.CheckStateNote(strings.TrimSpace(note)); msg != "" {
 				add("properties.stateNote", "%s", msg)
+			} else if c.State != models.CollectionEnabled { // enabling clears the note
+				c.StateNote = strings.TrimSpace(note)
 			}
 		}
 		if q := p.Quota; q != nil {
@@ -221,7 +225,8 @@ func (c *Catalog) putCollection(ctx context.Context, actor Actor, ref models.Col
 	if err != nil || serr != nil {
 		return nil, joinProblems(err, serr)
 	}
-	coll.StateChangedBy = actor.UserName
+	now := c.now().UTC()
+	coll.StateChangedBy, coll.StateChangedAt = actor.UserName, &now
 	if cur, err := c.store.CollectionByRef(ctx, ref); err == nil {
 		rec.Before = CollectionJSON(&cur.JobCollection, false)
 	}
@@ -333,7 +338,7 @@ func (c *Catalog) SetCollectionStateNote(ctx context.Context, actor Actor, ref m
 		}
 		rec.ResourceGroup, rec.Collection = cur.ResourceGroup, cur.Name
 		rec.Before, rec.After = collectionStateJSON(cur.State, cur.StateNote), collectionStateJSON(state, note)
-		return tc.store.SetCollectionStateNote(ctx, cur.ID, state, note, actor.UserName)
+		return tc.store.SetCollectionStateNote(ctx, cur.ID, state, note, actor.UserName, tc.now().UTC())
 	})
 	if err != nil {
 		return nil, err
