@@ -43,6 +43,12 @@ type armCollectionProps struct {
 	// Signing is whether the collection signs its jobs' requests (SPEC
 	// §13.3, signed job requests; see withSigning).
 	Signing armSigning `json:"signing"`
+	// StateNote is why the collection is not Enabled; StateChangedBy and
+	// StateChangedAt who last changed its state or note and when (SPEC
+	// §13.2; read-only, absent until set).
+	StateNote      string     `json:"stateNote,omitempty"`
+	StateChangedBy string     `json:"stateChangedBy,omitempty"`
+	StateChangedAt *time.Time `json:"stateChangedAt,omitempty"`
 }
 
 type armQuota struct {
@@ -65,6 +71,11 @@ func toARMCollection(c *models.CollectionRow) armCollection {
 	}
 	out.Properties.SKU.Name = c.SKU
 	out.Properties.State = string(c.State)
+	out.Properties.StateNote, out.Properties.StateChangedBy = c.StateNote, c.StateChangedBy
+	if c.StateChangedAt != nil {
+		at := c.StateChangedAt.UTC()
+		out.Properties.StateChangedAt = &at
+	}
 	out.Properties.Quota = armQuota{MaxJobCount: q.MaxJobCount,
 		MaxRecurrence: armMaxRecurrence{Frequency: string(q.MaxRecurrence.Frequency), Interval: q.MaxRecurrence.Interval}}
 	if q.MaxJobOccurrence > 0 {

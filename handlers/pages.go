@@ -41,7 +41,8 @@ func (s *Server) collectionPage(c echo.Context) error {
 	return render(c, http.StatusOK, web.CollectionPage(page(c, row.Name), v))
 }
 
-// collectionEnable and collectionDisable change a collection's state.
+// collectionEnable and collectionDisable change a collection's state;
+// disabling takes the form's optional note (SPEC §13.2).
 func (s *Server) collectionEnable(c echo.Context) error {
 	return s.setCollectionPageState(c, models.CollectionEnabled)
 }
@@ -55,10 +56,9 @@ func (s *Server) setCollectionPageState(c echo.Context, state models.CollectionS
 		return err
 	}
 	ref := models.CollectionRef{WorkspaceID: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name}
-	if _, err := s.collections.SetCollectionState(c.Request().Context(), actorOf(c), ref, state); err != nil {
+	if row, err = s.collections.SetCollectionStateNote(c.Request().Context(), actorOf(c), ref, state, c.FormValue("note")); err != nil {
 		return err
 	}
-	row.State = state
 	msg := "The collection is enabled: its jobs run on their schedules again."
 	if state != models.CollectionEnabled {
 		msg = "The collection is disabled: none of its jobs runs until it is enabled again."

@@ -82,6 +82,7 @@ func (s *Server) collectionStatusView(c echo.Context, row *models.CollectionRow,
 		return web.CollectionStatus{}, err
 	}
 	st := web.NewCollectionStatus(row, n, csrfToken(c), msg)
+	st.StateNote = web.NewCollectionStateNote(row, s.clock())
 	st.Allow(web.CanFor(string(s.roleIn(c, row.WorkspaceID))))
 	return st, nil
 }

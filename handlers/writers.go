@@ -24,6 +24,7 @@ type collectionWriter interface {
 	PutCollectionWrite(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*catalog.CollectionWrite, error)
 	PatchCollectionWrite(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, body []byte) (*catalog.CollectionWrite, error)
 	SetCollectionState(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error)
+	SetCollectionStateNote(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, state models.CollectionState, note string) (*models.CollectionRow, error)
 	DeleteCollection(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error
 	NewSigningSecret(ctx context.Context, actor catalog.Actor, ref models.CollectionRef, overlap time.Duration) (*catalog.NewSigning, error)
 	RemoveSigningSecret(ctx context.Context, actor catalog.Actor, ref models.CollectionRef) error

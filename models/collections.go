@@ -36,8 +36,17 @@ type JobCollection struct {
 	MaxJobOccurrence       *int
 	MaxRecurrenceFrequency *string
 	MaxRecurrenceInterval  *int
-	CreatedAt              time.Time
-	UpdatedAt              time.Time
+	// StateNote is why the collection is not Enabled (SPEC §13.2; ''
+	// for none, always '' when Enabled); StateChangedBy and StateChangedAt
+	// are who last changed its state or note and when ('' and nil until a
+	// writer does). Writers of PutCollection set StateChangedBy and may
+	// set StateChangedAt to their now (nil: time.Now); the store keeps
+	// both unless the state or the note changes.
+	StateNote      string
+	StateChangedBy string
+	StateChangedAt *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // TableName tells GORM the table.
@@ -133,6 +142,7 @@ func putCollectionTx(tx *gorm.DB, ref CollectionRef, c *JobCollection) (bool, er
 		return false, err
 	}
 	c.ResourceGroupID = rg.ID
+	stampStateNote(&existing, c)
 	if existing.ID == 0 {
 		c.Name = ref.Name
 		return true, tx.Omit("ID", "CreatedAt", "UpdatedAt").Create(c).Error
@@ -150,7 +160,8 @@ func putCollectionTx(tx *gorm.DB, ref CollectionRef, c *JobCollection) (bool, er
 	c.ID, c.Name, c.CreatedAt = existing.ID, existing.Name, existing.CreatedAt
 	c.UpdatedAt = time.Now().UTC()
 	return false, tx.Model(&JobCollection{ID: existing.ID}).Select("Location", "Tags", "SKU", "State", "MaxJobCount",
-		"MaxJobOccurrence", "MaxRecurrenceFrequency", "MaxRecurrenceInterval", "UpdatedAt").Updates(c).Error
+		"MaxJobOccurrence", "MaxRecurrenceFrequency", "MaxRecurrenceInterval", "UpdatedAt",
+		"StateNote", "StateChangedBy", "StateChangedAt").Updates(c).Error
 }
 
 // collectionRows is the head of the queries that list collections.

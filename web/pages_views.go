@@ -155,6 +155,11 @@ type CollectionStatus struct {
 	CanEnable, CanDisable bool
 	// Message confirms the last change (role=status).
 	Message string
+	// StateNote is who paused the collection, when and why (none unless
+	// it is not Enabled, SPEC §13.2); NoteMax bounds the disable form's
+	// note.
+	StateNote StateNoteView
+	NoteMax   int
 	// JobCount and MaxJobs feed a <meter>; QuotaText says "12 of 50 jobs".
 	JobCount, MaxJobs                       int
 	QuotaText, MaxRecurrence, MaxOccurrence string

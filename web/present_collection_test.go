@@ -20,7 +20,7 @@ func TestCollectionStatus(t *testing.T) {
 		{"enabled free", models.CollectionRow{WorkspaceID: "w", ResourceGroup: "rg", JobCollection: models.JobCollection{Name: "jc", State: "Enabled", SKU: models.SKUFree}}, 4,
 			func(t *testing.T, s CollectionStatus) {
 				want := CollectionStatus{URL: "/c/w/rg/jc", CSRFToken: "tok", EnableURL: "/c/w/rg/jc/enable", DisableURL: "/c/w/rg/jc/disable",
-					Badge: BadgeView{"Enabled", ToneGood}, CanDisable: true, Message: "Saved.", JobCount: 4, MaxJobs: 5,
+					Badge: BadgeView{"Enabled", ToneGood}, CanDisable: true, Message: "Saved.", NoteMax: jobdef.MaxStateNote, JobCount: 4, MaxJobs: 5,
 					QuotaText: "4 of 5 jobs", MaxRecurrence: "every " + models.SKUQuota(models.SKUFree).MaxRecurrence.String(), MaxOccurrence: "unlimited"}
 				if !reflect.DeepEqual(s, want) {
 					t.Errorf("got %+v, want %+v", s, want)

@@ -3,6 +3,7 @@ package web
 import (
 	"time"
 
+	"sked/models"
 	"sked/models/jobdef"
 )
 
@@ -32,4 +33,14 @@ func NewStateNote(state jobdef.State, note, by string, at *time.Time, loc *time.
 	}
 	v.Text += v.Tail
 	return v
+}
+
+// NewCollectionStateNote is who paused the collection row, when and why,
+// as NewStateNote says for a job (times in UTC): none for an Enabled
+// collection.
+func NewCollectionStateNote(row *models.CollectionRow, now time.Time) StateNoteView {
+	if row.State == models.CollectionEnabled {
+		return StateNoteView{}
+	}
+	return NewStateNote(jobdef.Disabled, row.StateNote, row.StateChangedBy, row.StateChangedAt, time.UTC, now)
 }

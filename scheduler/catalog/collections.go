@@ -23,7 +23,9 @@ type wireCollection struct {
 			Name *string `json:"name"`
 		} `json:"sku"`
 		State *string `json:"state"`
-		Quota *struct {
+		// StateNote is why the collection is not Enabled (SPEC §13.2).
+		StateNote json.RawMessage `json:"stateNote"`
+		Quota     *struct {
 			MaxJobCount      json.RawMessage `json:"maxJobCount"`
 			MaxJobOccurrence json.RawMessage `json:"maxJobOccurrence"`
 			MaxRecurrence    *struct {
@@ -96,6 +98,16 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 			if c.State == "" {
 				add("properties.state", "%q is not one of Enabled, Disabled, Suspended", *p.State)
 				c.State = models.CollectionEnabled
+			}
+		}
+		if len(p.StateNote) > 0 && string(p.StateNote) != "null" {
+			var note string
+			if err := json.Unmarshal(p.StateNote, &note); err != nil {
+				add("properties.stateNote", "must be a string")
+			} else if msg := jobdef.CheckStateNote(strings.TrimSpace(note)); msg != "" {
+				add("properties.stateNote", "%s", msg)
+			} else if c.State != models.CollectionEnabled { // enabling clears the note
+				c.StateNote = strings.TrimSpace(note)
 			}
 		}
 		if q := p.Quota; q != nil {
@@ -213,6 +225,8 @@ func (c *Catalog) putCollection(ctx context.Context, actor Actor, ref models.Col
 	if err != nil || serr != nil {
 		return nil, joinProblems(err, serr)
 	}
+	now := c.now().UTC()
+	coll.StateChangedBy, coll.StateChangedAt = actor.UserName, &now
 	if cur, err := c.store.CollectionByRef(ctx, ref); err == nil {
 		rec.Before = CollectionJSON(&cur.JobCollection, false)
 	}
@@ -286,6 +300,9 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 		quota["maxRecurrence"] = map[string]any{"frequency": *c.MaxRecurrenceFrequency, "interval": *c.MaxRecurrenceInterval}
 	}
 	props := map[string]any{"sku": map[string]string{"name": c.SKU}, "state": c.State}
+	if c.StateNote != "" {
+		props["stateNote"] = c.StateNote
+	}
 	if len(quota) > 0 {
 		props["quota"] = quota
 	}
@@ -293,21 +310,35 @@ func CollectionJSON(c *models.JobCollection, setQuotaOnly bool) json.RawMessage 
 	return out
 }
 
-// SetCollectionState enables, disables or suspends the collection at ref,
-// for actor.
+// SetCollectionState is SetCollectionStateNote without a note.
 func (c *Catalog) SetCollectionState(ctx context.Context, actor Actor, ref models.CollectionRef, state models.CollectionState) (*models.CollectionRow, error) {
+	return c.SetCollectionStateNote(ctx, actor, ref, state, "")
+}
+
+// SetCollectionStateNote enables, disables or suspends the collection at
+// ref with note, why (SPEC §13.2; dropped when enabling; a bad one is a
+// *problem.List naming stateNote and nothing changes),
+// for actor.
+func (c *Catalog) SetCollectionStateNote(ctx context.Context, actor Actor, ref models.CollectionRef, state models.CollectionState, note string) (*models.CollectionRow, error) {
 	rec := &record{Change: collectionChange(OpSetCollectionState, ref, string(state))}
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, err
 	}
-	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+	note, err := CheckStateNote(note)
+	if err != nil {
+		return nil, err
+	}
+	if state == models.CollectionEnabled {
+		note = ""
+	}
+	err = c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		cur, err := tc.store.CollectionByRef(ctx, ref)
 		if err != nil {
 			return err
 		}
 		rec.ResourceGroup, rec.Collection = cur.ResourceGroup, cur.Name
-		rec.Before, rec.After = stateJSON(string(cur.State)), stateJSON(string(state))
-		return tc.store.SetCollectionState(ctx, cur.ID, state)
+		rec.Before, rec.After = collectionStateJSON(cur.State, cur.StateNote), collectionStateJSON(state, note)
+		return tc.store.SetCollectionStateNote(ctx, cur.ID, state, note, actor.UserName, tc.now().UTC())
 	})
 	if err != nil {
 		return nil, err
@@ -340,6 +371,17 @@ func collectionChange(op Op, ref models.CollectionRef, detail string) Change {
 // {"state": "…"}.
 func stateJSON(state string) json.RawMessage {
 	b, _ := json.Marshal(map[string]string{"state": state})
+	return b
+}
+
+// collectionStateJSON is a collection's state with its note for the
+// audit log's difference: {"state": "…"}, with "stateNote" when it has
+// one.
+func collectionStateJSON(state models.CollectionState, note string) json.RawMessage {
+	if note == "" {
+		return stateJSON(string(state))
+	}
+	b, _ := json.Marshal(map[string]string{"state": string(state), "stateNote": note})
 	return b
 }
 

@@ -81,6 +81,11 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			_, err := cat.SetCollectionState(e.ctx, actor, cref, "Enabled")
 			return err
 		}},
+		{"SetCollectionStateNote", catalog.Change{Op: catalog.OpSetCollectionState, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc",
+			Detail: "Disabled"}, func() error {
+			_, err := cat.SetCollectionStateNote(e.ctx, actor, cref, "Disabled", "vendor maintenance")
+			return err
+		}},
 		{"NewSigningSecret", catalog.Change{Op: catalog.OpPutSigning, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc",
 			Detail: "generated"}, func() error {
 			_, err := cat.NewSigningSecret(e.ctx, actor, cref, 0)
