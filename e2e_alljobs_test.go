@@ -31,11 +31,7 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	ctx := newBrowser(t)
 	setupAndSignIn(t, ctx, base)
 
-	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", "e2e-alljobs"}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
-	if code != 0 {
-		t.Fatalf("token add: exit %d: %s", code, stderr)
-	}
-	token := strings.TrimSpace(stdout)
+	token := adminToken(t, dataDir, "e2e-alljobs")
 	const v = "?api-version=2016-03-01"
 	coll := func(rg, name string) string {
 		arm := "/subscriptions/default/resourceGroups/" + rg + "/providers/Microsoft.Scheduler/jobCollections/" + name

@@ -32,11 +32,7 @@ func TestBrowserBulkActions(t *testing.T) {
 	ctx := newBrowser(t)
 	setupAndSignIn(t, ctx, base)
 
-	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", "e2e-bulk"}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
-	if code != 0 {
-		t.Fatalf("token add: exit %d: %s", code, stderr)
-	}
-	token := strings.TrimSpace(stdout)
+	token := adminToken(t, dataDir, "e2e-bulk")
 	const v = "?api-version=2016-03-01"
 	arm := "/subscriptions/default/resourceGroups/prod/providers/Microsoft.Scheduler/jobCollections/billing"
 	apiCall(t, http.MethodPut, base+arm+v, token, `{"location":"West Europe","properties":{"sku":{"name":"Standard"}}}`, http.StatusCreated)

@@ -42,11 +42,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	ctx := newBrowser(t)
 	acceptDialogs(ctx)
 	setupAndSignIn(t, ctx, base)
-	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", "e2e-notify"}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
-	if code != 0 {
-		t.Fatalf("token add: exit %d: %s", code, stderr)
-	}
-	token := strings.TrimSpace(stdout)
+	token := adminToken(t, dataDir, "e2e-notify")
 	const arm = "/subscriptions/default/resourceGroups/ops/providers/Microsoft.Scheduler/jobCollections/nightly"
 	const v = "?api-version=2016-03-01"
 	apiCall(t, http.MethodPut, base+arm+v, token, `{"location":"West Europe","properties":{"sku":{"name":"Standard"}}}`, http.StatusCreated)

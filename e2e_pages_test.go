@@ -51,6 +51,17 @@ func startSkedAllowing(t *testing.T, dataDir string, allow []netip.Prefix) strin
 
 // apiCall sends a REST API request with a bearer token and fails t unless
 // it answers want.
+// adminToken issues an API token named name for the administrator of the
+// Sked whose data directory is dataDir (sked token add) and returns it.
+func adminToken(t *testing.T, dataDir, name string) string {
+	t.Helper()
+	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", name}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
+	if code != 0 {
+		t.Fatalf("token add: exit %d: %s", code, stderr)
+	}
+	return strings.TrimSpace(stdout)
+}
+
 func apiCall(t *testing.T, method, url, token, body string, want int) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -93,11 +104,7 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	dialogs := acceptDialogs(ctx)
 	setupAndSignIn(t, ctx, base)
 
-	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", "e2e-pages"}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
-	if code != 0 {
-		t.Fatalf("token add: exit %d: %s", code, stderr)
-	}
-	token := strings.TrimSpace(stdout)
+	token := adminToken(t, dataDir, "e2e-pages")
 	const arm = "/subscriptions/default/resourceGroups/ops/providers/Microsoft.Scheduler/jobCollections/nightly"
 	const v = "?api-version=2016-03-01"
 	apiCall(t, http.MethodPut, base+arm+v, token, `{"location":"West Europe","properties":{"sku":{"name":"Standard"}}}`, http.StatusCreated)

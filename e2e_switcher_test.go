@@ -35,11 +35,7 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	}()
 	setupAndSignIn(t, ctx, base)
 
-	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", "e2e-switcher"}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
-	if code != 0 {
-		t.Fatalf("token add: exit %d: %s", code, stderr)
-	}
-	token := strings.TrimSpace(stdout)
+	token := adminToken(t, dataDir, "e2e-switcher")
 	const v = "?api-version=2016-03-01"
 	apiCall(t, http.MethodPut, base+"/api/v1/workspaces/team", token, `{"displayName":"Team A"}`, http.StatusCreated)
 	put := func(ws, coll, job string) {
