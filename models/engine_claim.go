@@ -30,6 +30,9 @@ type EngineJob struct {
 	OpenAttempts int64
 	// LastOccurrenceFaulted says the most recently ended occurrence faulted.
 	LastOccurrenceFaulted bool
+	// SigningAt is the updated_at of the signing secret of the job's
+	// collection, nil when the collection does not sign.
+	SigningAt *time.Time
 }
 
 // JobPlan is what the engine decided for one EngineJob.
@@ -79,10 +82,37 @@ type ClaimRequest struct {
 	// locked, for every job to schedule or due. It must not block. A nil
 	// plan (for a definition the engine cannot read) clears the job's
 	// schedule.
+	//
+	// It stays inside the transaction on purpose: what it decides depends
+	// on the locked row (next run, counters, open attempts), and deciding
+	// outside would take a second transaction per claim that re-checks
+	// that state (more commits, and lost races between engines claiming
+	// the same rows), where the lock makes the decision final. The
+	// engine's Plan is CPU only on compiled jobs it caches; its one
+	// look-up, the calendars of a job that excludes some, is made once per
+	// collection and claim.
 	Plan func(*EngineJob) *JobPlan
 	// Lease returns how long a pending attempt of action (MainAction or
 	// ErrorAction) of job jobID with definition def may be held.
 	Lease func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action ActionName) time.Duration
+	// NextWake asks Claim to also return, when the claim started fewer
+	// than Limit attempts, the next wake-up (what Store.NextWake returns
+	// once the claim committed), read in the claim's transaction so that
+	// it costs no transaction of its own. False: Claim does not read it.
+	NextWake bool
+}
+
+// ClaimResult is what Claim returns.
+type ClaimResult struct {
+	// Attempts are the claimed attempts, as ClaimDue returns them.
+	Attempts []ClaimedAttempt
+	// WakeRead says NextWake and HasNext were read (ClaimRequest.NextWake
+	// was set and the claim started fewer than Limit attempts).
+	WakeRead bool
+	// NextWake is the earliest moment at which there is something to do
+	// after this claim, when HasNext (see Store.NextWake).
+	NextWake time.Time
+	HasNext  bool
 }
 
 // ClaimedAttempt is an attempt returned by ClaimDue: one to execute now
@@ -108,6 +138,12 @@ type ClaimedAttempt struct {
 	// counts from it. RerunOf is the history entry a re-run re-runs.
 	AttemptBase int
 	RerunOf     *int64
+	// JobCollectionID is the job's collection; SigningAt the updated_at of
+	// its signing secret as the claim read it, nil when it does not sign
+	// (zero and nil for expired attempts). The engine keeps a collection's
+	// opened secrets while SigningAt stays the same.
+	JobCollectionID int64
+	SigningAt       *time.Time
 }
 
 // claimBatch caps the jobs scheduled and the expired leases reported by one
@@ -124,9 +160,21 @@ const claimBatch = 500
 // another engine are skipped (FOR UPDATE SKIP LOCKED), and the unique key
 // of job_attempts makes a second start of one attempt impossible.
 func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttempt, error) {
+	res, err := s.Claim(ctx, req)
+	return res.Attempts, err
+}
+
+// Claim is ClaimDue, and with req.NextWake it also reads the next wake-up
+// in the same transaction when the claim started fewer than req.Limit
+// attempts (the engine would otherwise read it right after, in a
+// transaction of its own).
+func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
 	var out []ClaimedAttempt
+	var res ClaimResult
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		out = out[:0]
+		res = ClaimResult{}
+		started := 0
 		var evs []jobEvent
 		if err := s.scheduleJobs(tx, req, &evs); err != nil {
 			return err
@@ -147,18 +195,26 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 			}
 			out = append(out, started...)
 		}
+		started = len(out)
 		expired, err := s.expiredLeases(tx, req.Now)
 		if err != nil {
 			return err
 		}
 		out = append(out, expired...)
-		_, err = enqueueJobEvents(tx, evs)
+		if _, err := enqueueJobEvents(tx, evs); err != nil {
+			return err
+		}
+		if req.NextWake && started < req.Limit {
+			res.NextWake, res.HasNext, err = nextWake(tx)
+			res.WakeRead = err == nil
+		}
 		return err
 	})
 	if err != nil {
-		return nil, translate("models: claim due work", err)
+		return ClaimResult{}, translate("models: claim due work", err)
 	}
-	return out, nil
+	res.Attempts = out
+	return res, nil
 }
 
 // scheduleJobs plans the jobs whose schedule must be computed, whatever
@@ -204,7 +260,7 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 	var due []ClaimedAttempt
 	err := tx.Raw(`
 		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-		       a.attempt_base, a.rerun_of
+		       a.attempt_base, a.rerun_of, j.job_collection_id, `+signingAtColumn+`
 		FROM job_attempts a
 		JOIN jobs j ON j.id = a.job_id
 		JOIN job_collections c ON c.id = j.job_collection_id
@@ -303,9 +359,13 @@ func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, err
 // engineJobSelect is the head of the queries that lock jobs for planning.
 const engineJobSelect = `
 	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
-	       j.scheduled_count, j.occurrence_count, j.last_occurrence_faulted,
+	       j.scheduled_count, j.occurrence_count, j.last_occurrence_faulted, ` + signingAtColumn + `,
 	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
 	FROM jobs j`
+
+// signingAtColumn reads, in the claim's queries of jobs j, the updated_at
+// of the signing secret of j's collection (NULL when it does not sign).
+const signingAtColumn = `(SELECT g.updated_at FROM collection_signing g WHERE g.job_collection_id = j.job_collection_id) AS signing_at`
 
 // openSecrets opens a job's sealed secrets for the engine. A value that
 // cannot be opened (a key no longer configured) gives no secrets: the

@@ -31,7 +31,8 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 	var started *ClaimedAttempt
 	if plan.Run != nil {
 		a := ClaimedAttempt{
-			JobID: j.ID, Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
+			JobID: j.ID, JobCollectionID: j.JobCollectionID, SigningAt: j.SigningAt,
+			Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
 			Attempt: 1, Occurrence: occurrences + 1, DueAt: plan.Run.ExpectedTime, StartedAt: req.Now,
 			LeaseExpiresAt: req.Now.Add(plan.Run.Lease),
 		}
@@ -149,7 +150,8 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 			continue
 		}
 		p, j := byJob[r.JobID], jobs[r.JobID]
-		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, Definition: j.Definition, Secrets: j.Secrets,
+		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
+			SigningAt: j.SigningAt, Definition: j.Definition, Secrets: j.Secrets,
 			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
 			StartedAt: req.Now, LeaseExpiresAt: p.Lease})
 	}

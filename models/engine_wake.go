@@ -2,15 +2,27 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // NextWake returns the earliest moment at which the engine has something
 // to do: a due job, a pending attempt or an expiring lease (jobs and
 // attempts of disabled collections aside). ok is false when there is none.
 func (s *Store) NextWake(ctx context.Context) (at time.Time, ok bool, err error) {
+	at, ok, err = nextWake(s.db.WithContext(ctx))
+	if err != nil {
+		return time.Time{}, false, translate("models: next wake", err)
+	}
+	return at, ok, nil
+}
+
+// nextWake is NextWake's query, on db (a transaction or not).
+func nextWake(db *gorm.DB) (at time.Time, ok bool, err error) {
 	var row struct{ At *time.Time }
-	err = s.db.WithContext(ctx).Raw(`SELECT least(
+	err = db.Raw(`SELECT least(
 		(SELECT j.next_run_at FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id
 		  WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND c.state = 'Enabled'
 		  ORDER BY j.next_run_at LIMIT 1),
@@ -23,7 +35,7 @@ func (s *Store) NextWake(ctx context.Context) (at time.Time, ok bool, err error)
 		        THEN 'epoch'::timestamptz END)
 		) AS at`).Scan(&row).Error
 	if err != nil {
-		return time.Time{}, false, translate("models: next wake", err)
+		return time.Time{}, false, fmt.Errorf("next wake: %w", err)
 	}
 	if row.At == nil {
 		return time.Time{}, false, nil

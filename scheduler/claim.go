@@ -10,19 +10,52 @@ import (
 	"time"
 )
 
+// claimed is what one claim of the loop did.
+type claimed struct {
+	// started counts the attempts it started, rows the rows it got.
+	started, rows int
+	// wakeRead says the claim's transaction also read the next wake-up
+	// (next, hasNext: see models.Store.NextWake), so that the loop need
+	// not read it again.
+	wakeRead bool
+	next     time.Time
+	hasNext  bool
+}
+
+// wakeClaimer is a Store whose claim can also read the next wake-up in its
+// transaction (*models.Store is one): the loop then saves a transaction
+// per claim that leaves workers free.
+type wakeClaimer interface {
+	Claim(ctx context.Context, req models.ClaimRequest) (models.ClaimResult, error)
+}
+
+// claimDue claims with req, reading the next wake-up in the same
+// transaction when the store can.
+func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
+	defer e.claimScope()()
+	if c, ok := e.store.(wakeClaimer); ok {
+		req.NextWake = true
+		return c.Claim(e.bgCtx, req)
+	}
+	got, err := e.store.ClaimDue(e.bgCtx, req)
+	return models.ClaimResult{Attempts: got}, err
+}
+
 // claim runs one claim with up to free attempts and dispatches what it
-// got. It returns how many attempts it started and how many rows it got.
-func (e *Engine) claim(free int) (started, claimed int, err error) {
+// got.
+func (e *Engine) claim(free int) (c claimed, err error) {
 	now := e.clock.Now()
 	// This claim covers everything due by now (what it leaves, NextWake
 	// returns).
 	e.alarm.reached(now)
 	t0 := time.Now()
-	got, err := e.store.ClaimDue(e.bgCtx, e.claimRequest(now, free))
+	res, err := e.claimDue(e.claimRequest(now, free))
 	e.metrics.claim.Observe(time.Since(t0).Seconds())
 	if err != nil {
-		return 0, 0, err
+		return claimed{}, err
 	}
+	got := res.Attempts
+	c = claimed{rows: len(got), wakeRead: res.WakeRead, next: res.NextWake, hasNext: res.HasNext}
 	var expired []models.AttemptOutcome
 	for i := range got {
 		a := got[i]
@@ -31,7 +64,7 @@ func (e *Engine) claim(free int) (started, claimed int, err error) {
 			expired = append(expired, e.interrupted(&a, now))
 			continue
 		}
-		started++
+		c.started++
 		e.sem <- struct{}{}
 		e.inflight.Add(1)
 		go func() {
@@ -62,11 +95,13 @@ func (e *Engine) claim(free int) (started, claimed int, err error) {
 		// report them again.
 		done, err := e.store.FinishAttempts(e.bgCtx, expired)
 		if err != nil {
-			return started, len(got), fmt.Errorf("record interrupted attempts: %w", err)
+			return c, fmt.Errorf("record interrupted attempts: %w", err)
 		}
 		e.observe(expired, done)
+		// Their retries may be due before the wake-up read in the claim.
+		c.wakeRead = false
 	}
-	return started, len(got), nil
+	return c, nil
 }
 
 func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
@@ -123,7 +158,7 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 			res.Message = "the job has no " + string(a.Action)
 			break
 		}
-		secrets, err := e.signingSecrets(ctx, a.JobID, spec)
+		secrets, err := e.signingSecrets(ctx, a, spec)
 		if err != nil {
 			res.Message = err.Error()
 			break
@@ -145,7 +180,9 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 // with a fake clock, without Start.
 func (e *Engine) runDue(ctx context.Context) (int, error) {
 	now := e.clock.Now()
+	end := e.claimScope()
 	got, err := e.store.ClaimDue(ctx, e.claimRequest(now, e.cfg.MaxWorkers))
+	end()
 	if err != nil {
 		return 0, err
 	}

@@ -173,6 +173,9 @@ type Engine struct {
 	outbox *outbox
 	// signing gives the signing secrets of HTTP actions; may be nil.
 	signing SigningSource
+	// signingCache keeps them per collection when signing can read them
+	// by collection; nil otherwise.
+	signingCache *signingCache
 
 	sem       chan struct{}
 	minBatch  int
@@ -223,8 +226,9 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		return nil, errors.New("engine: a store is required")
 	}
 	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
-		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: deps.Calendars,
+		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: newClaimCalendars(deps.Calendars),
 		signing: signingSourceOf(deps)}
+	e.signingCache = signingCacheOf(e.signing)
 	if e.clock == nil {
 		e.clock = SystemClock{}
 	}

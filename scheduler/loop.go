@@ -34,7 +34,8 @@ func (e *Engine) loop() {
 			}
 			free = cap(e.sem) - len(e.sem)
 		}
-		started, claimed, err := e.claim(free)
+		c, err := e.claim(free)
+		started, claimed := c.started, c.rows
 		if err != nil {
 			e.logger.Warn("engine: claim failed", "err", err, "retry_in", backoff.String())
 			if !e.sleep(backoff, notifyC, nil) {
@@ -48,7 +49,10 @@ func (e *Engine) loop() {
 			continue // there may be more due
 		}
 		delay := e.cfg.SafetyPoll
-		at, ok, err := e.store.NextWake(e.bgCtx)
+		at, ok, err := c.next, c.hasNext, error(nil)
+		if !c.wakeRead {
+			at, ok, err = e.store.NextWake(e.bgCtx)
+		}
 		switch {
 		case err != nil:
 			e.logger.Warn("engine: next wake-up time", "err", err)

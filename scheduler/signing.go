@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"sked/models"
 	"sked/models/jobdef"
 )
 
@@ -27,15 +28,32 @@ func signingSourceOf(deps Deps) SigningSource {
 	return nil
 }
 
+// signingCacheOf is the cache of the engine's signing secrets when its
+// source can read them by collection, else nil (every attempt asks the
+// source).
+func signingCacheOf(src SigningSource) *signingCache {
+	if c, ok := src.(signingByCollection); ok {
+		return &signingCache{src: c}
+	}
+	return nil
+}
+
 // signingSecrets returns the secrets that sign the request of spec, an
-// action of job jobID: nil for actions that are not HTTP or when the
+// action of attempt a: nil for actions that are not HTTP or when the
 // collection does not sign. When they cannot be read the attempt must not
 // go out unsigned: the error says why, for the job's history.
-func (e *Engine) signingSecrets(ctx context.Context, jobID int64, spec *jobdef.Action) ([]string, error) {
+func (e *Engine) signingSecrets(ctx context.Context, a *models.ClaimedAttempt, spec *jobdef.Action) ([]string, error) {
 	if e.signing == nil || (spec.Kind != jobdef.KindHTTP && spec.Kind != jobdef.KindHTTPS) {
 		return nil, nil
 	}
-	secrets, err := e.signing.SigningSecretsOfJob(ctx, jobID, e.clock.Now())
+	jobID := a.JobID
+	var secrets []string
+	var err error
+	if e.signingCache != nil && a.JobCollectionID != 0 {
+		secrets, err = e.signingCache.secrets(ctx, a.JobCollectionID, a.SigningAt, e.clock.Now())
+	} else {
+		secrets, err = e.signing.SigningSecretsOfJob(ctx, jobID, e.clock.Now())
+	}
 	if err != nil {
 		e.logger.Error("cannot read the signing secrets of a job", "job_id", jobID, "err", err)
 		return nil, fmt.Errorf("the collection's signing secret cannot be read, so the request was not sent: %w", err)
