@@ -56,6 +56,7 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 	}
 	got := res.Attempts
 	c = claimed{rows: len(got), wakeRead: res.WakeRead, next: res.NextWake, hasNext: res.HasNext}
+	e.traceClaim(now, t0, free, got)
 	var expired []models.AttemptOutcome
 	for i := range got {
 		a := got[i]
