@@ -42,6 +42,10 @@ func TestClaimReadsTheNextWakeInItsTransaction(t *testing.T) {
 	if err != nil || len(full.Attempts) != 1 {
 		t.Fatalf("claim of 1: %v %+v", err, full)
 	}
+	if a := full.Attempts[0]; a.JobCollectionID != coll.ID || a.SigningAt != nil {
+		t.Errorf("claimed attempt's collection %d, signing %v; want %d, nil (the collection does not sign)",
+			a.JobCollectionID, a.SigningAt, coll.ID)
+	}
 	if full.WakeRead {
 		t.Errorf("a claim that filled its limit read the next wake-up: %+v", full)
 	}
