@@ -87,7 +87,6 @@ func init() {
 		"GET " + job: r, "GET " + job + "/history": r, "GET " + job + "/timeline": r,
 		"POST " + job + "/run": o, "POST " + job + "/enable": o, "POST " + job + "/disable": o,
 		"GET " + job + "/delete": e, "POST " + job + "/delete": e, "GET " + job + "/export.json": e,
-		"POST " + coll + "/note": o, "POST " + job + "/note": o,
 
 		"GET " + calAPI: r, "GET " + calAPI + "/:name": r, "PUT " + calAPI + "/:name": e,
 		"DELETE " + calAPI + "/:name": e, "POST " + calAPI + "/:name/import": e,
