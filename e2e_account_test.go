@@ -81,9 +81,10 @@ func TestBrowserAccountPages(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		// The nav link leads to the tokens page.
+		// The link in the header's menu leads to the tokens page.
 		err := chromedp.Do(ctx,
 			chromedp.Navigate(base+"/"),
+			chromedp.Click(chromedp.ID("nav-more-button")),
 			chromedp.Click(chromedp.CSS(`nav a[href="/tokens"]`)),
 			chromedp.WaitVisible(chromedp.ID("token-form")),
 		)
@@ -179,6 +180,7 @@ func TestBrowserAccountPages(t *testing.T) {
 		// Users: a mistake shown in place, then the user added.
 		user := "user" + w
 		err = chromedp.Do(ctx,
+			chromedp.Click(chromedp.ID("nav-more-button")),
 			chromedp.Click(chromedp.CSS(`nav a[href="/users"]`)),
 			chromedp.WaitVisible(chromedp.ID("user-form")),
 			chromedp.SendKeys(chromedp.ID("username"), user),

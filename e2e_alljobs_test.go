@@ -29,6 +29,7 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	dataDir := newDataDir(t)
 	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
 	ctx := newBrowser(t)
+	errs := consoleErrors(ctx)
 	setupAndSignIn(t, ctx, base)
 
 	token := adminToken(t, dataDir, "e2e-alljobs")
@@ -154,4 +155,7 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	waitRows("375 search backup", 1)
 	noSidewaysScroll(t, ctx, "/jobs?q=backup at 375 px")
 	screenshot(t, ctx, "alljobs-04-search-375")
+	if e := errs(); len(e) > 0 {
+		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
+	}
 }

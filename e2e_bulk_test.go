@@ -30,6 +30,7 @@ func TestBrowserBulkActions(t *testing.T) {
 	dataDir := newDataDir(t)
 	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
 	ctx := newBrowser(t)
+	errs := consoleErrors(ctx)
 	setupAndSignIn(t, ctx, base)
 
 	token := adminToken(t, dataDir, "e2e-bulk")
@@ -164,4 +165,7 @@ func TestBrowserBulkActions(t *testing.T) {
 	waitDo(t, ctx, "375 job", chromedp.Navigate(base+"/c/default/prod/billing/jobs/invoice-run"), chromedp.WaitVisible(chromedp.ID("job-state-note")))
 	noSidewaysScroll(t, ctx, "job page at 375 px")
 	screenshot(t, ctx, "bulk-07-job-note-375")
+	if e := errs(); len(e) > 0 {
+		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
+	}
 }

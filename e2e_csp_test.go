@@ -63,11 +63,15 @@ func (w *cspWatch) take(ctx context.Context) []string {
 type cspKey struct{}
 
 // watchCSP makes t fail, at its end, with the text of every Content Security
-// Policy violation that any page of ctx's tab reported. newBrowser calls
-// it, so that every browser test fails on a violation.
+// Policy violation that any page of ctx's tab reported, and of every
+// uncaught exception of its scripts. newBrowser calls it, so that every
+// browser test fails on a violation or a script error. (Console errors
+// are not all failures: htmx logs the 4xx answers that some tests ask
+// for; the tests of the fleet UI check them with consoleErrors.)
 func watchCSP(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
 	w := &cspWatch{set: map[string]bool{}}
+	exceptions := &cspWatch{set: map[string]bool{}}
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspReporter}); err != nil {
 		t.Fatalf("watch CSP violations: %v", err)
 	}
@@ -80,11 +84,19 @@ func watchCSP(t *testing.T, ctx context.Context) context.Context {
 			if strings.Contains(m.Text, "Content Security Policy") || strings.Contains(m.Text, "Content-Security-Policy") {
 				w.add(fmt.Sprintf("%s (%s:%d)", m.String(), m.URL, m.Line))
 			}
+			if m.IsException() {
+				exceptions.add(fmt.Sprintf("%s (%s:%d)", m.String(), m.URL, m.Line))
+			}
 		}
 	}()
 	t.Cleanup(func() {
 		if v := w.take(ctx); len(v) > 0 {
 			t.Errorf("%d Content Security Policy violations:\n%s", len(v), strings.Join(v, "\n"))
+		}
+		exceptions.mu.Lock()
+		defer exceptions.mu.Unlock()
+		if len(exceptions.seen) > 0 {
+			t.Errorf("%d uncaught script exceptions:\n%s", len(exceptions.seen), strings.Join(exceptions.seen, "\n"))
 		}
 	})
 	return context.WithValue(ctx, cspKey{}, w)

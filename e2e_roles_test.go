@@ -27,7 +27,8 @@ func TestBrowserWorkspaceReader(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("confirm"), "password123"),
 		chromedp.Click(chromedp.ID("user-create")),
 		chromedp.WaitVisible(chromedp.CSS(`li[data-username="bob"]`)),
-		// A workspace, from the header link.
+		// A workspace, from the header's "More" menu.
+		chromedp.Click(chromedp.ID("nav-more-button")),
 		chromedp.Click(chromedp.ID("nav-workspaces")),
 		chromedp.WaitVisible(chromedp.ID("workspace-form")),
 		chromedp.SendKeys(chromedp.ID("workspace-id"), "team"),

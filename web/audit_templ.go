@@ -672,45 +672,45 @@ func AuditResultsFragment(r AuditResults) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if len(e.Changes) > 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<table class=\"mt-2 w-full table-fixed text-left text-xs\"><thead class=\"text-slate-500\"><tr><th scope=\"col\" class=\"w-1/4 py-1 pr-2 font-medium\">Path</th><th scope=\"col\" class=\"py-1 pr-2 font-medium\">Before</th><th scope=\"col\" class=\"py-1 font-medium\">After</th></tr></thead> <tbody class=\"audit-changes font-mono\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<table class=\"mt-2 block w-full text-left text-xs sm:table sm:table-fixed\"><thead class=\"block text-slate-500 sm:table-header-group\"><tr class=\"grid grid-cols-2 gap-x-2 sm:table-row\"><th scope=\"col\" class=\"hidden w-1/4 py-1 pr-2 font-medium sm:table-cell\">Path</th><th scope=\"col\" class=\"py-1 pr-2 font-medium\">Before</th><th scope=\"col\" class=\"py-1 font-medium\">After</th></tr></thead> <tbody class=\"audit-changes block font-mono sm:table-row-group\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					for _, c := range e.Changes {
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<tr class=\"border-t border-slate-100 align-top\"><td class=\"break-all py-1 pr-2\">")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<tr class=\"grid grid-cols-2 gap-x-2 border-t border-slate-100 align-top sm:table-row\"><td class=\"col-span-2 break-all pt-1 font-semibold sm:table-cell sm:py-1 sm:pr-2 sm:font-normal\">")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var44 string
 						templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(c.Path)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 116, Col: 51}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 116, Col: 116}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var44))
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</td><td class=\"break-all py-1 pr-2 text-red-800\">")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</td><td class=\"break-all py-1 pr-2 text-red-800 sm:table-cell\">")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var45 string
 						templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(c.Old)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 117, Col: 63}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 117, Col: 77}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "</td><td class=\"break-all py-1 text-green-800\">")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "</td><td class=\"break-all py-1 text-green-800 sm:table-cell\">")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var46 string
 						templ_7745c5c3_Var46, templ_7745c5c3_Err = templ.JoinStringErrs(c.New)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 118, Col: 60}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 118, Col: 74}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var46))
 						if templ_7745c5c3_Err != nil {

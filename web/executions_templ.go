@@ -1154,7 +1154,7 @@ func RunningFragment(v RunningView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<div class=\"mt-3 overflow-x-auto rounded-lg border border-slate-200\"><table class=\"min-w-full divide-y divide-slate-200 bg-white text-sm\"><caption class=\"sr-only\">Attempts in flight; times in UTC</caption> <thead class=\"bg-slate-100 text-left\"><tr><th scope=\"col\" class=\"px-3 py-2\">Job</th><th scope=\"col\" class=\"px-3 py-2\">Action</th><th scope=\"col\" class=\"px-3 py-2\">Started</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Elapsed</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Late by</th><th scope=\"col\" class=\"px-3 py-2\">Instance</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<div class=\"mt-3 overflow-x-auto rounded-lg border border-slate-200\"><table class=\"min-w-full divide-y divide-slate-200 bg-white text-sm\"><caption class=\"sr-only\">Attempts in flight; times in UTC (a phone shows the elapsed time, not the start)</caption> <thead class=\"bg-slate-100 text-left\"><tr><th scope=\"col\" class=\"px-3 py-2\">Job</th><th scope=\"col\" class=\"px-3 py-2\">Action</th><th scope=\"col\" class=\"hidden px-3 py-2 sm:table-cell\">Started</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Elapsed</th><th scope=\"col\" class=\"hidden px-3 py-2 text-right sm:table-cell\">Late by</th><th scope=\"col\" class=\"px-3 py-2\">Instance</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1295,7 +1295,7 @@ func RunningFragment(v RunningView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 105, "</td><td class=\"min-w-[11rem] px-3 py-2\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 105, "</td><td class=\"hidden min-w-[11rem] px-3 py-2 sm:table-cell\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1316,14 +1316,14 @@ func RunningFragment(v RunningView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 107, "</td><td class=\"whitespace-nowrap px-3 py-2 text-right\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 107, "</td><td class=\"hidden whitespace-nowrap px-3 py-2 text-right sm:table-cell\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var75 string
 				templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(r.Late)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/executions.templ`, Line: 206, Col: 67}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/executions.templ`, Line: 206, Col: 88}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var75))
 				if templ_7745c5c3_Err != nil {

@@ -160,6 +160,9 @@ type CollectionStatus struct {
 	// note.
 	StateNote StateNoteView
 	NoteMax   int
+	// NoteEdit changes the note while the collection is paused (nil: not
+	// shown).
+	NoteEdit *NoteEdit
 	// JobCount and MaxJobs feed a <meter>; QuotaText says "12 of 50 jobs".
 	JobCount, MaxJobs                       int
 	QuotaText, MaxRecurrence, MaxOccurrence string
@@ -257,6 +260,9 @@ type JobStatus struct {
 	// disabled); NoteMax the longest note the disable form takes.
 	StateNote StateNoteView
 	NoteMax   int
+	// NoteEdit changes the note while the job is disabled (nil: not
+	// shown).
+	NoteEdit *NoteEdit
 }
 
 // TimelineView is the #job-timeline fragment: the history over a range as

@@ -38,7 +38,7 @@ func NewCollectionStatus(row *models.CollectionRow, jobs int64, csrf, msg string
 		DisableURL: CollectionDisablePath(row.WorkspaceID, row.ResourceGroup, row.Name),
 		Badge:      collectionStateBadge(row.State),
 		CanEnable:  row.State != models.CollectionEnabled, CanDisable: row.State == models.CollectionEnabled,
-		Message: msg, NoteMax: jobdef.MaxStateNote,
+		Message: msg, NoteMax: jobdef.MaxStateNote, NoteEdit: NewCollectionNoteEdit(row),
 		JobCount: int(jobs), MaxJobs: q.MaxJobCount,
 		QuotaText:     fmt.Sprintf("%s of %s jobs", FormatCount(jobs), FormatCount(int64(q.MaxJobCount))),
 		MaxRecurrence: "every " + q.MaxRecurrence.String(),

@@ -92,6 +92,7 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 		Zone:      zone.String(),
 		StateNote: NewStateNote(j.State, j.StateNote, j.StateChangedBy, j.StateChangedAt, zone, now),
 		NoteMax:   jobdef.MaxStateNote,
+		NoteEdit:  NewJobNoteEdit(row, j),
 	}
 	if row.State != models.CollectionEnabled {
 		st.CollectionNote = fmt.Sprintf("The collection %s is %s: none of its jobs runs until it is enabled again.",

@@ -43,17 +43,23 @@ func CanFor(role string) Can {
 }
 
 // Allow hides the buttons of the job status that can does not allow: run
-// now, enable and disable need Run; delete needs Edit.
+// now, enable and disable (and the note form) need Run; delete needs Edit.
 func (s *JobStatus) Allow(can Can) {
 	s.CanRun = s.CanRun && can.Run
 	s.CanEnable = s.CanEnable && can.Run
 	s.CanDisable = s.CanDisable && can.Run
 	s.CanDelete = s.CanDelete && can.Edit
+	if !can.Run {
+		s.NoteEdit = nil
+	}
 }
 
-// Allow hides the enable and disable buttons of the collection status
-// unless can allows Run.
+// Allow hides the enable and disable buttons and the note form of the
+// collection status unless can allows Run.
 func (s *CollectionStatus) Allow(can Can) {
 	s.CanEnable = s.CanEnable && can.Run
 	s.CanDisable = s.CanDisable && can.Run
+	if !can.Run {
+		s.NoteEdit = nil
+	}
 }

@@ -23,6 +23,9 @@ type WorkspaceSwitcher struct {
 	// Channels links: of the chosen workspace, or of the home workspace
 	// (see MonthURL) while all are chosen.
 	RunningURL, ChannelsURL string
+	// AuditURL is the navigation's audit log link, of the same workspace
+	// as ChannelsURL.
+	AuditURL string
 }
 
 // SwitcherChoice is one choice of the workspace switcher.

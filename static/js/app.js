@@ -91,21 +91,26 @@ document.addEventListener("click", function (event) {
   }
 });
 
-// The header's workspace switcher is a details disclosure of plain links
-// (it works without JavaScript); Escape closes it and gives the focus back
-// to its summary, and a click elsewhere closes it.
+// The header's workspace switcher and its "More" menu are details
+// disclosures of plain links (they work without JavaScript); Escape closes
+// an open one and gives the focus back to its summary, and a click
+// elsewhere closes it.
+var headerMenus = "#ws-switcher[open], #nav-more[open]";
 document.addEventListener("keydown", function (event) {
-  var open = document.querySelector("#ws-switcher[open]");
-  if (event.key === "Escape" && open) {
+  if (event.key !== "Escape") {
+    return;
+  }
+  document.querySelectorAll(headerMenus).forEach(function (open) {
     open.open = false;
     open.querySelector("summary").focus();
-  }
+  });
 });
 document.addEventListener("click", function (event) {
-  var open = document.querySelector("#ws-switcher[open]");
-  if (open && !open.contains(event.target)) {
-    open.open = false;
-  }
+  document.querySelectorAll(headerMenus).forEach(function (open) {
+    if (!open.contains(event.target)) {
+      open.open = false;
+    }
+  });
 });
 
 // The "All jobs" filter searches as the user types (its input events):
