@@ -79,7 +79,7 @@ type FinishedAttempt struct {
 // the notifications of the alert rules its events match (SPEC §13.3:
 // stored in the transaction of the history entry causing them). The
 // common part is one statement for the whole batch, the next attempts
-// another; only a job's end is a statement of its own. When it stores next
+// another, the jobs' ends (with their audit entries) a third. When it stores next
 // attempts it notifies the engines with the earliest one's due time
 // (DuePayload).
 func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
@@ -145,14 +145,21 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			), g AS (
 				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
 				       count(*) FILTER (WHERE faulted) AS faulted,
-				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted
-				FROM a GROUP BY job_id
+				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
+				       bool_or(ended AND NOT occ_faulted) AS reset,
+				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after
+				FROM (SELECT a.*, max(id) FILTER (WHERE ended AND NOT occ_faulted) OVER (PARTITION BY job_id) AS last_reset
+				      FROM a) a
+				GROUP BY job_id
+			), l AS (
+				SELECT j.id, j.consecutive_faults FROM jobs j WHERE j.id IN (SELECT job_id FROM g) ORDER BY j.id FOR UPDATE
 			), u AS (
 				UPDATE jobs j SET execution_count = j.execution_count + g.n, failure_count = j.failure_count + g.failed,
 					faulted_count = j.faulted_count + g.faulted,
-					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
-				FROM g WHERE j.id = g.job_id
-				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, j.consecutive_faults
+					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted),
+					consecutive_faults = CASE WHEN g.reset THEN g.faulted_after ELSE l.consecutive_faults + g.faulted END
+				FROM g JOIN l ON l.id = g.job_id WHERE j.id = g.job_id
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.consecutive_faults
 			)
 			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
 			       a.attempt_base, a.rerun_of, a.rerun_by, u.state, u.next_run_at, u.needs_schedule, u.consecutive_faults
@@ -185,15 +192,10 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			return err
 		}
 		ended := map[int64]jobdef.State{}
-		for _, i := range ending {
-			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i], ended); err != nil {
-				return err
-			}
-		}
-		evs, err := outcomeEvents(tx, outcomes, out, byID, ended)
-		if err != nil {
+		if err := endFinishedJobs(tx, outcomes, byID, out, ending, ended); err != nil {
 			return err
 		}
+		evs := outcomeEvents(outcomes, out, byID, ended)
 		if _, err := enqueueJobEvents(tx, evs); err != nil {
 			return err
 		}
@@ -232,8 +234,11 @@ type finishedRow struct {
 	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
-	// ConsecutiveFaults is the job's count before the batch (the update
-	// that locked the row leaves it as it is; countFaults writes it).
+	// ConsecutiveFaults is the job's count before the batch, read under
+	// the row's lock by the statement that records the batch and writes
+	// the count after it (the faulted occurrences in a row: one more per
+	// faulted main action, back to 0 when an occurrence ends without a
+	// fault, in attempt order).
 	ConsecutiveFaults int
 }
 
@@ -281,7 +286,7 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 
 // followUp fills res for a recorded outcome and adds its next attempt to
 // next (stored with the batch's others by insertNextAttempts); it reports
-// whether the occurrence ended with no next one, for endFinishedJob.
+// whether the occurrence ended with no next one, for endFinishedJobs.
 func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]nextWire) (ending bool) {
 	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
 	enabled := r.State == jobdef.Enabled
@@ -298,29 +303,6 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 		return false
 	}
 	return enabled && o.Next == nil && r.NextRunAt == nil && !r.NeedsSchedule
-}
-
-// endFinishedJob ends the job of an outcome whose occurrence ended with no
-// next one, when nothing else of it is open, and notes its final state in
-// ended (by attempt id). (How the occurrence ended is in
-// last_occurrence_faulted.) The engine's entry in the audit log is written
-// in the same transaction.
-func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, ended map[int64]jobdef.State) error {
-	var states []string
-	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
-			ended_at = ?
-		WHERE id = ? AND state = 'enabled' AND next_run_at IS NULL AND NOT needs_schedule AND NOT EXISTS (
-			SELECT 1 FROM job_attempts o WHERE o.job_id = ? AND o.status IN ('pending', 'running'))
-		RETURNING state`, o.Now, r.JobID, r.JobID).Scan(&states).Error
-	if err != nil {
-		return fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
-	}
-	res.JobEnded = len(states) == 1
-	if !res.JobEnded {
-		return nil
-	}
-	ended[o.AttemptID] = jobdef.State(states[0])
-	return insertEngineAudit(tx, r.JobID, engineEndAction(jobdef.State(states[0])), o.Now)
 }
 
 // cleanText makes s storable as PostgreSQL text: valid UTF-8 without NUL.

@@ -258,56 +258,17 @@ func stepOf(o *AttemptOutcome) faultStep {
 	return noStep
 }
 
-// countFaults applies the steps of the recorded outcomes (in attempt
-// order, per job) to jobs.consecutive_faults, from the counts before them
-// (old, read by the write that recorded the outcomes and locked the
-// jobs' rows); only changed counts are written.
-func countFaults(tx *gorm.DB, steps map[int64][]faultStep, old map[int64]int) error {
-	type change struct {
-		ID int64 `json:"id"`
-		N  int   `json:"n"`
-	}
-	var cs []change
-	for id, ss := range steps {
-		n := old[id]
-		for _, s := range ss {
-			switch s {
-			case faultUp:
-				n++
-			case faultDone:
-				n = 0
-			}
-		}
-		if n != old[id] {
-			cs = append(cs, change{ID: id, N: n})
-		}
-	}
-	if len(cs) == 0 {
-		return nil
-	}
-	data, err := json.Marshal(cs)
-	if err != nil {
-		return fmt.Errorf("count faults: %w", err)
-	}
-	err = tx.Exec(`UPDATE jobs j SET consecutive_faults = c.n
-		FROM json_to_recordset(?::json) AS c(id bigint, n int) WHERE j.id = c.id`, string(data)).Error
-	if err != nil {
-		return fmt.Errorf("count faults of %d jobs: %w", len(cs), err)
-	}
-	return nil
-}
-
 // outcomeEvents returns the events of the outcomes a FinishAttempts
 // batch recorded (res[i].Recorded; rows by attempt id; ended the state of
 // the jobs it ended), in attempt order per job: attemptFailed for every
 // failed attempt, occurrenceFaulted when a main action faults,
 // consecutiveFailures and recovered from the job's faulted occurrences in
-// a row (counted by countFaults), jobCompleted or jobFaulted when the job
-// ended.
-func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt, rows map[int64]*finishedRow,
-	ended map[int64]jobdef.State) ([]jobEvent, error) {
+// a row (from the count before the batch, which FinishAttempts' statement
+// also brought up to date in the same way), jobCompleted or jobFaulted
+// when the job ended.
+func outcomeEvents(outcomes []AttemptOutcome, res []FinishedAttempt, rows map[int64]*finishedRow,
+	ended map[int64]jobdef.State) []jobEvent {
 	order := make([]int, 0, len(outcomes))
-	steps := map[int64][]faultStep{}
 	for i := range outcomes {
 		if !res[i].Recorded {
 			continue
@@ -315,18 +276,10 @@ func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt
 		order = append(order, i)
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(outcomes[a].AttemptID, outcomes[b].AttemptID) })
-	for _, i := range order {
-		if s := stepOf(&outcomes[i]); s != noStep {
-			steps[res[i].JobID] = append(steps[res[i].JobID], s)
-		}
-	}
 	count := map[int64]int{}
 	for _, i := range order {
 		r := rows[outcomes[i].AttemptID]
 		count[r.JobID] = r.ConsecutiveFaults
-	}
-	if err := countFaults(tx, steps, count); err != nil {
-		return nil, err
 	}
 	var evs []jobEvent
 	add := func(ev jobEvent, i int) {
@@ -355,5 +308,5 @@ func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt
 			add(endEvent(r.JobID, st, o.Now, o.Description), i)
 		}
 	}
-	return evs, nil
+	return evs
 }
