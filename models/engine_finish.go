@@ -187,8 +187,10 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				earliest = due.DueAt
 			}
 		}
-		// The next attempts first: a job ends only when none is open.
-		if err := insertNextAttempts(tx, next); err != nil {
+		// The next attempts first: a job ends only when none is open. The
+		// other engines arm a timer for the earliest (the writer arms its
+		// own).
+		if err := insertNextAttempts(tx, next, earliest); err != nil {
 			return err
 		}
 		ended := map[int64]jobdef.State{}
@@ -201,14 +203,6 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		}
 		for _, ev := range evs {
 			out[ev.src].Notifications += ev.stored
-		}
-		if earliest.IsZero() {
-			return nil
-		}
-		// The other engines arm a timer for the earliest new attempt (the
-		// writer arms its own).
-		if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, DuePayload(earliest)).Error; err != nil {
-			return fmt.Errorf("notify: %w", err)
 		}
 		return nil
 	})
@@ -260,8 +254,9 @@ type nextWire struct {
 }
 
 // insertNextAttempts stores the next attempts of a batch in one statement
-// (pending; an attempt already stored is left as it is).
-func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
+// (pending; an attempt already stored is left as it is), which also
+// notifies the engines with the earliest one's due time (DuePayload).
+func insertNextAttempts(tx *gorm.DB, next []nextWire, earliest time.Time) error {
 	if len(next) == 0 {
 		return nil
 	}
@@ -269,7 +264,7 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 	if err != nil {
 		return fmt.Errorf("store next attempts: %w", err)
 	}
-	err = tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
+	err = tx.Exec(`WITH i AS (INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
 			attempt_base, rerun_of, rerun_by)
 		SELECT n.job_id, n.expected_time, n.action, coalesce(m.next, n.attempt), n.occurrence, 'pending', n.due_at,
 			coalesce(m.next, n.base), n.rerun_of, n.rerun_by
@@ -277,7 +272,8 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean)
 		LEFT JOIN LATERAL (SELECT max(x.attempt) + 1 AS next FROM job_attempts x
 			WHERE n.fresh AND x.job_id = n.job_id AND x.expected_time = n.expected_time AND x.action = n.action) m ON true
-		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`, string(data)).Error
+		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING)
+		SELECT pg_notify(?, ?)`, string(data), NotifyChannel, DuePayload(earliest)).Error
 	if err != nil {
 		return fmt.Errorf("store %d next attempts: %w", len(next), err)
 	}

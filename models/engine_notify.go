@@ -135,8 +135,8 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 	if err := insertNotifications(tx, now); err != nil {
 		return 0, err
 	}
-	if n == 0 {
-		return 0, nil
+	if n == 0 || len(now) > 0 {
+		return n, nil // insertNotifications told the senders
 	}
 	if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, NotifySendPayload).Error; err != nil {
 		return 0, fmt.Errorf("notify senders: %w", err)
@@ -145,7 +145,8 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 }
 
 // insertNotifications stores ws, pending and due at their NotBefore, in
-// one statement.
+// one statement, which also tells the engines' senders
+// (NotifySendPayload).
 func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
 	if len(ws) == 0 {
 		return nil
@@ -171,11 +172,12 @@ func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
 	if err != nil {
 		return fmt.Errorf("store %d notifications: %w", len(ws), err)
 	}
-	err = tx.Exec(`INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, job_id, event_id,
-			event_type, event, status, next_attempt_at, created_at, updated_at)
+	err = tx.Exec(`WITH i AS (INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, job_id,
+			event_id, event_type, event, status, next_attempt_at, created_at, updated_at)
 		SELECT ws, ch, chn, nullif(rule, 0), rulen, nullif(job, 0), id, type, event, ?, at, clock_timestamp(), clock_timestamp()
 		FROM json_to_recordset(?::json) AS w(ws text, ch bigint, chn text, rule bigint, rulen text, job bigint, id text,
-			type text, event jsonb, at timestamptz)`, NotificationPending, string(data)).Error
+			type text, event jsonb, at timestamptz))
+		SELECT pg_notify(?, ?)`, NotificationPending, string(data), NotifyChannel, NotifySendPayload).Error
 	if err != nil {
 		return fmt.Errorf("store %d notifications: %w", len(ws), err)
 	}
