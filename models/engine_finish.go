@@ -114,6 +114,9 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		return nil, fmt.Errorf("models: finish attempts: %w", err)
 	}
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// The attempts' rows and their jobs' rows come apart (a join of
+		// the two CTEs would be a nested loop: they are estimated at one
+		// row each); joinFinishedRows joins them.
 		var rows []finishedRow
 		err := tx.Raw(`
 			WITH o AS (
@@ -128,20 +131,21 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
 					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
-					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
+					nextval('job_history_id_seq'::regclass) AS history_id
 			), h AS (
-				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status,
+				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
 				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
-				SELECT job_id, started_at, greatest(fin, started_at), expected_time, action,
+				OVERRIDING SYSTEM VALUE
+				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
 				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
 				FROM a
-				RETURNING id, attempt_id
 			), d AS (
 				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
 				                                 request, response)
-				SELECT h.id, a.instance, a.due_at, a.started_at, a.sent, nullif(a.ikey, ''), a.req, a.resp
-				FROM h JOIN a ON a.id = h.attempt_id
+				SELECT history_id, instance, due_at, started_at, sent, nullif(ikey, ''), req, resp
+				FROM a
 			), g AS (
 				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
 				       count(*) FILTER (WHERE faulted) AS faulted,
@@ -152,25 +156,28 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				      FROM a) a
 				GROUP BY job_id
 			), l AS (
-				SELECT j.id, j.consecutive_faults FROM jobs j WHERE j.id IN (SELECT job_id FROM g) ORDER BY j.id FOR UPDATE
+				SELECT g.*, j.consecutive_faults AS faults_before
+				FROM g JOIN jobs j ON j.id = g.job_id ORDER BY j.id FOR UPDATE OF j
 			), u AS (
-				UPDATE jobs j SET execution_count = j.execution_count + g.n, failure_count = j.failure_count + g.failed,
-					faulted_count = j.faulted_count + g.faulted,
-					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted),
-					consecutive_faults = CASE WHEN g.reset THEN g.faulted_after ELSE l.consecutive_faults + g.faulted END
-				FROM g JOIN l ON l.id = g.job_id WHERE j.id = g.job_id
-				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.consecutive_faults
+				UPDATE jobs j SET execution_count = j.execution_count + l.n, failure_count = j.failure_count + l.failed,
+					faulted_count = j.faulted_count + l.faulted,
+					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
+					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END
+				FROM l WHERE j.id = l.job_id
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.faults_before AS consecutive_faults
 			)
-			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
-			       a.attempt_base, a.rerun_of, a.rerun_by, u.state, u.next_run_at, u.needs_schedule, u.consecutive_faults
-			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
+			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
+			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, '' AS state, NULL::timestamptz AS next_run_at,
+			       false AS needs_schedule, 0 AS consecutive_faults
+			FROM a
+			UNION ALL
+			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
+			       u.needs_schedule, u.consecutive_faults
+			FROM u`, string(data)).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("finish attempts: %w", err)
 		}
-		byID := make(map[int64]*finishedRow, len(rows))
-		for i := range rows {
-			byID[rows[i].ID] = &rows[i]
-		}
+		byID := joinFinishedRows(rows)
 		var earliest time.Time
 		var next []nextWire
 		var ending []int
@@ -212,8 +219,11 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 	return out, nil
 }
 
-// finishedRow is an attempt recorded by FinishAttempts with its job's state.
+// finishedRow is an attempt recorded by FinishAttempts with its job's
+// state. FinishAttempts' statement returns the attempts (JobRow false)
+// and, apart, their jobs (JobRow true: JobID and the fields from State on).
 type finishedRow struct {
+	JobRow        bool
 	ID            int64
 	JobID         int64
 	Action        ActionName
@@ -234,6 +244,28 @@ type finishedRow struct {
 	// faulted main action, back to 0 when an occurrence ends without a
 	// fault, in attempt order).
 	ConsecutiveFaults int
+}
+
+// joinFinishedRows returns the attempts of rows by id, each with its job's
+// fields from its job's row; an attempt without one is left out.
+func joinFinishedRows(rows []finishedRow) map[int64]*finishedRow {
+	jobs := make(map[int64]*finishedRow, len(rows)/2)
+	for i := range rows {
+		if rows[i].JobRow {
+			jobs[rows[i].JobID] = &rows[i]
+		}
+	}
+	byID := make(map[int64]*finishedRow, len(rows)-len(jobs))
+	for i := range rows {
+		r := &rows[i]
+		j := jobs[r.JobID]
+		if r.JobRow || j == nil {
+			continue
+		}
+		r.State, r.NextRunAt, r.NeedsSchedule, r.ConsecutiveFaults = j.State, j.NextRunAt, j.NeedsSchedule, j.ConsecutiveFaults
+		byID[r.ID] = r
+	}
+	return byID
 }
 
 // nextWire is a next attempt to store, as insertNextAttempts sends it.
