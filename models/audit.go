@@ -12,7 +12,7 @@ import (
 
 // The audit log (SPEC §13.5): one row per change, appended in the
 // transaction of the change (Audited for the write service and the
-// account writes, endJob and endFinishedJob for the engine). Nothing in
+// account writes, endJob and endFinishedJobs for the engine). Nothing in
 // Sked updates or deletes a row but the retention (Prune); the table's
 // trigger refuses anything else.
 

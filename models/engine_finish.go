@@ -79,7 +79,7 @@ type FinishedAttempt struct {
 // the notifications of the alert rules its events match (SPEC §13.3:
 // stored in the transaction of the history entry causing them). The
 // common part is one statement for the whole batch, the next attempts
-// another; only a job's end is a statement of its own. When it stores next
+// another, the jobs' ends (with their audit entries) a third. When it stores next
 // attempts it notifies the engines with the earliest one's due time
 // (DuePayload).
 func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
@@ -114,6 +114,9 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		return nil, fmt.Errorf("models: finish attempts: %w", err)
 	}
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// The attempts' rows and their jobs' rows come apart (a join of
+		// the two CTEs would be a nested loop: they are estimated at one
+		// row each); joinFinishedRows joins them.
 		var rows []finishedRow
 		err := tx.Raw(`
 			WITH o AS (
@@ -128,42 +131,53 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
 					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
-					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
+					nextval('job_history_id_seq'::regclass) AS history_id
 			), h AS (
-				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status,
+				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
 				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
-				SELECT job_id, started_at, greatest(fin, started_at), expected_time, action,
+				OVERRIDING SYSTEM VALUE
+				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
 				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
 				FROM a
-				RETURNING id, attempt_id
 			), d AS (
 				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
 				                                 request, response)
-				SELECT h.id, a.instance, a.due_at, a.started_at, a.sent, nullif(a.ikey, ''), a.req, a.resp
-				FROM h JOIN a ON a.id = h.attempt_id
+				SELECT history_id, instance, due_at, started_at, sent, nullif(ikey, ''), req, resp
+				FROM a
 			), g AS (
 				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
 				       count(*) FILTER (WHERE faulted) AS faulted,
-				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted
-				FROM a GROUP BY job_id
+				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
+				       bool_or(ended AND NOT occ_faulted) AS reset,
+				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after
+				FROM (SELECT a.*, max(id) FILTER (WHERE ended AND NOT occ_faulted) OVER (PARTITION BY job_id) AS last_reset
+				      FROM a) a
+				GROUP BY job_id
+			), l AS (
+				SELECT g.*, j.consecutive_faults AS faults_before
+				FROM g JOIN jobs j ON j.id = g.job_id ORDER BY j.id FOR UPDATE OF j
 			), u AS (
-				UPDATE jobs j SET execution_count = j.execution_count + g.n, failure_count = j.failure_count + g.failed,
-					faulted_count = j.faulted_count + g.faulted,
-					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
-				FROM g WHERE j.id = g.job_id
-				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, j.consecutive_faults
+				UPDATE jobs j SET execution_count = j.execution_count + l.n, failure_count = j.failure_count + l.failed,
+					faulted_count = j.faulted_count + l.faulted,
+					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
+					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END
+				FROM l WHERE j.id = l.job_id
+				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.faults_before AS consecutive_faults
 			)
-			SELECT a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time, a.occurrence,
-			       a.attempt_base, a.rerun_of, a.rerun_by, u.state, u.next_run_at, u.needs_schedule, u.consecutive_faults
-			FROM a JOIN u ON u.id = a.job_id`, string(data)).Scan(&rows).Error
+			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
+			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, '' AS state, NULL::timestamptz AS next_run_at,
+			       false AS needs_schedule, 0 AS consecutive_faults
+			FROM a
+			UNION ALL
+			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
+			       u.needs_schedule, u.consecutive_faults
+			FROM u`, string(data)).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("finish attempts: %w", err)
 		}
-		byID := make(map[int64]*finishedRow, len(rows))
-		for i := range rows {
-			byID[rows[i].ID] = &rows[i]
-		}
+		byID := joinFinishedRows(rows)
 		var earliest time.Time
 		var next []nextWire
 		var ending []int
@@ -180,33 +194,22 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				earliest = due.DueAt
 			}
 		}
-		// The next attempts first: a job ends only when none is open.
-		if err := insertNextAttempts(tx, next); err != nil {
+		// The next attempts first: a job ends only when none is open. The
+		// other engines arm a timer for the earliest (the writer arms its
+		// own).
+		if err := insertNextAttempts(tx, next, earliest); err != nil {
 			return err
 		}
 		ended := map[int64]jobdef.State{}
-		for _, i := range ending {
-			if err := endFinishedJob(tx, &outcomes[i], byID[outcomes[i].AttemptID], &out[i], ended); err != nil {
-				return err
-			}
-		}
-		evs, err := outcomeEvents(tx, outcomes, out, byID, ended)
-		if err != nil {
+		if err := endFinishedJobs(tx, outcomes, byID, out, ending, ended); err != nil {
 			return err
 		}
+		evs := outcomeEvents(outcomes, out, byID, ended)
 		if _, err := enqueueJobEvents(tx, evs); err != nil {
 			return err
 		}
 		for _, ev := range evs {
 			out[ev.src].Notifications += ev.stored
-		}
-		if earliest.IsZero() {
-			return nil
-		}
-		// The other engines arm a timer for the earliest new attempt (the
-		// writer arms its own).
-		if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, DuePayload(earliest)).Error; err != nil {
-			return fmt.Errorf("notify: %w", err)
 		}
 		return nil
 	})
@@ -216,8 +219,11 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 	return out, nil
 }
 
-// finishedRow is an attempt recorded by FinishAttempts with its job's state.
+// finishedRow is an attempt recorded by FinishAttempts with its job's
+// state. FinishAttempts' statement returns the attempts (JobRow false)
+// and, apart, their jobs (JobRow true: JobID and the fields from State on).
 type finishedRow struct {
+	JobRow        bool
 	ID            int64
 	JobID         int64
 	Action        ActionName
@@ -232,9 +238,34 @@ type finishedRow struct {
 	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
-	// ConsecutiveFaults is the job's count before the batch (the update
-	// that locked the row leaves it as it is; countFaults writes it).
+	// ConsecutiveFaults is the job's count before the batch, read under
+	// the row's lock by the statement that records the batch and writes
+	// the count after it (the faulted occurrences in a row: one more per
+	// faulted main action, back to 0 when an occurrence ends without a
+	// fault, in attempt order).
 	ConsecutiveFaults int
+}
+
+// joinFinishedRows returns the attempts of rows by id, each with its job's
+// fields from its job's row; an attempt without one is left out.
+func joinFinishedRows(rows []finishedRow) map[int64]*finishedRow {
+	jobs := make(map[int64]*finishedRow, len(rows)/2)
+	for i := range rows {
+		if rows[i].JobRow {
+			jobs[rows[i].JobID] = &rows[i]
+		}
+	}
+	byID := make(map[int64]*finishedRow, len(rows)-len(jobs))
+	for i := range rows {
+		r := &rows[i]
+		j := jobs[r.JobID]
+		if r.JobRow || j == nil {
+			continue
+		}
+		r.State, r.NextRunAt, r.NeedsSchedule, r.ConsecutiveFaults = j.State, j.NextRunAt, j.NeedsSchedule, j.ConsecutiveFaults
+		byID[r.ID] = r
+	}
+	return byID
 }
 
 // nextWire is a next attempt to store, as insertNextAttempts sends it.
@@ -255,8 +286,9 @@ type nextWire struct {
 }
 
 // insertNextAttempts stores the next attempts of a batch in one statement
-// (pending; an attempt already stored is left as it is).
-func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
+// (pending; an attempt already stored is left as it is), which also
+// notifies the engines with the earliest one's due time (DuePayload).
+func insertNextAttempts(tx *gorm.DB, next []nextWire, earliest time.Time) error {
 	if len(next) == 0 {
 		return nil
 	}
@@ -264,7 +296,7 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 	if err != nil {
 		return fmt.Errorf("store next attempts: %w", err)
 	}
-	err = tx.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
+	err = tx.Exec(`WITH i AS (INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
 			attempt_base, rerun_of, rerun_by)
 		SELECT n.job_id, n.expected_time, n.action, coalesce(m.next, n.attempt), n.occurrence, 'pending', n.due_at,
 			coalesce(m.next, n.base), n.rerun_of, n.rerun_by
@@ -272,7 +304,8 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean)
 		LEFT JOIN LATERAL (SELECT max(x.attempt) + 1 AS next FROM job_attempts x
 			WHERE n.fresh AND x.job_id = n.job_id AND x.expected_time = n.expected_time AND x.action = n.action) m ON true
-		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING`, string(data)).Error
+		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING)
+		SELECT pg_notify(?, ?)`, string(data), NotifyChannel, DuePayload(earliest)).Error
 	if err != nil {
 		return fmt.Errorf("store %d next attempts: %w", len(next), err)
 	}
@@ -281,7 +314,7 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire) error {
 
 // followUp fills res for a recorded outcome and adds its next attempt to
 // next (stored with the batch's others by insertNextAttempts); it reports
-// whether the occurrence ended with no next one, for endFinishedJob.
+// whether the occurrence ended with no next one, for endFinishedJobs.
 func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]nextWire) (ending bool) {
 	res.Recorded, res.JobID, res.Action, res.Attempt, res.DueAt, res.StartedAt = true, r.JobID, r.Action, r.Attempt, r.DueAt, r.StartedAt
 	enabled := r.State == jobdef.Enabled
@@ -298,29 +331,6 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 		return false
 	}
 	return enabled && o.Next == nil && r.NextRunAt == nil && !r.NeedsSchedule
-}
-
-// endFinishedJob ends the job of an outcome whose occurrence ended with no
-// next one, when nothing else of it is open, and notes its final state in
-// ended (by attempt id). (How the occurrence ended is in
-// last_occurrence_faulted.) The engine's entry in the audit log is written
-// in the same transaction.
-func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, ended map[int64]jobdef.State) error {
-	var states []string
-	err := tx.Raw(`UPDATE jobs SET state = CASE WHEN last_occurrence_faulted THEN 'faulted' ELSE 'completed' END,
-			ended_at = ?
-		WHERE id = ? AND state = 'enabled' AND next_run_at IS NULL AND NOT needs_schedule AND NOT EXISTS (
-			SELECT 1 FROM job_attempts o WHERE o.job_id = ? AND o.status IN ('pending', 'running'))
-		RETURNING state`, o.Now, r.JobID, r.JobID).Scan(&states).Error
-	if err != nil {
-		return fmt.Errorf("end occurrence of attempt %d: %w", o.AttemptID, err)
-	}
-	res.JobEnded = len(states) == 1
-	if !res.JobEnded {
-		return nil
-	}
-	ended[o.AttemptID] = jobdef.State(states[0])
-	return insertEngineAudit(tx, r.JobID, engineEndAction(jobdef.State(states[0])), o.Now)
 }
 
 // cleanText makes s storable as PostgreSQL text: valid UTF-8 without NUL.

@@ -135,8 +135,8 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 	if err := insertNotifications(tx, now); err != nil {
 		return 0, err
 	}
-	if n == 0 {
-		return 0, nil
+	if n == 0 || len(now) > 0 {
+		return n, nil // insertNotifications told the senders
 	}
 	if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, NotifySendPayload).Error; err != nil {
 		return 0, fmt.Errorf("notify senders: %w", err)
@@ -145,7 +145,8 @@ func enqueueJobEvents(tx *gorm.DB, evs []jobEvent) (int, error) {
 }
 
 // insertNotifications stores ws, pending and due at their NotBefore, in
-// one statement.
+// one statement, which also tells the engines' senders
+// (NotifySendPayload).
 func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
 	if len(ws) == 0 {
 		return nil
@@ -171,11 +172,12 @@ func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
 	if err != nil {
 		return fmt.Errorf("store %d notifications: %w", len(ws), err)
 	}
-	err = tx.Exec(`INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, job_id, event_id,
-			event_type, event, status, next_attempt_at, created_at, updated_at)
+	err = tx.Exec(`WITH i AS (INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, job_id,
+			event_id, event_type, event, status, next_attempt_at, created_at, updated_at)
 		SELECT ws, ch, chn, nullif(rule, 0), rulen, nullif(job, 0), id, type, event, ?, at, clock_timestamp(), clock_timestamp()
 		FROM json_to_recordset(?::json) AS w(ws text, ch bigint, chn text, rule bigint, rulen text, job bigint, id text,
-			type text, event jsonb, at timestamptz)`, NotificationPending, string(data)).Error
+			type text, event jsonb, at timestamptz))
+		SELECT pg_notify(?, ?)`, NotificationPending, string(data), NotifyChannel, NotifySendPayload).Error
 	if err != nil {
 		return fmt.Errorf("store %d notifications: %w", len(ws), err)
 	}
@@ -258,56 +260,17 @@ func stepOf(o *AttemptOutcome) faultStep {
 	return noStep
 }
 
-// countFaults applies the steps of the recorded outcomes (in attempt
-// order, per job) to jobs.consecutive_faults, from the counts before them
-// (old, read by the write that recorded the outcomes and locked the
-// jobs' rows); only changed counts are written.
-func countFaults(tx *gorm.DB, steps map[int64][]faultStep, old map[int64]int) error {
-	type change struct {
-		ID int64 `json:"id"`
-		N  int   `json:"n"`
-	}
-	var cs []change
-	for id, ss := range steps {
-		n := old[id]
-		for _, s := range ss {
-			switch s {
-			case faultUp:
-				n++
-			case faultDone:
-				n = 0
-			}
-		}
-		if n != old[id] {
-			cs = append(cs, change{ID: id, N: n})
-		}
-	}
-	if len(cs) == 0 {
-		return nil
-	}
-	data, err := json.Marshal(cs)
-	if err != nil {
-		return fmt.Errorf("count faults: %w", err)
-	}
-	err = tx.Exec(`UPDATE jobs j SET consecutive_faults = c.n
-		FROM json_to_recordset(?::json) AS c(id bigint, n int) WHERE j.id = c.id`, string(data)).Error
-	if err != nil {
-		return fmt.Errorf("count faults of %d jobs: %w", len(cs), err)
-	}
-	return nil
-}
-
 // outcomeEvents returns the events of the outcomes a FinishAttempts
 // batch recorded (res[i].Recorded; rows by attempt id; ended the state of
 // the jobs it ended), in attempt order per job: attemptFailed for every
 // failed attempt, occurrenceFaulted when a main action faults,
 // consecutiveFailures and recovered from the job's faulted occurrences in
-// a row (counted by countFaults), jobCompleted or jobFaulted when the job
-// ended.
-func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt, rows map[int64]*finishedRow,
-	ended map[int64]jobdef.State) ([]jobEvent, error) {
+// a row (from the count before the batch, which FinishAttempts' statement
+// also brought up to date in the same way), jobCompleted or jobFaulted
+// when the job ended.
+func outcomeEvents(outcomes []AttemptOutcome, res []FinishedAttempt, rows map[int64]*finishedRow,
+	ended map[int64]jobdef.State) []jobEvent {
 	order := make([]int, 0, len(outcomes))
-	steps := map[int64][]faultStep{}
 	for i := range outcomes {
 		if !res[i].Recorded {
 			continue
@@ -315,18 +278,10 @@ func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt
 		order = append(order, i)
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(outcomes[a].AttemptID, outcomes[b].AttemptID) })
-	for _, i := range order {
-		if s := stepOf(&outcomes[i]); s != noStep {
-			steps[res[i].JobID] = append(steps[res[i].JobID], s)
-		}
-	}
 	count := map[int64]int{}
 	for _, i := range order {
 		r := rows[outcomes[i].AttemptID]
 		count[r.JobID] = r.ConsecutiveFaults
-	}
-	if err := countFaults(tx, steps, count); err != nil {
-		return nil, err
 	}
 	var evs []jobEvent
 	add := func(ev jobEvent, i int) {
@@ -355,5 +310,5 @@ func outcomeEvents(tx *gorm.DB, outcomes []AttemptOutcome, res []FinishedAttempt
 			add(endEvent(r.JobID, st, o.Now, o.Description), i)
 		}
 	}
-	return evs, nil
+	return evs
 }

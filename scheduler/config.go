@@ -77,7 +77,8 @@ type Config struct {
 
 	// NotifyWorkers caps the notifications sent at once (SPEC §13.3), by
 	// the engine's own pool, apart from MaxWorkers: a slow channel never
-	// delays an attempt. Default 8; negative turns sending off (the
+	// delays an attempt. Default 32 (enough for a burst of failures; their
+	// tries are recorded in batches); negative turns sending off (the
 	// notifications wait for another instance).
 	NotifyWorkers int
 	// NotifyTries is how many times a notification is tried before it is
@@ -116,7 +117,7 @@ const (
 	DefaultAuditMaxAge       = 400 * 24 * time.Hour
 	DefaultAttemptMaxAge     = 24 * time.Hour
 	DefaultRetentionInterval = time.Hour
-	DefaultNotifyWorkers     = 8
+	DefaultNotifyWorkers     = 32
 	DefaultNotifyTries       = 5
 	DefaultNotifyBackoff     = 4 * time.Minute
 )

@@ -39,7 +39,7 @@ func TestConfigDefaultsAndValidate(t *testing.T) {
 
 func TestNotifyConfigDefaultsAndValidate(t *testing.T) {
 	c := Config{}.WithDefaults()
-	if c.NotifyWorkers != 8 || c.NotifyTries != 5 || c.NotifyBackoff != 4*time.Minute || c.NotificationMaxAge != c.HistoryMaxAge {
+	if c.NotifyWorkers != 32 || c.NotifyTries != 5 || c.NotifyBackoff != 4*time.Minute || c.NotificationMaxAge != c.HistoryMaxAge {
 		t.Errorf("defaults %d %d %s %s", c.NotifyWorkers, c.NotifyTries, c.NotifyBackoff, c.NotificationMaxAge)
 	}
 	// Retention like history: kept forever when history is.

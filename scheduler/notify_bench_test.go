@@ -19,7 +19,7 @@ import (
 // fail (HTTP 500, no retry), without and with an alert rule on the
 // workspace sending occurrenceFaulted to a signed webhook (a loopback
 // receiver that verifies every signature). One engine with the default
-// configuration (8 notification senders). It reports the time from each
+// configuration (32 notification senders). It reports the time from each
 // history entry (the failed attempt's end, the event's time) to the
 // receiver (p50, p99, max, in ms, and how many arrived), and the jobs'
 // start lateness (p50, p99, max) from their history rows, and how long

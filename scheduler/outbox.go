@@ -20,6 +20,7 @@ import (
 type NotifyStore interface {
 	ClaimNotifications(ctx context.Context, p models.ClaimParams) ([]models.Notification, error)
 	FinishNotification(ctx context.Context, id int64, owner string, r models.DeliveryResult) error
+	FinishNotifications(ctx context.Context, owner string, tries []models.NotificationTry) ([]int64, error)
 	NextNotification(ctx context.Context) (time.Time, bool, error)
 	ChannelByID(ctx context.Context, id int64) (*models.Channel, error)
 	JobByID(ctx context.Context, id int64) (*models.Job, error)
@@ -69,6 +70,10 @@ type outbox struct {
 	// descriptions.
 	channels     ttlCache[*notifydef.Channel]
 	descriptions ttlCache[string]
+	// tries takes the senders' tries to the recorder (outbox_record.go),
+	// which closes recorded when it stops; nil without run (sendDue).
+	tries    chan *tryRecord
+	recorded chan struct{}
 	// onSent, when set before Start, sees every recorded try (tests).
 	onSent func(n *models.Notification, r models.DeliveryResult)
 }
@@ -102,9 +107,11 @@ func (o *outbox) wake() {
 	}
 }
 
-// run claims and sends until stop is closed.
+// run claims and sends until stop is closed; its recorder records the
+// tries until shutdown.
 func (o *outbox) run() {
 	defer close(o.done)
+	o.startRecorder()
 	var sends <-chan struct{}
 	if n, ok := o.e.notify.(sendNotifier); ok {
 		sends = n.Sends()
@@ -228,7 +235,7 @@ func (o *outbox) deliver(n *models.Notification) {
 		at := r.Now.Add(o.backoff(n.Attempts))
 		r.RetryAt = &at
 	}
-	o.finish(n, r)
+	o.record(n, r)
 	if o.onSent != nil {
 		o.onSent(n, r)
 	}
@@ -326,6 +333,7 @@ func (o *outbox) shutdown(ctx context.Context) {
 		o.sendCancel()
 		<-idle
 	}
+	o.stopRecorder()
 	o.sendCancel()
 	if o.closer != nil {
 		o.closer.CloseIdleConnections()
