@@ -244,7 +244,8 @@ type CollectionSummary struct {
 }
 
 // CollectionSummaries returns every collection in the workspaces userID
-// belongs to, ordered by workspace, group and name, with job counts.
+// belongs to, ordered by workspace, group and name, with job counts (kept
+// on write in collection_job_counts, models/rollups.go).
 // It is a read model for the dashboard.
 func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]CollectionSummary, error) {
 	return s.CollectionSummariesIn(ctx, userID, "")
@@ -257,15 +258,12 @@ func (s *Store) CollectionSummariesIn(ctx context.Context, userID int64, ws stri
 	var out []CollectionSummary
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT rg.workspace_id, rg.name AS resource_group, c.name, c.state, c.sku,
-		       count(j.id) FILTER (WHERE j.state = 'enabled')   AS enabled,
-		       count(j.id) FILTER (WHERE j.state = 'disabled')  AS disabled,
-		       count(j.id) FILTER (WHERE j.state = 'completed') AS completed,
-		       count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
+		       coalesce(k.enabled, 0) AS enabled, coalesce(k.disabled, 0) AS disabled,
+		       coalesce(k.completed, 0) AS completed, coalesce(k.faulted, 0) AS faulted
 		FROM job_collections c
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
 		JOIN memberships m ON m.workspace_id = rg.workspace_id AND `+mine+`
-		LEFT JOIN jobs j ON j.job_collection_id = c.id
-		GROUP BY c.id, rg.workspace_id, rg.name
+		LEFT JOIN collection_job_counts k ON k.job_collection_id = c.id
 		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, mineArgs...).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: collection summaries", err)

@@ -136,7 +136,8 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
 				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
 				FROM a
-				RETURNING id, attempt_id
+				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
+			), hh AS (`+historyHoursAdd("h")+`
 			), d AS (
 				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
 				                                 request, response)
@@ -145,12 +146,14 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			), g AS (
 				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
 				       count(*) FILTER (WHERE faulted) AS faulted,
-				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted
+				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
+				       (array_agg(ok ORDER BY started_at DESC, id DESC))[1] AS last_ok, max(started_at) AS last_start
 				FROM a GROUP BY job_id
 			), u AS (
 				UPDATE jobs j SET execution_count = j.execution_count + g.n, failure_count = j.failure_count + g.failed,
 					faulted_count = j.faulted_count + g.faulted,
-					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted)
+					last_occurrence_faulted = coalesce(g.last_faulted, j.last_occurrence_faulted),
+					`+lastStatusSet(`CASE WHEN g.last_ok THEN 'Completed' ELSE 'Failed' END`, "g.last_start")+`
 				FROM g WHERE j.id = g.job_id
 				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, j.consecutive_faults
 			)
@@ -320,6 +323,9 @@ func endFinishedJob(tx *gorm.DB, o *AttemptOutcome, r *finishedRow, res *Finishe
 		return nil
 	}
 	ended[o.AttemptID] = jobdef.State(states[0])
+	if err := refreshJobCountsOf(tx, []int64{r.JobID}); err != nil {
+		return err
+	}
 	return insertEngineAudit(tx, r.JobID, engineEndAction(jobdef.State(states[0])), o.Now)
 }
 

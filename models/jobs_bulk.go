@@ -193,7 +193,8 @@ func (s *Store) DeleteJobs(ctx context.Context, ids []int64) error {
 		if _, err := lockJobs(tx, ids); err != nil {
 			return err
 		}
-		return tx.Exec(`DELETE FROM jobs WHERE id IN ?`, ids).Error
+		_, err := deleteJobs(tx, "j.id IN ?", ids)
+		return err
 	})
 	if err != nil {
 		return translate("models: delete jobs", err)

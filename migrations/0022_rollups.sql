@@ -1,0 +1,41 @@
+-- 0022_rollups: the dashboard reads counts kept up to date on write
+-- instead of counting 100,000 jobs and the current hour's executions on
+-- every visit (models/rollups.go maintains both, in the transaction of
+-- the write; no trigger computes them).
+--
+-- collection_job_counts: a collection's jobs by state. A collection
+-- without a row has no job. Every write that creates, deletes or changes
+-- the state of jobs recounts the collections it touched, holding this
+-- row's lock until it commits (refreshJobCounts).
+CREATE TABLE collection_job_counts (
+    job_collection_id bigint PRIMARY KEY REFERENCES job_collections (id) ON DELETE CASCADE,
+    enabled           bigint NOT NULL DEFAULT 0 CHECK (enabled >= 0),
+    disabled          bigint NOT NULL DEFAULT 0 CHECK (disabled >= 0),
+    completed         bigint NOT NULL DEFAULT 0 CHECK (completed >= 0),
+    faulted           bigint NOT NULL DEFAULT 0 CHECK (faulted >= 0)
+);
+
+INSERT INTO collection_job_counts (job_collection_id, enabled, disabled, completed, faulted)
+SELECT job_collection_id,
+       count(*) FILTER (WHERE state = 'enabled'),
+       count(*) FILTER (WHERE state = 'disabled'),
+       count(*) FILTER (WHERE state = 'completed'),
+       count(*) FILTER (WHERE state = 'faulted')
+FROM jobs
+GROUP BY job_collection_id;
+
+-- history_hours (0005) now holds every hour, the current one included:
+-- each history write adds its entry to its hour and each delete of
+-- history (retention, a job or collection deleted) takes it away
+-- (max_lateness_ms is not lowered by a delete). Recount it from the
+-- history as it is; the hours that were counted on demand are no longer
+-- tracked.
+DELETE FROM history_hours;
+INSERT INTO history_hours (workspace_id, hour, status, count, max_lateness_ms)
+SELECT rg.workspace_id, date_trunc('hour', h.start_time), h.status, count(*), max(h.lateness_ms)
+FROM job_history h
+JOIN jobs j ON j.id = h.job_id
+JOIN job_collections c ON c.id = j.job_collection_id
+JOIN resource_groups rg ON rg.id = c.resource_group_id
+GROUP BY 1, 2, 3;
+DROP TABLE history_hours_done;
