@@ -30,7 +30,17 @@ GROUP BY job_collection_id;
 -- (max_lateness_ms is not lowered by a delete). Recount it from the
 -- history as it is; the hours that were counted on demand are no longer
 -- tracked.
+--
+-- Every engine adds to the current hour's rows: to keep its writers from
+-- waiting for each other's row locks until they commit, each connection
+-- writes to one of 16 slots (slot = its backend pid mod 16) and readers
+-- add the slots up. A delete of history writes its count, negative, into
+-- its own slot: a slot may go below zero, the sum of an hour never does.
 DELETE FROM history_hours;
+ALTER TABLE history_hours DROP CONSTRAINT history_hours_pkey,
+    DROP CONSTRAINT history_hours_count_check,
+    ADD COLUMN slot smallint NOT NULL DEFAULT 0 CHECK (slot BETWEEN 0 AND 15),
+    ADD PRIMARY KEY (workspace_id, hour, status, slot);
 INSERT INTO history_hours (workspace_id, hour, status, count, max_lateness_ms)
 SELECT rg.workspace_id, date_trunc('hour', h.start_time), h.status, count(*), max(h.lateness_ms)
 FROM job_history h

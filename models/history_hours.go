@@ -7,8 +7,9 @@ import (
 )
 
 // hourlyBuckets is ExecutionBuckets for hour-wide buckets starting on a
-// whole hour (p.From), read from history_hours, which every history write
-// keeps up to date (models/rollups.go), the current hour included.
+// whole hour (p.From), read from history_hours (its slots added up),
+// which every history write keeps up to date (models/rollups.go), the
+// current hour included.
 // workspaces are those the user sees (p.UserID and p.Now are not read).
 func (s *Store) hourlyBuckets(ctx context.Context, workspaces []string, p ExecutionBucketsParams) ([]HistoryBucket, error) {
 	var out []HistoryBucket
@@ -16,8 +17,9 @@ func (s *Store) hourlyBuckets(ctx context.Context, workspaces []string, p Execut
 		SELECT floor(extract(epoch FROM (hour - ?::timestamptz)) / 3600)::int AS bucket, status,
 		       sum(count)::bigint AS count, max(max_lateness_ms) AS max_lateness_ms
 		FROM history_hours
-		WHERE workspace_id IN ? AND hour >= ? AND hour < ? AND count > 0
+		WHERE workspace_id IN ? AND hour >= ? AND hour < ?
 		GROUP BY 1, 2
+		HAVING sum(count) > 0
 		ORDER BY 1, 2`, p.From, workspaces, p.From, p.To).Scan(&out).Error
 	if err != nil {
 		return nil, fmt.Errorf("hourly buckets: %w", err)

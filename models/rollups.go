@@ -102,9 +102,16 @@ func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
 }
 
 // historyHoursTake is the statement that subtracts the counts g
-// (workspace_id, hour, status, n) from history_hours.
-const historyHoursTake = `UPDATE history_hours hh SET count = greatest(hh.count - g.n, 0)
-	FROM g WHERE hh.workspace_id = g.workspace_id AND hh.hour = g.hour AND hh.status = g.status`
+// (workspace_id, hour, status, n) from history_hours: it adds -n to this
+// connection's slot (historySlot).
+const historyHoursTake = `INSERT INTO history_hours (workspace_id, hour, status, slot, count)
+	SELECT g.workspace_id, g.hour, g.status, ` + historySlot + `, -g.n FROM g ORDER BY 1, 2, 3
+	ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE SET count = history_hours.count + excluded.count`
+
+// historySlot is the slot of history_hours a connection writes to, so
+// that engines adding to the same hour do not wait for each other's row
+// locks (migration 0022).
+const historySlot = `(pg_backend_pid() % 16)::smallint`
 
 // deleteHistory deletes the history entries h matching where (with its
 // args) and takes them out of history_hours in one statement. It returns
@@ -129,18 +136,19 @@ func deleteHistory(db *gorm.DB, where string, args ...any) (int64, error) {
 
 // historyHoursAdd is a statement for a data-modifying WITH query that adds
 // the history entries of its CTE named rows (columns job_id, start_time,
-// status, lateness_ms) to history_hours, in a fixed order so that writers
-// adding to the same hours lock them in the same order.
+// status, lateness_ms) to history_hours (in this connection's slot), in a
+// fixed order so that writers adding to the same rows lock them in the
+// same order.
 func historyHoursAdd(rows string) string {
-	return `INSERT INTO history_hours (workspace_id, hour, status, count, max_lateness_ms)
-		SELECT rg.workspace_id, date_trunc('hour', x.start_time), x.status, count(*), max(x.lateness_ms)
+	return `INSERT INTO history_hours (workspace_id, hour, status, slot, count, max_lateness_ms)
+		SELECT rg.workspace_id, date_trunc('hour', x.start_time), x.status, ` + historySlot + `, count(*), max(x.lateness_ms)
 		FROM ` + rows + ` x
 		JOIN jobs xj ON xj.id = x.job_id
 		JOIN job_collections xc ON xc.id = xj.job_collection_id
 		JOIN resource_groups rg ON rg.id = xc.resource_group_id
 		GROUP BY 1, 2, 3
 		ORDER BY 1, 2, 3
-		ON CONFLICT (workspace_id, hour, status) DO UPDATE
+		ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE
 		SET count = history_hours.count + excluded.count,
 		    max_lateness_ms = greatest(history_hours.max_lateness_ms, excluded.max_lateness_ms)`
 }
