@@ -188,7 +188,7 @@ const searchFew = 5000
 // searchProbe is how many jobs in order SearchJobs first looks at for a
 // search word that matches many jobs: when they hold a full page of
 // matches, that is the page.
-const searchProbe = 1000
+const searchProbe = 250
 
 // JobSearchPage is a page of SearchJobs.
 type JobSearchPage struct {

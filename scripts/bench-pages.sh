@@ -50,7 +50,7 @@ for c in ${CLIENTS:-1 4}; do
     out=$(hey -n "$n" -c "$c" -H "Cookie: $cookie" "$base$page")
     echo "$out" | sed -n '/Summary:/,/Requests\/sec/p;/Latency distribution:/,/99%/p;/Status code distribution:/,/^$/p'
     echo "$out" | awk -v c="$c" -v p="$page" '
-      /^  50% in/ {p50 = $3 * 1000} /^  95% in/ {p95 = $3 * 1000} /^  99% in/ {p99 = $3 * 1000}
+      /^  50%+ in/ {p50 = $3 * 1000} /^  95%+ in/ {p95 = $3 * 1000} /^  99%+ in/ {p99 = $3 * 1000}
       END {printf "C=%s  %-60s %7.1f / %7.1f / %7.1f ms\n", c, p, p50, p95, p99}' >>"$summary"
   done
 done

@@ -65,4 +65,4 @@ FROM (SELECT DISTINCT ON (job_id) job_id, status, start_time
       ORDER BY job_id, start_time DESC, id DESC) h
 WHERE h.job_id = j.id;
 COMMIT;
-ANALYZE;
+VACUUM ANALYZE;
