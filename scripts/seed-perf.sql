@@ -65,4 +65,7 @@ FROM (SELECT DISTINCT ON (job_id) job_id, status, start_time
       ORDER BY job_id, start_time DESC, id DESC) h
 WHERE h.job_id = j.id;
 COMMIT;
+-- The update above left a second version of every job: compact the table
+-- and its indexes as a long-running installation would have them.
+VACUUM FULL jobs;
 VACUUM ANALYZE;
