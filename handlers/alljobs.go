@@ -48,7 +48,7 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	results := web.NewAllJobsResults(p, items, found.WalkedTo, now)
+	results := web.NewAllJobsResults(p, items, now)
 	// The bulk form offers every match: counted (up to what one action
 	// takes) only when the matches fill more than this page, and not for
 	// the last result filter (a lookup per job: not counted).

@@ -216,7 +216,17 @@ func (s *Store) ListCollections(ctx context.Context, p ListCollectionsParams) ([
 // DeleteCollection deletes a collection with its jobs and their history,
 // or returns ErrNotFound.
 func (s *Store) DeleteCollection(ctx context.Context, id int64) error {
-	res := s.db.WithContext(ctx).Delete(&JobCollection{}, id)
+	var res *gorm.DB
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if _, err := deleteJobs(tx, "j.job_collection_id = ?", id); err != nil {
+			return err
+		}
+		res = tx.Delete(&JobCollection{}, id)
+		return res.Error
+	})
+	if err != nil {
+		return translate("models: delete collection", err)
+	}
 	if res.Error != nil {
 		return translate("models: delete collection", res.Error)
 	}

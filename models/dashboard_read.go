@@ -78,11 +78,12 @@ const dashboardWalk = 2000
 
 // UpcomingRuns returns the next scheduled occurrences across every enabled
 // job, in an enabled collection, of the workspaces userID belongs to:
-// soonest first, at most limit. It walks jobs_due_idx in order (for a user
-// who does not see every workspace, at most dashboardWalk rows); when that
-// does not find limit of the user's jobs, it takes the soonest of each of
-// the user's collections instead (jobs_collection_name_key), a cost that
-// follows what the user may see.
+// soonest first, at most limit. It walks jobs_due_idx in order (at most
+// dashboardWalk rows); when that does not find limit of the user's jobs
+// (they are in other workspaces, or in disabled collections), it takes the
+// soonest of each of the user's enabled collections instead
+// (jobs_collection_due_idx, migration 0022), a cost that follows what the
+// user may see.
 // It is a read model for the dashboard.
 func (s *Store) UpcomingRuns(ctx context.Context, userID int64, limit int) ([]UpcomingRun, error) {
 	return s.UpcomingRunsIn(ctx, userID, "", limit)
@@ -103,18 +104,7 @@ func (s *Store) UpcomingRunsIn(ctx context.Context, userID int64, ws string, lim
 	limit = max(limit, 1)
 	var out []UpcomingRun
 	if all {
-		err = s.db.WithContext(ctx).Raw(`
-			SELECT `+cols+`
-			FROM jobs j
-			JOIN job_collections c ON c.id = j.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND c.state = 'Enabled'
-			ORDER BY j.next_run_at
-			LIMIT ?`, limit).Scan(&out).Error
-		if err != nil {
-			return nil, translate("models: upcoming runs", err)
-		}
-		return out, nil
+		member, memberArgs = "true", nil
 	}
 	err = s.db.WithContext(ctx).Raw(`
 		SELECT `+cols+`
@@ -127,6 +117,9 @@ func (s *Store) UpcomingRunsIn(ctx context.Context, userID int64, ws string, lim
 	if err != nil || len(out) == limit {
 		return out, translate("models: upcoming runs", err)
 	}
+	if all {
+		mine, mineArgs = "m.user_id = ?", []any{userID}
+	}
 	out = nil
 	err = s.db.WithContext(ctx).Raw(`
 		SELECT `+cols+`
@@ -135,11 +128,11 @@ func (s *Store) UpcomingRunsIn(ctx context.Context, userID int64, ws string, lim
 		JOIN job_collections c ON c.resource_group_id = rg.id AND c.state = 'Enabled'
 		CROSS JOIN LATERAL (
 			SELECT * FROM jobs j WHERE j.job_collection_id = c.id AND j.state = 'enabled' AND j.next_run_at IS NOT NULL
-			OFFSET 0
+			ORDER BY j.next_run_at LIMIT ?
 		) j
 		WHERE `+mine+`
 		ORDER BY j.next_run_at
-		LIMIT ?`, args(mineArgs, limit)...).Scan(&out).Error
+		LIMIT ?`, args(limit, mineArgs, limit)...).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: upcoming runs", err)
 	}
@@ -244,7 +237,8 @@ type CollectionSummary struct {
 }
 
 // CollectionSummaries returns every collection in the workspaces userID
-// belongs to, ordered by workspace, group and name, with job counts.
+// belongs to, ordered by workspace, group and name, with job counts (kept
+// on write in collection_job_counts, models/rollups.go).
 // It is a read model for the dashboard.
 func (s *Store) CollectionSummaries(ctx context.Context, userID int64) ([]CollectionSummary, error) {
 	return s.CollectionSummariesIn(ctx, userID, "")
@@ -257,15 +251,12 @@ func (s *Store) CollectionSummariesIn(ctx context.Context, userID int64, ws stri
 	var out []CollectionSummary
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT rg.workspace_id, rg.name AS resource_group, c.name, c.state, c.sku,
-		       count(j.id) FILTER (WHERE j.state = 'enabled')   AS enabled,
-		       count(j.id) FILTER (WHERE j.state = 'disabled')  AS disabled,
-		       count(j.id) FILTER (WHERE j.state = 'completed') AS completed,
-		       count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
+		       coalesce(k.enabled, 0) AS enabled, coalesce(k.disabled, 0) AS disabled,
+		       coalesce(k.completed, 0) AS completed, coalesce(k.faulted, 0) AS faulted
 		FROM job_collections c
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
 		JOIN memberships m ON m.workspace_id = rg.workspace_id AND `+mine+`
-		LEFT JOIN jobs j ON j.job_collection_id = c.id
-		GROUP BY c.id, rg.workspace_id, rg.name
+		LEFT JOIN collection_job_counts k ON k.job_collection_id = c.id
 		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, mineArgs...).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: collection summaries", err)

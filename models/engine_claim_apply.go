@@ -25,6 +25,9 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 		if err := tx.Create(&e).Error; err != nil {
 			return nil, fmt.Errorf("postpone occurrence of job %d: %w", j.ID, err)
 		}
+		if err := rollHistoryEntry(tx, &e); err != nil {
+			return nil, err
+		}
 		*evs = append(*evs, postponedEvent(&e, plan.Description))
 	}
 	occurrences := j.OccurrenceCount

@@ -71,10 +71,12 @@ func endFinishedJobs(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*fin
 	if err != nil {
 		return fmt.Errorf("end %d jobs: %w", len(ws), err)
 	}
-	for _, g := range got {
+	ids := make([]int64, len(got))
+	for k, g := range got {
 		i := first[g.ID]
 		res[i].JobEnded = true
 		ended[outcomes[i].AttemptID] = g.State
+		ids[k] = g.ID
 	}
-	return nil
+	return refreshJobCountsOf(tx, ids)
 }

@@ -141,6 +141,8 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
 				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
 				FROM a
+				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
+			), hh AS (`+historyHoursAdd("h")+`
 			), d AS (
 				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
 				                                 request, response)
@@ -151,7 +153,8 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				       count(*) FILTER (WHERE faulted) AS faulted,
 				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
 				       bool_or(ended AND NOT occ_faulted) AS reset,
-				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after
+				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after,
+				       (array_agg(ok ORDER BY started_at DESC, id DESC))[1] AS last_ok, max(started_at) AS last_start
 				FROM (SELECT a.*, max(id) FILTER (WHERE ended AND NOT occ_faulted) OVER (PARTITION BY job_id) AS last_reset
 				      FROM a) a
 				GROUP BY job_id
@@ -162,7 +165,8 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				UPDATE jobs j SET execution_count = j.execution_count + l.n, failure_count = j.failure_count + l.failed,
 					faulted_count = j.faulted_count + l.faulted,
 					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
-					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END
+					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END,
+					`+lastStatusSet(`CASE WHEN l.last_ok THEN 'Completed' ELSE 'Failed' END`, "l.last_start")+`
 				FROM l WHERE j.id = l.job_id
 				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.faults_before AS consecutive_faults
 			)

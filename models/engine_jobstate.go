@@ -72,6 +72,9 @@ func endJob(tx *gorm.DB, id int64, state jobdef.State, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("end job %d: %w", id, err)
 	}
+	if err := refreshJobCountsOf(tx, []int64{id}); err != nil {
+		return err
+	}
 	return insertEngineAudit(tx, id, engineEndAction(state), now)
 }
 

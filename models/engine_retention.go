@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Retention says what Prune deletes. A zero or negative field disables
@@ -39,31 +41,33 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 	var st PruneStats
 	db := s.db.WithContext(ctx)
 	if r.FinishedJobMaxAge > 0 {
-		res := db.Exec(`DELETE FROM jobs WHERE ended_at IS NOT NULL AND ended_at < ?`, now.Add(-r.FinishedJobMaxAge))
-		if res.Error != nil {
-			return st, translate("models: prune jobs", res.Error)
+		err := db.Transaction(func(tx *gorm.DB) (err error) {
+			st.Jobs, err = deleteJobs(tx, "j.ended_at IS NOT NULL AND j.ended_at < ?", now.Add(-r.FinishedJobMaxAge))
+			return err
+		})
+		if err != nil {
+			return st, translate("models: prune jobs", err)
 		}
-		st.Jobs = res.RowsAffected
 	}
 	if r.HistoryMaxAge > 0 {
-		res := db.Exec(`DELETE FROM job_history WHERE start_time < ?`, now.Add(-r.HistoryMaxAge))
-		if res.Error != nil {
-			return st, translate("models: prune history", res.Error)
+		n, err := deleteHistory(db, `h.start_time < ?`, now.Add(-r.HistoryMaxAge))
+		if err != nil {
+			return st, translate("models: prune history", err)
 		}
-		st.History += res.RowsAffected
+		st.History += n
 	}
 	if r.HistoryPerJob > 0 {
-		res := db.Exec(`DELETE FROM job_history h USING (
+		n, err := deleteHistory(db, `h.id IN (
 				SELECT id FROM (
 					SELECT id, row_number() OVER (PARTITION BY job_id ORDER BY start_time DESC, id DESC) AS n
 					FROM job_history WHERE job_id IN (
 						SELECT job_id FROM job_history GROUP BY job_id HAVING count(*) > ?)
 				) ranked WHERE n > ?
-			) old WHERE h.id = old.id`, r.HistoryPerJob, r.HistoryPerJob)
-		if res.Error != nil {
-			return st, translate("models: prune history", res.Error)
+			)`, r.HistoryPerJob, r.HistoryPerJob)
+		if err != nil {
+			return st, translate("models: prune history", err)
 		}
-		st.History += res.RowsAffected
+		st.History += n
 	}
 	if r.AttemptMaxAge > 0 {
 		res := db.Exec(`DELETE FROM job_attempts WHERE finished_at IS NOT NULL AND finished_at < ?`, now.Add(-r.AttemptMaxAge))

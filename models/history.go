@@ -38,7 +38,13 @@ func (HistoryEntry) TableName() string { return "job_history" }
 
 // AddHistory inserts e and sets its ID.
 func (s *Store) AddHistory(ctx context.Context, e *HistoryEntry) error {
-	return translate("models: add history", s.db.WithContext(ctx).Create(e).Error)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(e).Error; err != nil {
+			return err
+		}
+		return rollHistoryEntry(tx, e)
+	})
+	return translate("models: add history", err)
 }
 
 // History returns up to q.Limit entries of q.JobID, newest first, starting

@@ -9,10 +9,10 @@ import (
 	"sked/models/testdb"
 )
 
-// TestExecutionBucketsKeepSettledHours checks that the counts of an hour
-// settled more than 15 minutes ago are kept (an entry written into it
-// later is not counted again), while the current hour is counted live.
-func TestExecutionBucketsKeepSettledHours(t *testing.T) {
+// TestExecutionBucketsCountEveryWrite checks that history_hours, kept on
+// write (migration 0022), counts every entry in its hour: the current
+// one, and an entry written late into an hour that ended long ago.
+func TestExecutionBucketsCountEveryWrite(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
@@ -46,17 +46,23 @@ func TestExecutionBucketsKeepSettledHours(t *testing.T) {
 	}
 	add(from.Add(10*time.Minute), "Completed")
 	add(from.Add(70*time.Minute), "Failed")
-	now := from.Add(80 * time.Minute) // 09:20: 08:00–09:00 settled at 09:15
+	now := from.Add(80 * time.Minute) // 09:20
 	if got := count(now); got[0] != 1 || got[1] != 1 {
 		t.Fatalf("first count %v", got)
 	}
-	add(from.Add(20*time.Minute), "Completed") // late into the settled hour
-	add(from.Add(75*time.Minute), "Completed") // into the live hour
-	if got := count(now); got[0] != 1 || got[1] != 2 {
-		t.Errorf("second count %v: the settled hour is kept, the live one counted", got)
+	add(from.Add(20*time.Minute), "Completed") // late into an hour that has ended
+	add(from.Add(75*time.Minute), "Completed") // into the current hour
+	if got := count(now); got[0] != 2 || got[1] != 2 {
+		t.Errorf("second count %v: every write is counted in its hour", got)
 	}
-	// An hour with no executions is remembered as counted too.
-	if got := count(from.Add(4 * time.Hour)); got[0] != 1 || got[1] != 2 || got[2] != 0 {
+	if got := count(from.Add(4 * time.Hour)); got[0] != 2 || got[1] != 2 || got[2] != 0 {
 		t.Errorf("later count %v", got)
+	}
+	// Deleting the job takes its executions out of the counts.
+	if err := store.DeleteJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(now); len(got) != 0 {
+		t.Errorf("count after deleting the job %v, want none", got)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sked/models/jobdef"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Job is a stored job: its definition exactly as the user sent it, plus the
@@ -55,7 +57,8 @@ func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
 		Inserted  bool
 	}
 	sched := newJobSchedule(jobdef.State(j.State), j.NextRunAt, now)
-	err = s.db.WithContext(ctx).Raw(`
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := tx.Raw(`
 		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, ended_at, created_at, updated_at,
 			schedule_base, needs_schedule)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -63,9 +66,14 @@ func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
 		SET definition = EXCLUDED.definition, state = EXCLUDED.state,
 		    ended_at = EXCLUDED.ended_at, updated_at = EXCLUDED.updated_at, `+jobScheduleSet("EXCLUDED.definition")+`
 		RETURNING id, created_at, (xmax = 0) AS inserted`,
-		j.JobCollectionID, j.Name, string(j.Definition), j.State, sched.NextRunAt, j.EndedAt, now, now,
-		sched.Base, sched.NeedsSchedule).
-		Scan(&row).Error
+			j.JobCollectionID, j.Name, string(j.Definition), j.State, sched.NextRunAt, j.EndedAt, now, now,
+			sched.Base, sched.NeedsSchedule).
+			Scan(&row).Error
+		if err != nil {
+			return err
+		}
+		return refreshJobCounts(tx, j.JobCollectionID)
+	})
 	if err != nil {
 		return false, translate("models: put job", err)
 	}
@@ -88,11 +96,15 @@ func (s *Store) JobByName(ctx context.Context, collectionID int64, name string) 
 
 // DeleteJob removes the job and its history, or returns ErrNotFound.
 func (s *Store) DeleteJob(ctx context.Context, id int64) error {
-	res := s.db.WithContext(ctx).Delete(&Job{}, id)
-	if res.Error != nil {
-		return translate("models: delete job", res.Error)
+	var n int64
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+		n, err = deleteJobs(tx, "j.id = ?", id)
+		return err
+	})
+	if err != nil {
+		return translate("models: delete job", err)
 	}
-	if res.RowsAffected == 0 {
+	if n == 0 {
 		return translate("models: delete job", ErrNotFound)
 	}
 	return nil

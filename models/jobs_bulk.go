@@ -159,16 +159,16 @@ func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int
 }
 
 // lastResultCond is the condition of the last result filter (with one
-// argument, the status, unless it is "" or "none").
+// argument, the status, unless it is "" or "none"), on the job's last
+// result kept by the history writes (migration 0023).
 func lastResultCond(result string) []string {
 	switch result {
 	case "":
 		return nil
 	case "none":
-		return []string{"NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)"}
+		return []string{"j.last_status IS NULL"}
 	}
-	return []string{`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
-		ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`}
+	return []string{"j.last_status = ?"}
 }
 
 // JobsByID returns the jobs ids (in id order), or ErrNotFound when any is
@@ -193,7 +193,8 @@ func (s *Store) DeleteJobs(ctx context.Context, ids []int64) error {
 		if _, err := lockJobs(tx, ids); err != nil {
 			return err
 		}
-		return tx.Exec(`DELETE FROM jobs WHERE id IN ?`, ids).Error
+		_, err := deleteJobs(tx, "j.id IN ?", ids)
+		return err
 	})
 	if err != nil {
 		return translate("models: delete jobs", err)

@@ -110,7 +110,7 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &j, len(existing) == 0, nil
+	return &j, len(existing) == 0, refreshJobCounts(tx, w.CollectionID)
 }
 
 // jobStateNoteSet is the SET list of the state note columns of a job
@@ -301,5 +301,5 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 	if err := flush(len(writes)); err != nil {
 		return nil, err
 	}
-	return created, nil
+	return created, refreshJobCounts(tx, collIDs...)
 }

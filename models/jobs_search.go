@@ -181,28 +181,25 @@ const (
 // likeEscaper escapes LIKE's wildcards and its escape character.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// JobSearchWalk is how many jobs at most SearchJobs looks at, in order,
-// to filter by last result (a lookup per job): a page may then hold fewer
-// matches than asked for, and the next one continues after WalkedTo.
-const JobSearchWalk = 2000
-
 // searchFew is how many matches of a search SearchJobs sorts itself;
 // beyond, it walks the order's index.
 const searchFew = 5000
 
-// JobSearchPage is a page of SearchJobs. WalkedTo is set when the walk
-// for the last result filter stopped at JobSearchWalk jobs: later jobs
-// were not looked at, and the next page starts after it when Rows is not
-// full.
+// searchProbe is how many jobs in order SearchJobs first looks at for a
+// search word that matches many jobs: when they hold a full page of
+// matches, that is the page.
+const searchProbe = 250
+
+// JobSearchPage is a page of SearchJobs.
 type JobSearchPage struct {
-	Rows     []JobSearchRow
-	WalkedTo *JobCursor
+	Rows []JobSearchRow
 }
 
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
 // p.After. The search words use the trigram index on jobs.search, the
-// orders their btree indexes (migration 0011); the latest history entry
-// and the recent failures are looked up for the page's rows only.
+// orders their btree indexes (migration 0011), the last result filter
+// jobs.last_status (migration 0023); the recent failures are looked up
+// for the page's rows only.
 // It is a read model for the "All jobs" page.
 func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPage, error) {
 	if !p.AllCollections && len(p.Collections) == 0 {
@@ -213,17 +210,21 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		where = append(where, cond)
 		args = append(args, a...)
 	}
-	order, err := keyset(p.Sort, p.After, add)
+	for _, c := range lastResultCond(p.LastResult) {
+		add(c, searchArgs(c, p.LastResult)...)
+	}
+	var after []string
+	var afterArgs []any
+	order, err := keyset(p.Sort, p.After, func(cond string, a ...any) {
+		after = append(after, cond)
+		afterArgs = append(afterArgs, a...)
+		add(cond, a...)
+	})
 	if err != nil {
 		return JobSearchPage{}, err
 	}
-	var page JobSearchPage
-	cond := func() string {
-		if len(where) == 0 {
-			return "true"
-		}
-		return strings.Join(where, " AND ")
-	}
+	limit := max(p.Limit, 1)
+	cond := joinConds(where)
 	var out []JobSearchRow
 	// A custom plan for every search: a generic plan of the prepared
 	// statement cannot see how selective a search word or filter is and
@@ -233,67 +234,102 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off`).Error; err != nil {
 			return err
 		}
-		if p.LastResult != "" {
-			// The latest entry of each job is looked up one job at a time:
-			// look at the next JobSearchWalk jobs at most.
-			if page.WalkedTo, err = walkEnd(tx, p.Sort, cond(), order, args); err != nil {
-				return err
-			}
-			if page.WalkedTo != nil {
-				if _, err := keysetCond(p.Sort, page.WalkedTo, true, add); err != nil {
-					return err
-				}
-			}
-			if p.LastResult == "none" {
-				add("NOT EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id)")
-			} else {
-				add(`(SELECT h.status FROM job_history h WHERE h.job_id = j.id
-					ORDER BY h.start_time DESC, h.id DESC LIMIT 1) = ?`, p.LastResult)
-			}
+		page := func(with, from string, fromArgs []any, dest any) error {
+			return tx.Raw(searchSelect(with, from, order), append(fromArgs, p.FailuresSince)...).Scan(dest).Error
 		}
-		// When a search matches few jobs, find them all through the
-		// trigram index and sort them, rather than let the planner (which
-		// cannot tell how many jobs a word matches) walk a sort index
-		// through every job.
-		from := `SELECT j.* FROM jobs j WHERE ` + cond() + ` ORDER BY ` + order + ` LIMIT ?`
-		if trigramWords(p.Query) {
-			var n int64
-			err := tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond()+` LIMIT ?) x`,
-				append(slices.Clip(args), searchFew+1)...).Scan(&n).Error
-			if err != nil {
-				return err
-			}
-			if n <= searchFew {
-				from = `WITH m AS MATERIALIZED (SELECT j.* FROM jobs j WHERE ` + cond() + `)
-					SELECT * FROM m j ORDER BY ` + order + ` LIMIT ?`
-			}
+		// The planner cannot tell how many jobs a search word matches. A
+		// word that matches many (every job has "example" in its URL) finds
+		// a page among the next searchProbe jobs of the order's index; one
+		// that matches few is found through the trigram index, all its
+		// matches read once, counted and sorted in one statement (when
+		// there are at most searchFew); else the order's index is walked.
+		walk := `SELECT j.*, 0 AS matches FROM jobs j WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
+		var rows []searchRow
+		if !trigramWords(p.Query) {
+			err := page("", walk, append(slices.Clip(args), limit), &rows)
+			out = rowsOf(rows)
+			return err
 		}
-		args = append(args, max(p.Limit, 1), p.FailuresSince)
-		return tx.Raw(`
-		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
-		       j.needs_schedule, j.scheduled_count, j.failure_count, j.created_at,
-		       j.state_note, j.state_changed_by, j.state_changed_at,
-		       c.name AS collection, rg.name AS resource_group, rg.workspace_id,
-		       lh.status AS last_status, lh.start_time AS last_start_time,
-		       coalesce(rf.n, 0) AS recent_failures
-		FROM (`+from+`) j
-		JOIN job_collections c ON c.id = j.job_collection_id
-		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		LEFT JOIN LATERAL (
-			SELECT h.status, h.start_time FROM job_history h
-			WHERE h.job_id = j.id ORDER BY h.start_time DESC, h.id DESC LIMIT 1
-		) lh ON true
-		LEFT JOIN LATERAL (
-			SELECT count(*) AS n FROM job_history h
-			WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?
-		) rf ON true
-		ORDER BY `+order, args...).Scan(&out).Error
+		err := page("", `SELECT j.*, 0 AS matches FROM (SELECT j.* FROM jobs j WHERE `+joinConds(after)+`
+				ORDER BY `+order+` LIMIT ?) j
+			WHERE `+cond+` ORDER BY `+order+` LIMIT ?`,
+			append(append(slices.Clip(afterArgs), searchProbe), append(slices.Clip(args), limit)...), &rows)
+		if err != nil || len(rows) == limit {
+			out = rowsOf(rows)
+			return err
+		}
+		rows = nil
+		err = page(`WITH m AS MATERIALIZED (SELECT j.* FROM jobs j WHERE `+cond+` LIMIT ?) `,
+			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM m j ORDER BY `+order+` LIMIT ?`,
+			append(slices.Clip(args), searchFew+1, limit), &rows)
+		if err != nil || len(rows) == 0 || rows[0].Matches <= searchFew {
+			out = rowsOf(rows)
+			return err
+		}
+		rows = nil
+		err = page("", walk, append(slices.Clip(args), limit), &rows)
+		out = rowsOf(rows)
+		return err
 	})
 	if err != nil {
 		return JobSearchPage{}, translate("models: search jobs", err)
 	}
-	page.Rows = out
-	return page, nil
+	return JobSearchPage{Rows: out}, nil
+}
+
+// searchRow is a row of SearchJobs with how many jobs its search matched
+// (counted by the sparse search only).
+type searchRow struct {
+	JobSearchRow
+	Matches int64
+}
+
+// rowsOf is the JobSearchRows of rows.
+func rowsOf(rows []searchRow) []JobSearchRow {
+	out := make([]JobSearchRow, len(rows))
+	for i, r := range rows {
+		out[i] = r.JobSearchRow
+	}
+	return out
+}
+
+// joinConds joins WHERE conditions with AND ("true" for none).
+func joinConds(where []string) string {
+	if len(where) == 0 {
+		return "true"
+	}
+	return strings.Join(where, " AND ")
+}
+
+// searchArgs is the argument of a last result condition: the status when
+// the condition has a placeholder.
+func searchArgs(cond, status string) []any {
+	if strings.Contains(cond, "?") {
+		return []any{status}
+	}
+	return nil
+}
+
+// searchSelect is the query of a page of SearchJobs: after with (a WITH
+// clause or ""), the jobs from (a query of jobs j with a matches column,
+// in order and limited) with their collection and their recent failures
+// (since the last placeholder), in order.
+func searchSelect(with, from, order string) string {
+	return with + `
+		SELECT j.id, j.name, j.definition, j.state, j.next_run_at, j.last_run_at, j.schedule_base,
+		       j.needs_schedule, j.scheduled_count, j.failure_count, j.created_at,
+		       j.state_note, j.state_changed_by, j.state_changed_at,
+		       c.name AS collection, rg.name AS resource_group, rg.workspace_id,
+		       j.last_status, j.last_status_at AS last_start_time, j.matches,
+		       coalesce(rf.n, 0) AS recent_failures
+		FROM (` + from + `) j
+		JOIN job_collections c ON c.id = j.job_collection_id
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		LEFT JOIN LATERAL (
+			SELECT count(*) AS n FROM job_history h
+			WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?
+		) rf ON true
+		ORDER BY ` + order
 }
 
 // searchConds is the WHERE conditions (joined by AND) of the jobs p
@@ -355,19 +391,6 @@ const alertRuleApplies = `r.workspace_id = rg.workspace_id
 	AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(rg.name))
 	AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(jc.name))
 	AND (r.scope_job = '' OR lower(r.scope_job) = lower(j.name))`
-
-// walkEnd returns the position of the JobSearchWalk-th job that cond
-// selects in order, nil when there are fewer.
-func walkEnd(tx *gorm.DB, sort JobSort, cond, order string, args []any) (*JobCursor, error) {
-	var rows []JobSearchRow
-	err := tx.Raw(`SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count FROM jobs j
-		WHERE `+cond+` ORDER BY `+order+` OFFSET ? LIMIT 1`, append(slices.Clip(args), JobSearchWalk-1)...).Scan(&rows).Error
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	c := rows[0].Cursor(sort)
-	return &c, nil
-}
 
 // keyset adds the condition "after the cursor" of sort to a query (add)
 // and returns its ORDER BY.

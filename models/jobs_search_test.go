@@ -112,7 +112,7 @@ func TestSearchJobsMatchesNameCollectionHostPathAndFilters(t *testing.T) {
 		page, err := f.store.SearchJobs(f.ctx, models.JobSearchParams{Collections: cs, AllCollections: all, Query: "invoice-run",
 			Limit: 5, FailuresSince: time.Now().Add(-24 * time.Hour)})
 		rows := page.Rows
-		if err != nil || len(rows) != 1 || page.WalkedTo != nil {
+		if err != nil || len(rows) != 1 {
 			t.Fatalf("rows %v, %v", rows, err)
 		}
 		r := rows[0]
@@ -231,10 +231,12 @@ func inOrder(sort models.JobSort, a, b *models.JobSearchRow) bool {
 	}
 }
 
-// TestSearchJobsLastResultWalksAPartAtATime filters 2,100 jobs by last
-// result: a page looks at models.JobSearchWalk jobs at most, says where it
-// stopped, and the pages after it find the rest.
-func TestSearchJobsLastResultWalksAPartAtATime(t *testing.T) {
+// TestSearchJobsLastResultFindsEveryMatch filters 2,100 jobs by last
+// result (jobs.last_status, migration 0023): one page finds the matches
+// wherever they are in the order, an entry written late with an older
+// start time does not replace the last result, and the next page
+// continues after the last row.
+func TestSearchJobsLastResultFindsEveryMatch(t *testing.T) {
 	f := newPagesFixture(t)
 	c := f.collection("default", "many", "Enabled")
 	db, err := sql.Open("pgx", f.dsn)
@@ -247,17 +249,29 @@ func TestSearchJobsLastResultWalksAPartAtATime(t *testing.T) {
 		FROM generate_series(1, 2100) g`, c.ID, at(0)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status)
-		SELECT id, $1, $1, 'MainAction', 'Failed' FROM jobs WHERE name IN ('job-5', 'job-2050')`, at(-5)); err != nil {
-		t.Fatal(err)
+	history := func(name, status string, start time.Time) {
+		t.Helper()
+		j, err := f.store.JobByName(f.ctx, c.ID, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.store.AddHistory(f.ctx, &models.HistoryEntry{JobID: j.ID, StartTime: start, ExpectedExecutionTime: start,
+			ActionName: models.MainAction, Status: models.HistoryStatus(status)}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	history("job-5", "Failed", at(-5))
+	history("job-5", "Completed", at(-6)) // older, written later
+	history("job-2050", "Completed", at(-7))
+	history("job-2050", "Failed", at(-5))
+	history("job-7", "Failed", at(-7))
+	history("job-7", "Completed", at(-5))
 	cs, _, err := f.store.SearchScope(f.ctx, f.user.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := models.JobSearchParams{Collections: cs, LastResult: "Failed", Limit: 10}
+	p := models.JobSearchParams{Collections: cs, LastResult: "Failed", Limit: 1}
 	var found []string
-	walks := 0
 	for pages := 0; pages < 5; pages++ {
 		page, err := f.store.SearchJobs(f.ctx, p)
 		if err != nil {
@@ -266,13 +280,13 @@ func TestSearchJobsLastResultWalksAPartAtATime(t *testing.T) {
 		for _, r := range page.Rows {
 			found = append(found, r.Name)
 		}
-		if page.WalkedTo == nil {
+		if len(page.Rows) < p.Limit {
 			break
 		}
-		walks++
-		p.After = page.WalkedTo
+		c := page.Rows[len(page.Rows)-1].Cursor(p.Sort)
+		p.After = &c
 	}
-	if !slices.Equal(found, []string{"job-5", "job-2050"}) || walks != 1 {
-		t.Errorf("found %v in %d partial walks, want [job-5 job-2050] in 1", found, walks)
+	if !slices.Equal(found, []string{"job-5", "job-2050"}) {
+		t.Errorf("found %v, want [job-5 job-2050]", found)
 	}
 }

@@ -93,11 +93,15 @@ func (s *Store) SetJobsState(ctx context.Context, ids []int64, w JobStateWrite) 
 			return nil
 		}
 		sched := newJobSchedule(state, nil, w.Now)
-		return tx.Exec(`UPDATE jobs SET state = excluded.state, updated_at = ?::timestamptz,
+		err = tx.Exec(`UPDATE jobs SET state = excluded.state, updated_at = ?::timestamptz,
 			state_note = ?, state_changed_by = ?, state_changed_at = ?::timestamptz, `+jobScheduleSet("jobs.definition")+`
 			FROM (SELECT ?::text AS state, ?::timestamptz AS schedule_base, ?::timestamptz AS next_run_at) AS excluded
 			WHERE jobs.id IN ?`,
 			w.Now, note, w.By, w.Now, state, sched.Base, sched.NextRunAt, change).Error
+		if err != nil {
+			return err
+		}
+		return refreshJobCountsOf(tx, change)
 	})
 	if err != nil {
 		return nil, translate("models: set jobs' state", err)

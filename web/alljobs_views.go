@@ -52,9 +52,6 @@ type AllJobsResults struct {
 	// Summary says what the page shows ("50 jobs, soonest next run
 	// first"); Empty replaces the table when no job matches.
 	Summary, Empty string
-	// Partial says that the page looked at a part of the jobs only (the
-	// last result filter), "" when it looked at all.
-	Partial string
 	// NextURL is the next page (keyset cursor in the URL), FirstURL the
 	// first page when this is not it.
 	NextURL, FirstURL string

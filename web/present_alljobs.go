@@ -268,25 +268,17 @@ type AllJobsItem struct {
 }
 
 // NewAllJobsResults is the page of results of p: items holds up to
-// AllJobsPageSize jobs and one more when there is a next page. walkedTo,
-// when not nil, is where the store stopped looking for matches of the
-// last result filter (models.JobSearchPage): the next page starts there
-// when this one is not full.
-func NewAllJobsResults(p AllJobsParams, items []AllJobsItem, walkedTo *models.JobCursor, now time.Time) AllJobsResults {
+// AllJobsPageSize jobs and one more when there is a next page.
+func NewAllJobsResults(p AllJobsParams, items []AllJobsItem, now time.Time) AllJobsResults {
 	var r AllJobsResults
 	if p.After != nil {
 		r.FirstURL = AllJobsPath(p.Values(false))
 	}
 	next := p
-	switch {
-	case len(items) > AllJobsPageSize:
+	if len(items) > AllJobsPageSize {
 		items = items[:AllJobsPageSize]
 		c := items[len(items)-1].Row.Cursor(p.Sort)
 		next.After = &c
-	case walkedTo != nil:
-		next.After = walkedTo
-		r.Partial = fmt.Sprintf("Only the %s %s jobs in this order were looked at for their last result.",
-			map[bool]string{true: "next", false: "first"}[p.After != nil], FormatCount(models.JobSearchWalk))
 	}
 	if next.After != p.After {
 		r.NextURL = AllJobsPath(next.Values(true))
@@ -304,8 +296,6 @@ func NewAllJobsResults(p AllJobsParams, items []AllJobsItem, walkedTo *models.Jo
 			n = "The first " + n
 		}
 		r.Summary = n + ", " + sortSummaries[p.Sort] + "."
-	case r.Partial != "":
-		r.Empty = "No job matches here: search on with Next page."
 	case p.After != nil:
 		r.Empty = "No more jobs match."
 	case p.Filtered():

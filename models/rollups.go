@@ -1,0 +1,176 @@
+package models
+
+// The dashboard's rollups (migrations 0022 and 0023), maintained by the
+// store's writes in their own transaction (triggers only NOTIFY, SPEC §12):
+//
+//   - collection_job_counts: a collection's jobs by state. Every statement
+//     that inserts or deletes jobs or changes their state is followed by
+//     refreshJobCounts (or refreshJobCountsOf) for the collections it
+//     touched; jobs are deleted through deleteJobs.
+//   - history_hours: executions per workspace, hour and status. Every
+//     history insert adds to it (historyHoursAdd in the engine's result
+//     statement, rollHistoryEntry for single entries) and every delete of
+//     history takes away (deleteHistory, deleteJobs).
+//   - jobs.last_status: the status of the job's newest history entry, set
+//     with lastStatusSet by the same writes.
+//
+// TestRollupsMatchCounts checks all three against count(*) after a mix of
+// every kind of write.
+
+import (
+	"fmt"
+	"slices"
+
+	"gorm.io/gorm"
+)
+
+// refreshJobCounts recounts the jobs by state of each collection in ids
+// into collection_job_counts. It locks each collection's row first (in id
+// order) and counts in a later statement, whose snapshot then holds every
+// write committed by another transaction that refreshed the same row
+// before: the last writer to commit has counted everything before it.
+// Call it in the write's transaction after its last change of jobs.
+func refreshJobCounts(tx *gorm.DB, ids ...int64) error {
+	ids = uniqueIDs(ids)
+	slices.Sort(ids)
+	if len(ids) == 0 {
+		return nil
+	}
+	err := tx.Exec(`INSERT INTO collection_job_counts (job_collection_id)
+		SELECT c.id FROM job_collections c WHERE c.id IN ? ORDER BY c.id
+		ON CONFLICT (job_collection_id) DO UPDATE SET job_collection_id = excluded.job_collection_id`, ids).Error
+	if err != nil {
+		return fmt.Errorf("refresh job counts: %w", err)
+	}
+	err = tx.Exec(`UPDATE collection_job_counts k SET enabled = n.enabled, disabled = n.disabled,
+			completed = n.completed, faulted = n.faulted
+		FROM (SELECT c.id,
+		             count(j.id) FILTER (WHERE j.state = 'enabled')   AS enabled,
+		             count(j.id) FILTER (WHERE j.state = 'disabled')  AS disabled,
+		             count(j.id) FILTER (WHERE j.state = 'completed') AS completed,
+		             count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
+		      FROM job_collections c LEFT JOIN jobs j ON j.job_collection_id = c.id
+		      WHERE c.id IN ? GROUP BY c.id) n
+		WHERE k.job_collection_id = n.id`, ids).Error
+	if err != nil {
+		return fmt.Errorf("refresh job counts: %w", err)
+	}
+	return nil
+}
+
+// refreshJobCountsOf is refreshJobCounts for the collections of the jobs
+// ids.
+func refreshJobCountsOf(tx *gorm.DB, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	var colls []int64
+	if err := tx.Raw(`SELECT DISTINCT job_collection_id FROM jobs WHERE id IN ?`, ids).Scan(&colls).Error; err != nil {
+		return fmt.Errorf("refresh job counts: %w", err)
+	}
+	return refreshJobCounts(tx, colls...)
+}
+
+// deleteJobs deletes the jobs matching where (a condition on jobs j, with
+// its args) with their history, takes that history out of history_hours
+// and recounts their collections, in tx (which should be a transaction).
+// It locks the jobs first, so that no engine adds history to them between
+// the count and the delete. It returns how many jobs it deleted.
+func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
+	var ids []int64
+	if err := tx.Raw(`SELECT j.id FROM jobs j WHERE `+where+` ORDER BY j.id FOR UPDATE`, args...).Scan(&ids).Error; err != nil {
+		return 0, fmt.Errorf("delete jobs: %w", err)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	var colls []int64
+	err := tx.Raw(`
+		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id), g AS (
+			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
+			FROM d
+			JOIN job_history h ON h.job_id = d.id
+			JOIN job_collections c ON c.id = d.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			GROUP BY 1, 2, 3
+		), u AS (`+historyHoursTake+`)
+		SELECT DISTINCT job_collection_id FROM d`, ids).Scan(&colls).Error
+	if err != nil {
+		return 0, fmt.Errorf("delete jobs: %w", err)
+	}
+	return int64(len(ids)), refreshJobCounts(tx, colls...)
+}
+
+// historyHoursTake is the statement that subtracts the counts g
+// (workspace_id, hour, status, n) from history_hours: it adds -n to this
+// connection's slot (historySlot).
+const historyHoursTake = `INSERT INTO history_hours (workspace_id, hour, status, slot, count)
+	SELECT g.workspace_id, g.hour, g.status, ` + historySlot + `, -g.n FROM g ORDER BY 1, 2, 3
+	ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE SET count = history_hours.count + excluded.count`
+
+// historySlot is the slot of history_hours a connection writes to, so
+// that engines adding to the same hour do not wait for each other's row
+// locks (migration 0022).
+const historySlot = `(pg_backend_pid() % 16)::smallint`
+
+// deleteHistory deletes the history entries h matching where (with its
+// args) and takes them out of history_hours in one statement. It returns
+// how many it deleted.
+func deleteHistory(db *gorm.DB, where string, args ...any) (int64, error) {
+	var n int64
+	err := db.Raw(`
+		WITH d AS (DELETE FROM job_history h WHERE `+where+` RETURNING h.job_id, h.start_time, h.status), g AS (
+			SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
+			FROM d
+			JOIN jobs j ON j.id = d.job_id
+			JOIN job_collections c ON c.id = j.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			GROUP BY 1, 2, 3
+		), u AS (`+historyHoursTake+`)
+		SELECT count(*) FROM d`, args...).Scan(&n).Error
+	if err != nil {
+		return 0, fmt.Errorf("delete history: %w", err)
+	}
+	return n, nil
+}
+
+// historyHoursAdd is a statement for a data-modifying WITH query that adds
+// the history entries of its CTE named rows (columns job_id, start_time,
+// status, lateness_ms) to history_hours (in this connection's slot), in a
+// fixed order so that writers adding to the same rows lock them in the
+// same order.
+func historyHoursAdd(rows string) string {
+	return `INSERT INTO history_hours (workspace_id, hour, status, slot, count, max_lateness_ms)
+		SELECT rg.workspace_id, date_trunc('hour', x.start_time), x.status, ` + historySlot + `, count(*), max(x.lateness_ms)
+		FROM ` + rows + ` x
+		JOIN jobs xj ON xj.id = x.job_id
+		JOIN job_collections xc ON xc.id = xj.job_collection_id
+		JOIN resource_groups rg ON rg.id = xc.resource_group_id
+		GROUP BY 1, 2, 3
+		ORDER BY 1, 2, 3
+		ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE
+		SET count = history_hours.count + excluded.count,
+		    max_lateness_ms = greatest(history_hours.max_lateness_ms, excluded.max_lateness_ms)`
+}
+
+// lastStatusSet is the SET list of an UPDATE of jobs j that makes status
+// (an SQL expression) the job's last result when start (the entry's start
+// time) is not older than the last result's.
+func lastStatusSet(status, start string) string {
+	return `last_status = CASE WHEN j.last_status_at IS NULL OR ` + start + ` >= j.last_status_at
+		THEN ` + status + ` ELSE j.last_status END,
+		last_status_at = greatest(j.last_status_at, ` + start + `)`
+}
+
+// rollHistoryEntry adds the history entry e, just inserted in tx, to
+// history_hours and to its job's last result.
+func rollHistoryEntry(tx *gorm.DB, e *HistoryEntry) error {
+	err := tx.Exec(`
+		WITH e AS (SELECT ?::bigint AS job_id, ?::timestamptz AS start_time, ?::text AS status, ?::bigint AS lateness_ms),
+		u AS (UPDATE jobs j SET `+lastStatusSet("e.status", "e.start_time")+` FROM e WHERE j.id = e.job_id)
+		`+historyHoursAdd("e"), e.JobID, e.StartTime, string(e.Status), e.LatenessMs).Error
+	if err != nil {
+		return fmt.Errorf("roll history entry: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+package models_test
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"sked/models"
+	"sked/models/jobdef"
+)
+
+// TestRollupsMatchCounts makes a random mix of every kind of write that
+// creates, deletes or changes the state of jobs or writes or deletes
+// history (single and batch saves, imports, PutJob, state changes one by
+// one and in bulk, run now and the engine's results, completions and
+// faults, postponed occurrences, deletes of jobs and collections,
+// retention) and checks, after each round, that the rollups of migrations
+// 0022 and 0023 equal what count(*) finds.
+func TestRollupsMatchCounts(t *testing.T) {
+	f := newPagesFixture(t)
+	db, err := sql.Open("pgx", f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rnd := rand.New(rand.NewPCG(seed, 16))
+	now := time.Now().UTC().Truncate(time.Second)
+	const def = `{"action":{"type":"http","request":{"uri":"https://example.com/x","method":"GET"}}}`
+	colls := []*models.JobCollection{f.collection("default", "a", "Enabled"), f.collection("other", "b", "Enabled")}
+	refs := []models.CollectionRef{{WorkspaceID: "default", ResourceGroup: "rg", Name: "a"}, {WorkspaceID: "other", ResourceGroup: "rg", Name: "b"}}
+	pick := func() *models.JobCollection { return colls[rnd.IntN(len(colls))] }
+	name := func() string { return fmt.Sprintf("j%d", rnd.IntN(40)) }
+	state := func() jobdef.State { return []jobdef.State{jobdef.Enabled, jobdef.Disabled}[rnd.IntN(2)] }
+	jobs := func(n int) []int64 {
+		rows, err := db.Query(`SELECT id FROM jobs ORDER BY random() LIMIT $1`, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	enabledJob := func() (int64, bool) {
+		var id int64
+		err := db.QueryRow(`SELECT id FROM jobs WHERE state = 'enabled' AND NOT EXISTS (SELECT 1 FROM job_attempts a
+			WHERE a.job_id = jobs.id AND a.status IN ('pending', 'running')) ORDER BY random() LIMIT 1`).Scan(&id)
+		return id, err == nil
+	}
+	lease := func(int64, json.RawMessage, jobdef.Secrets, models.ActionName) time.Duration { return time.Hour }
+	writes := map[string]int{}
+	for round := 0; round < 12; round++ {
+		for step := 0; step < 25; step++ {
+			now = now.Add(time.Duration(rnd.IntN(600)) * time.Second)
+			op := rnd.IntN(13)
+			var err error
+			switch op {
+			case 0:
+				_, _, err = f.store.SaveJob(f.ctx, models.JobWrite{CollectionID: pick().ID, Name: name(), Definition: []byte(def), State: state(), Now: now})
+			case 1:
+				var ws []models.JobWrite
+				c := pick()
+				seen := map[string]bool{}
+				for range 5 {
+					if n := name(); !seen[n] {
+						seen[n] = true
+						ws = append(ws, models.JobWrite{CollectionID: c.ID, Name: n, Definition: []byte(def), State: state(), Now: now})
+					}
+				}
+				_, err = f.store.SaveJobs(f.ctx, ws)
+			case 2:
+				i := rnd.IntN(len(refs))
+				_, err = f.store.ApplyImport(f.ctx, models.ImportBatch{Collections: []models.ImportCollection{{Ref: refs[i]}},
+					Jobs: []models.ImportJob{{Collection: 0, Write: models.JobWrite{Name: name(), Definition: []byte(def), State: state(), Now: now}},
+						{Collection: 0, Write: models.JobWrite{Name: "imp-" + name(), Definition: []byte(def), Now: now}}}})
+			case 3:
+				_, err = f.store.PutJob(f.ctx, &models.Job{JobCollectionID: pick().ID, Name: name(), Definition: json.RawMessage(def), State: state()})
+			case 4:
+				ids := jobs(5)
+				if len(ids) == 0 {
+					continue
+				}
+				_, err = f.store.SetJobsState(f.ctx, ids, models.JobStateWrite{Enabled: rnd.IntN(2) == 0, Now: now, By: "t", Note: "n"})
+			case 5:
+				if ids := jobs(1); len(ids) == 1 {
+					err = f.store.SetJobEnabled(f.ctx, ids[0], rnd.IntN(2) == 0, now)
+					if errors.Is(err, models.ErrJobFinished) {
+						err = nil
+					}
+				}
+			case 6:
+				if ids := jobs(3); len(ids) > 0 {
+					err = f.store.DeleteJobs(f.ctx, ids)
+				}
+			case 7:
+				if ids := jobs(1); len(ids) == 1 {
+					err = f.store.DeleteJob(f.ctx, ids[0])
+				}
+			case 8:
+				for _, id := range jobs(4) {
+					if err != nil {
+						break
+					}
+					late := int64(rnd.IntN(5000))
+					start := now.Add(-time.Duration(rnd.IntN(3*3600)) * time.Second)
+					err = f.store.AddHistory(f.ctx, &models.HistoryEntry{JobID: id, StartTime: start, ExpectedExecutionTime: start,
+						ActionName: models.MainAction, Status: []models.HistoryStatus{"Completed", "Failed", "Postponed"}[rnd.IntN(3)], LatenessMs: &late})
+				}
+			case 9: // run now, then the engine's result: the job may complete or fault
+				id, ok := enabledJob()
+				if !ok {
+					continue
+				}
+				if _, err = f.store.RunNow(f.ctx, id, now); err != nil {
+					break
+				}
+				var got []models.ClaimedAttempt
+				got, err = f.store.ClaimDue(f.ctx, models.ClaimRequest{Now: now, Owner: "t", Limit: 100,
+					Plan: func(*models.EngineJob) *models.JobPlan { return nil }, Lease: lease})
+				if err != nil {
+					break
+				}
+				var outs []models.AttemptOutcome
+				for _, a := range got {
+					ok := rnd.IntN(2) == 0
+					outs = append(outs, models.AttemptOutcome{AttemptID: a.ID, Owner: "t", Now: now.Add(time.Second), Succeeded: ok,
+						Faulted: !ok && rnd.IntN(2) == 0, OccurrenceFaulted: !ok})
+				}
+				_, err = f.store.FinishAttempts(f.ctx, outs)
+			case 10: // the engine plans due jobs: postponed entries, an end, or a next run
+				_, err = f.store.ClaimDue(f.ctx, models.ClaimRequest{Now: now, Owner: "t", Limit: 100, Lease: lease,
+					Plan: func(j *models.EngineJob) *models.JobPlan {
+						switch rnd.IntN(3) {
+						case 0:
+							return &models.JobPlan{End: []jobdef.State{jobdef.Completed, jobdef.Faulted}[rnd.IntN(2)]}
+						case 1:
+							next := now.Add(time.Hour)
+							return &models.JobPlan{NextRunAt: &next, Postponed: []models.HistoryEntry{{StartTime: now, ExpectedExecutionTime: now.Add(-time.Minute),
+								ActionName: models.MainAction, Status: models.StatusPostponed, Message: "missed"}}}
+						}
+						next := now.Add(time.Minute)
+						return &models.JobPlan{NextRunAt: &next}
+					}})
+			case 11:
+				if rnd.IntN(3) != 0 {
+					continue
+				}
+				_, err = f.store.Prune(f.ctx, now, models.Retention{HistoryPerJob: 2 + rnd.IntN(4),
+					HistoryMaxAge: time.Duration(2+rnd.IntN(4)) * time.Hour, FinishedJobMaxAge: time.Duration(rnd.IntN(3)) * time.Hour})
+			case 12:
+				i := rnd.IntN(len(colls))
+				if rnd.IntN(4) != 0 {
+					continue
+				}
+				if err = f.store.DeleteCollection(f.ctx, colls[i].ID); err == nil {
+					colls[i] = f.collection(refs[i].WorkspaceID, refs[i].Name, "Enabled")
+				}
+			}
+			if err != nil {
+				t.Fatalf("round %d step %d op %d: %v", round, step, op, err)
+			}
+			writes[fmt.Sprint(op)]++
+		}
+		checkRollups(t, db, round)
+	}
+	t.Logf("writes by kind: %v", writes)
+}
+
+// checkRollups compares each rollup with count(*).
+func checkRollups(t *testing.T, db *sql.DB, round int) {
+	t.Helper()
+	checks := []struct{ what, query string }{
+		{"collection_job_counts", `
+			WITH want AS (SELECT c.id,
+			         count(j.id) FILTER (WHERE j.state = 'enabled') AS e, count(j.id) FILTER (WHERE j.state = 'disabled') AS d,
+			         count(j.id) FILTER (WHERE j.state = 'completed') AS c, count(j.id) FILTER (WHERE j.state = 'faulted') AS f
+			       FROM job_collections c LEFT JOIN jobs j ON j.job_collection_id = c.id GROUP BY c.id)
+			SELECT count(*) FROM want w LEFT JOIN collection_job_counts k ON k.job_collection_id = w.id
+			WHERE (coalesce(k.enabled, 0), coalesce(k.disabled, 0), coalesce(k.completed, 0), coalesce(k.faulted, 0)) <> (w.e, w.d, w.c, w.f)`},
+		{"history_hours", `
+			WITH want AS (SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
+			       FROM job_history h JOIN jobs j ON j.id = h.job_id JOIN job_collections c ON c.id = j.job_collection_id
+			       JOIN resource_groups rg ON rg.id = c.resource_group_id GROUP BY 1, 2, 3),
+			     got AS (SELECT workspace_id, hour, status, sum(count) AS n FROM history_hours
+			             GROUP BY 1, 2, 3 HAVING sum(count) <> 0)
+			SELECT count(*) FROM want FULL JOIN got USING (workspace_id, hour, status)
+			WHERE want.n IS DISTINCT FROM got.n`},
+		{"jobs.last_status", `
+			SELECT count(*) FROM jobs j
+			JOIN LATERAL (SELECT h.status, h.start_time FROM job_history h WHERE h.job_id = j.id
+			              ORDER BY h.start_time DESC, h.id DESC LIMIT 1) h ON true
+			WHERE j.last_status IS DISTINCT FROM h.status OR j.last_status_at IS DISTINCT FROM h.start_time`},
+	}
+	for _, c := range checks {
+		var bad int
+		if err := db.QueryRow(c.query).Scan(&bad); err != nil {
+			t.Fatalf("round %d: %s: %v", round, c.what, err)
+		}
+		if bad != 0 {
+			t.Errorf("round %d: %s: %d rows differ from count(*)", round, c.what, bad)
+		}
+	}
+	var jobs, hist int
+	if err := db.QueryRow(`SELECT (SELECT count(*) FROM jobs), (SELECT count(*) FROM job_history)`).Scan(&jobs, &hist); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("round %d: %d jobs, %d history entries", round, jobs, hist)
+}
