@@ -209,6 +209,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 	}
 	now := c.now()
 	writes := make([]models.JobWrite, len(file.Jobs))
+	parsed := make([]*jobdef.Job, len(file.Jobs))
 	colls := make([]*importColl, len(file.Jobs))
 	seen := map[string]string{}
 	for i := range file.Jobs {
@@ -259,7 +260,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 				seen[key] = fj.Path
 			}
 		}
-		w, ok := c.checkImportJob(rj, coll, fj, stored, now, opts.PreviewCount)
+		w, job, ok := c.checkImportJob(rj, coll, fj, stored, now, opts.PreviewCount)
 		if ok && rj.Valid() && rj.Action == ActionNew {
 			if q := coll.effective.Quota(); q.MaxJobCount > 0 && coll.count >= q.MaxJobCount {
 				rj.Problems = append(rj.Problems, fmt.Sprintf(
@@ -269,7 +270,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 			}
 		}
 		w.StateBy = actor.UserName
-		writes[i] = w
+		writes[i], parsed[i] = w, job
 		switch {
 		case rj.Action == ActionSkip:
 			rep.Summary.Skip++
@@ -293,6 +294,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 			return rep, err
 		}
 	}
+	c.replanDue(rep, colls, parsed, writes)
 	rec := &record{Change: Change{Op: OpImport, WorkspaceID: workspaceID, ResourceGroup: target.ResourceGroup, Collection: target.Name}}
 	if err := c.applyImport(ctx, actor, rec, rep, p, bundle, colls, writes); err != nil {
 		return rep, err
@@ -332,16 +334,16 @@ func normalizeImportOptions(o *ImportOptions) error {
 }
 
 // checkImportJob parses and checks one job against its collection,
-// filling in rj, and returns the write that stores it; ok is false when
-// the job could not be checked that far.
-func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, stored models.StoredJob, now time.Time, n int) (models.JobWrite, bool) {
+// filling in rj, and returns the write that stores it and the parsed job;
+// ok is false when the job could not be checked that far.
+func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, stored models.StoredJob, now time.Time, n int) (models.JobWrite, *jobdef.Job, bool) {
 	job, err := jobdef.ParseWith(fj.Body, jobdef.Options{Keep: stored.Secrets})
 	if err != nil {
 		strict := problem.As(err)
 		lenient, lerr := jobdef.ParseWith(fj.Body, jobdef.Options{Keep: stored.Secrets, SecretsOptional: true})
 		if lerr != nil || strict == nil {
 			rj.Problems = append(rj.Problems, problemLines(err)...)
-			return models.JobWrite{}, false
+			return models.JobWrite{}, nil, false
 		}
 		// Only secrets are missing: import the job, but not to run.
 		job = lenient
@@ -364,15 +366,15 @@ func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, s
 		rj.Warnings = append(rj.Warnings, res.Warnings...)
 	}
 	if coll == nil || coll.invalid {
-		return models.JobWrite{}, false
+		return models.JobWrite{}, nil, false
 	}
 	w, err := c.Prepare(coll.effective, fj.Name, job, coll.cals)
 	if err != nil {
 		rj.Problems = append(rj.Problems, problemLines(err)...)
-		return models.JobWrite{}, false
+		return models.JobWrite{}, nil, false
 	}
 	rj.State = string(w.State)
-	return w, true
+	return w, job, true
 }
 
 // problemLines turns a refusal into "path: message" lines.
