@@ -175,6 +175,12 @@ func benchImportDisturbance(b *testing.B, rate, n int) {
 		AND h.status = 'Completed'`, coll.ID, t0.Add(5*time.Second), importAt)
 	dn, dp50, dp99, dmx := lateness(b, db, `WHERE j.job_collection_id = $1 AND h.expected_execution_time >= $2 AND h.expected_execution_time < $3
 		AND h.status = 'Completed'`, coll.ID, importAt, until)
+	// The same in three parts: while the file is checked, while the
+	// import writes, and after it returned.
+	running := `WHERE j.job_collection_id = $1 AND h.expected_execution_time >= $2 AND h.expected_execution_time < $3 AND h.status = 'Completed'`
+	_, _, cp99, _ := lateness(b, db, running, coll.ID, importAt, checked)
+	_, _, wp99, _ := lateness(b, db, running, coll.ID, checked, end)
+	_, _, ap99, _ := lateness(b, db, running, coll.ID, end, until)
 	// The imported jobs' first occurrences due before the end.
 	fn, _, fp99, fmx := lateness(b, db, `WHERE j.job_collection_id <> $1 AND h.expected_execution_time >= $2 AND h.expected_execution_time < $3
 		AND h.repeat_count = 1 AND h.status <> 'Postponed'`, coll.ID, start, until)
@@ -190,6 +196,9 @@ func benchImportDisturbance(b *testing.B, rate, n int) {
 	b.ReportMetric(dp50, "during-p50-ms")
 	b.ReportMetric(dp99, "during-p99-ms")
 	b.ReportMetric(dmx, "during-max-ms")
+	b.ReportMetric(cp99, "checking-p99-ms")
+	b.ReportMetric(wp99, "writing-p99-ms")
+	b.ReportMetric(ap99, "after-p99-ms")
 	b.ReportMetric(end.Sub(start).Seconds(), "import-s")
 	if !checked.IsZero() {
 		b.ReportMetric(checked.Sub(start).Seconds(), "check-s")
