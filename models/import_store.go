@@ -44,7 +44,8 @@ type ImportResult struct {
 
 // ApplyImport writes a whole import in one transaction: first its
 // collections (created when missing, replaced when asked), then its jobs
-// as SaveJobs does. Any refusal (a QuotaError, a resource group or
+// as SaveJobs does (with the next runs the writes carry), then, for a
+// large import, the planner's statistics of jobs (analyzeAfterImport). Any refusal (a QuotaError, a resource group or
 // collection name the database refuses, a workspace that does not exist:
 // ErrNotFound) rolls everything back.
 func (s *Store) ApplyImport(ctx context.Context, b ImportBatch) (*ImportResult, error) {
@@ -67,8 +68,10 @@ func (s *Store) ApplyImport(ctx context.Context, b ImportBatch) (*ImportResult, 
 			writes[i].CollectionID = ids[j.Collection]
 		}
 		var err error
-		res.JobCreated, err = s.saveJobsTx(tx, writes, b.Progress)
-		return err
+		if res.JobCreated, err = s.saveJobsTx(tx, writes, b.Progress); err != nil {
+			return err
+		}
+		return analyzeAfterImport(tx, len(writes))
 	})
 	if err != nil {
 		return nil, translate("models: apply import", err)
