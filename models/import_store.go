@@ -40,6 +40,8 @@ type ImportResult struct {
 	// and Jobs.
 	CollectionCreated []bool
 	JobCreated        []bool
+	// CollectionIDs are the ids of the batch's Collections.
+	CollectionIDs []int64
 }
 
 // ApplyImport writes a whole import in one transaction: first its
@@ -59,6 +61,7 @@ func (s *Store) ApplyImport(ctx context.Context, b ImportBatch) (*ImportResult, 
 			}
 			ids[i], res.CollectionCreated[i] = id, created
 		}
+		res.CollectionIDs = ids
 		writes := make([]JobWrite, len(b.Jobs))
 		for i, j := range b.Jobs {
 			if j.Collection < 0 || j.Collection >= len(ids) {

@@ -296,7 +296,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 	}
 	c.replanDue(rep, colls, parsed, writes)
 	rec := &record{Change: Change{Op: OpImport, WorkspaceID: workspaceID, ResourceGroup: target.ResourceGroup, Collection: target.Name}}
-	if err := c.applyImport(ctx, actor, rec, rep, p, bundle, colls, writes); err != nil {
+	if err := c.applyImport(ctx, actor, rec, rep, p, bundle, colls, parsed, writes); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -391,9 +391,11 @@ func problemLines(err error) []string {
 
 // applyImport writes the valid jobs (and their collections) of a checked
 // import in one transaction, with the audit log's entries: rec's, and one
-// per collection and job written (its parts).
+// per collection and job written (its parts); the first runs that passed
+// while it wrote are planned again before the commit (replanWritten).
+// parsed holds each job as checked.
 func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep *ImportReport, p *importPlan, bundle, colls []*importColl,
-	writes []models.JobWrite) error {
+	parsed []*jobdef.Job, writes []models.JobWrite) error {
 	var batch models.ImportBatch
 	use := func(ic *importColl) int {
 		if ic.index < 0 {
@@ -433,6 +435,9 @@ func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep
 			return fmt.Errorf("import: %w", err)
 		}
 		rec.Parts = importParts(batch, res, colls, jobIndex)
+		if err := tc.replanWritten(ctx, batch, res, colls, parsed, jobIndex); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
 		return nil
 	})
 	if err != nil {
