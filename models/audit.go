@@ -132,18 +132,7 @@ const auditJobResourceSQL = `'resourceGroups/' || g.name || '/jobCollections/' |
 // savepoints of this one. op prefixes the errors of the transaction
 // itself; fn's are returned as fn returned them.
 func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error)) error {
-	return s.inTx(ctx, op, func(db *gorm.DB) error {
-		txs := *s
-		txs.db = db
-		es, err := fn(&txs)
-		if err != nil {
-			return err
-		}
-		if err := insertAudit(db, es); err != nil {
-			return translate(op+": audit", err)
-		}
-		return nil
-	})
+	return s.AuditedThen(ctx, op, fn, nil)
 }
 
 // insertEngineAudit appends the engine's entry action (AuditJobComplete

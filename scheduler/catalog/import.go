@@ -392,7 +392,8 @@ func problemLines(err error) []string {
 // applyImport writes the valid jobs (and their collections) of a checked
 // import in one transaction, with the audit log's entries: rec's, and one
 // per collection and job written (its parts); the first runs that passed
-// while it wrote are planned again before the commit (replanWritten).
+// while it wrote them are planned again after the entries, just before
+// the commit (replanWritten).
 // parsed holds each job as checked.
 func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep *ImportReport, p *importPlan, bundle, colls []*importColl,
 	parsed []*jobdef.Job, writes []models.JobWrite) error {
@@ -429,12 +430,14 @@ func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep
 	}
 	rec.Detail = fmt.Sprintf("%d jobs written", len(jobIndex))
 	var res *models.ImportResult
-	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+	err := c.auditedThen(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
 		if res, err = tc.store.ApplyImport(ctx, batch); err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
 		rec.Parts = importParts(batch, res, colls, jobIndex)
+		return nil
+	}, func(tc *Catalog) error {
 		if err := tc.replanWritten(ctx, batch, res, colls, parsed, jobIndex); err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
