@@ -2,9 +2,7 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -134,71 +132,7 @@ const auditJobResourceSQL = `'resourceGroups/' || g.name || '/jobCollections/' |
 // savepoints of this one. op prefixes the errors of the transaction
 // itself; fn's are returned as fn returned them.
 func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error)) error {
-	return s.inTx(ctx, op, func(db *gorm.DB) error {
-		txs := *s
-		txs.db = db
-		es, err := fn(&txs)
-		if err != nil {
-			return err
-		}
-		if err := insertAudit(db, es); err != nil {
-			return translate(op+": audit", err)
-		}
-		return nil
-	})
-}
-
-// auditBatch is how many entries one INSERT appends.
-const auditBatch = 1000
-
-// auditWorkspaceSQL is the workspace id of an entry (three parameters,
-// the id as the writer names it): the stored spelling when a workspace
-// matches it case-insensitively (ARM subscription ids are), else as
-// given, NULL for none.
-const auditWorkspaceSQL = `coalesce((SELECT id FROM workspaces WHERE id = ?),
-	(SELECT min(id) FROM workspaces WHERE lower(id) = lower(?)), nullif(?, ''))`
-
-// insertAudit appends es in the transaction tx, setting their IDs. An
-// entry without At gets the database's clock.
-func insertAudit(tx *gorm.DB, es []AuditEntry) error {
-	for start := 0; start < len(es); start += auditBatch {
-		part := es[start:min(start+auditBatch, len(es))]
-		var sql strings.Builder
-		sql.WriteString(`INSERT INTO audit_entries (at, workspace_id, actor_kind, actor_user_id, actor_name, token_id, token_name,
-			via, addr, action, resource, detail, diff) VALUES `)
-		args := make([]any, 0, len(part)*15)
-		for i := range part {
-			e := &part[i]
-			diff := e.Diff
-			if diff == nil {
-				diff = []AuditChange{}
-			}
-			d, err := json.Marshal(diff)
-			if err != nil {
-				return fmt.Errorf("audit diff: %w", err)
-			}
-			var at any
-			if !e.At.IsZero() {
-				at = e.At.UTC()
-			}
-			if i > 0 {
-				sql.WriteString(", ")
-			}
-			sql.WriteString(`(coalesce(?::timestamptz, now()), ` + auditWorkspaceSQL + `, ?, nullif(?::bigint, 0), ?, nullif(?::bigint, 0),
-				coalesce((SELECT name FROM api_tokens WHERE id = ?), ''), ?, ?, ?, ?, ?, ?::jsonb)`)
-			args = append(args, at, e.WorkspaceID, e.WorkspaceID, e.WorkspaceID, e.ActorKind, e.ActorUserID, cleanText(e.ActorName), e.TokenID,
-				e.TokenID, e.Via, cleanText(e.Addr), e.Action, cleanText(e.Resource), cleanText(e.Detail), string(d))
-		}
-		sql.WriteString(" RETURNING id")
-		var ids []int64
-		if err := tx.Raw(sql.String(), args...).Scan(&ids).Error; err != nil {
-			return err
-		}
-		for i := range min(len(ids), len(part)) {
-			part[i].ID = ids[i]
-		}
-	}
-	return nil
+	return s.AuditedThen(ctx, op, fn, nil)
 }
 
 // insertEngineAudit appends the engine's entry action (AuditJobComplete

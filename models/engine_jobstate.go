@@ -137,7 +137,8 @@ func newJobSchedule(state jobdef.State, next *time.Time, now time.Time) JobSched
 //   - a job that is not enabled has no next run and nothing to schedule;
 //   - a job enabled now, or enabled with a new definition, is scheduled
 //     from the writer's now (its schedule base; the writer's next run when
-//     it supplies one, else an engine computes it);
+//     it supplies one and the job's count of scheduled occurrences starts
+//     from zero, as the writer planned it, else an engine computes it);
 //   - a new definition restarts the count of scheduled occurrences
 //     (recurrence.count counts from the definition on);
 //   - an enabled job rewritten unchanged keeps its schedule.
@@ -147,10 +148,14 @@ func newJobSchedule(state jobdef.State, next *time.Time, now time.Time) JobSched
 func jobScheduleSet(newDefinition string) string {
 	changed := `jobs.definition::text IS DISTINCT FROM ` + newDefinition + `::text`
 	resched := `(excluded.state = 'enabled' AND (jobs.state <> 'enabled' OR ` + changed + `))`
+	// The writer's next run was planned with no occurrence scheduled yet:
+	// it holds when the count restarts or never started.
+	fresh := `(` + changed + ` OR jobs.scheduled_count = 0)`
+	next := `CASE WHEN ` + fresh + ` THEN excluded.next_run_at END`
 	return `schedule_base = CASE WHEN ` + resched + ` THEN excluded.schedule_base ELSE jobs.schedule_base END,
 		scheduled_count = CASE WHEN ` + changed + ` THEN 0 ELSE jobs.scheduled_count END,
 		next_run_at = CASE WHEN excluded.state <> 'enabled' THEN NULL
-		                   WHEN ` + resched + ` THEN excluded.next_run_at ELSE jobs.next_run_at END,
+		                   WHEN ` + resched + ` THEN ` + next + ` ELSE jobs.next_run_at END,
 		needs_schedule = CASE WHEN excluded.state <> 'enabled' THEN false
-		                      WHEN ` + resched + ` THEN excluded.next_run_at IS NULL ELSE jobs.needs_schedule END`
+		                      WHEN ` + resched + ` THEN (` + next + `) IS NULL ELSE jobs.needs_schedule END`
 }

@@ -40,11 +40,14 @@ type ImportResult struct {
 	// and Jobs.
 	CollectionCreated []bool
 	JobCreated        []bool
+	// CollectionIDs are the ids of the batch's Collections.
+	CollectionIDs []int64
 }
 
 // ApplyImport writes a whole import in one transaction: first its
 // collections (created when missing, replaced when asked), then its jobs
-// as SaveJobs does. Any refusal (a QuotaError, a resource group or
+// as SaveJobs does (with the next runs the writes carry), then, for a
+// large import, the planner's statistics of jobs (analyzeAfterImport). Any refusal (a QuotaError, a resource group or
 // collection name the database refuses, a workspace that does not exist:
 // ErrNotFound) rolls everything back.
 func (s *Store) ApplyImport(ctx context.Context, b ImportBatch) (*ImportResult, error) {
@@ -58,6 +61,7 @@ func (s *Store) ApplyImport(ctx context.Context, b ImportBatch) (*ImportResult, 
 			}
 			ids[i], res.CollectionCreated[i] = id, created
 		}
+		res.CollectionIDs = ids
 		writes := make([]JobWrite, len(b.Jobs))
 		for i, j := range b.Jobs {
 			if j.Collection < 0 || j.Collection >= len(ids) {
@@ -67,8 +71,10 @@ func (s *Store) ApplyImport(ctx context.Context, b ImportBatch) (*ImportResult, 
 			writes[i].CollectionID = ids[j.Collection]
 		}
 		var err error
-		res.JobCreated, err = s.saveJobsTx(tx, writes, b.Progress)
-		return err
+		if res.JobCreated, err = s.saveJobsTx(tx, writes, b.Progress); err != nil {
+			return err
+		}
+		return analyzeAfterImport(tx, len(writes))
 	})
 	if err != nil {
 		return nil, translate("models: apply import", err)

@@ -34,6 +34,12 @@ type JobWrite struct {
 	// creates, enables or changes, and the end of a job it ends (zero:
 	// time.Now).
 	Now time.Time
+	// NextRunAt is the job's first run as the writer's planner computed
+	// it from the rule compiled for Now (plan.Decide for a job to
+	// schedule), stored with the row so that no engine has to schedule
+	// the job; nil leaves it to an engine (needs_schedule). It is used
+	// only when the write schedules the job (see jobScheduleSet).
+	NextRunAt *time.Time
 	// StateNote is the note of a disabled job (SPEC §13.2; ignored for
 	// other states: enabling clears it); StateBy is who writes (the
 	// actor's name). When the write changes the state or the note, they
@@ -93,20 +99,20 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	}
 	now := w.now()
 	state, ended := w.stateAndEnd(now)
-	sched := newJobSchedule(jobdef.State(state), nil, now)
+	sched := newJobSchedule(jobdef.State(state), w.NextRunAt, now)
 	note := w.noteRow(state, now)
 	var j Job
 	err = tx.Raw(`
 		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at, schedule_base, needs_schedule,
-			state_note, state_changed_by, state_changed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			next_run_at, state_note, state_changed_by, state_changed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 		SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
 		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
 		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
-		sched.Base, sched.NeedsSchedule, note.Note, note.By, note.At, w.StateBy, now).Scan(&j).Error
+		sched.Base, sched.NeedsSchedule, sched.NextRunAt, note.Note, note.By, note.At, w.StateBy, now).Scan(&j).Error
 	if err != nil {
 		return nil, false, err
 	}
@@ -225,7 +231,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		count[r.JobCollectionID]++
 	}
 	now := time.Now().UTC()
-	const chunk = 1000 // rows per statement: 11 parameters each, far below PostgreSQL's 65,535
+	const chunk = 1000 // rows per statement: 12 parameters each, far below PostgreSQL's 65,535
 	var (
 		sql   strings.Builder
 		args  []any
@@ -240,7 +246,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		// write's (one import: one writer, one clock).
 		last := writes[upTo-1]
 		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
-				schedule_base, needs_schedule, state_note, state_changed_by, state_changed_at) VALUES `+
+				schedule_base, needs_schedule, next_run_at, state_note, state_changed_by, state_changed_at) VALUES `+
 			sql.String()+`
 			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 			SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
@@ -282,9 +288,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 			wnow = w.Now
 		}
 		state, ended := w.stateAndEnd(wnow)
-		sched := newJobSchedule(jobdef.State(state), nil, wnow)
+		sched := newJobSchedule(jobdef.State(state), w.NextRunAt, wnow)
 		// One statement may not upsert the same row twice.
-		if inRow[key] || len(args) >= chunk*11 {
+		if inRow[key] || len(args) >= chunk*12 {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -292,10 +298,10 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if len(args) > 0 {
 			sql.WriteString(", ")
 		}
-		sql.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		sql.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 		note := w.noteRow(state, wnow)
 		args = append(args, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended, sched.Base, sched.NeedsSchedule,
-			note.Note, note.By, note.At)
+			sched.NextRunAt, note.Note, note.By, note.At)
 		inRow[key] = true
 	}
 	if err := flush(len(writes)); err != nil {

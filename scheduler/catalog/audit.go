@@ -34,24 +34,7 @@ type record struct {
 // without an Op (a group) passes nothing to changed: the caller passes
 // its parts.
 func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write func(tc *Catalog) error) error {
-	err := c.store.Audited(ctx, "catalog: "+string(rec.Op), func(tx *models.Store) ([]models.AuditEntry, error) {
-		tc := *c
-		tc.store = tx
-		if err := write(&tc); err != nil {
-			return nil, err
-		}
-		return c.auditEntries(actor, rec), nil
-	})
-	if err != nil {
-		// A calendar compiled inside the rolled-back transaction may be
-		// cached under a version that never was: forget them all.
-		c.cals.forget()
-		return err
-	}
-	if rec.Op != "" {
-		c.changed(ctx, actor, rec.Change)
-	}
-	return nil
+	return c.auditedThen(ctx, actor, rec, write, nil)
 }
 
 // auditEntries are the audit log's entries of the change rec made by

@@ -209,6 +209,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 	}
 	now := c.now()
 	writes := make([]models.JobWrite, len(file.Jobs))
+	parsed := make([]*jobdef.Job, len(file.Jobs))
 	colls := make([]*importColl, len(file.Jobs))
 	seen := map[string]string{}
 	for i := range file.Jobs {
@@ -259,7 +260,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 				seen[key] = fj.Path
 			}
 		}
-		w, ok := c.checkImportJob(rj, coll, fj, stored, now, opts.PreviewCount)
+		w, job, ok := c.checkImportJob(rj, coll, fj, stored, now, opts.PreviewCount)
 		if ok && rj.Valid() && rj.Action == ActionNew {
 			if q := coll.effective.Quota(); q.MaxJobCount > 0 && coll.count >= q.MaxJobCount {
 				rj.Problems = append(rj.Problems, fmt.Sprintf(
@@ -269,7 +270,7 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 			}
 		}
 		w.StateBy = actor.UserName
-		writes[i] = w
+		writes[i], parsed[i] = w, job
 		switch {
 		case rj.Action == ActionSkip:
 			rep.Summary.Skip++
@@ -293,8 +294,9 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 			return rep, err
 		}
 	}
+	c.replanDue(rep, colls, parsed, writes)
 	rec := &record{Change: Change{Op: OpImport, WorkspaceID: workspaceID, ResourceGroup: target.ResourceGroup, Collection: target.Name}}
-	if err := c.applyImport(ctx, actor, rec, rep, p, bundle, colls, writes); err != nil {
+	if err := c.applyImport(ctx, actor, rec, rep, p, bundle, colls, parsed, writes); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -332,16 +334,16 @@ func normalizeImportOptions(o *ImportOptions) error {
 }
 
 // checkImportJob parses and checks one job against its collection,
-// filling in rj, and returns the write that stores it; ok is false when
-// the job could not be checked that far.
-func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, stored models.StoredJob, now time.Time, n int) (models.JobWrite, bool) {
+// filling in rj, and returns the write that stores it and the parsed job;
+// ok is false when the job could not be checked that far.
+func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, stored models.StoredJob, now time.Time, n int) (models.JobWrite, *jobdef.Job, bool) {
 	job, err := jobdef.ParseWith(fj.Body, jobdef.Options{Keep: stored.Secrets})
 	if err != nil {
 		strict := problem.As(err)
 		lenient, lerr := jobdef.ParseWith(fj.Body, jobdef.Options{Keep: stored.Secrets, SecretsOptional: true})
 		if lerr != nil || strict == nil {
 			rj.Problems = append(rj.Problems, problemLines(err)...)
-			return models.JobWrite{}, false
+			return models.JobWrite{}, nil, false
 		}
 		// Only secrets are missing: import the job, but not to run.
 		job = lenient
@@ -364,15 +366,15 @@ func (c *Catalog) checkImportJob(rj *ReportJob, coll *importColl, fj *FileJob, s
 		rj.Warnings = append(rj.Warnings, res.Warnings...)
 	}
 	if coll == nil || coll.invalid {
-		return models.JobWrite{}, false
+		return models.JobWrite{}, nil, false
 	}
 	w, err := c.Prepare(coll.effective, fj.Name, job, coll.cals)
 	if err != nil {
 		rj.Problems = append(rj.Problems, problemLines(err)...)
-		return models.JobWrite{}, false
+		return models.JobWrite{}, nil, false
 	}
 	rj.State = string(w.State)
-	return w, true
+	return w, job, true
 }
 
 // problemLines turns a refusal into "path: message" lines.
@@ -389,9 +391,12 @@ func problemLines(err error) []string {
 
 // applyImport writes the valid jobs (and their collections) of a checked
 // import in one transaction, with the audit log's entries: rec's, and one
-// per collection and job written (its parts).
+// per collection and job written (its parts); the first runs that passed
+// while it wrote them are planned again after the entries, just before
+// the commit (replanWritten).
+// parsed holds each job as checked.
 func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep *ImportReport, p *importPlan, bundle, colls []*importColl,
-	writes []models.JobWrite) error {
+	parsed []*jobdef.Job, writes []models.JobWrite) error {
 	var batch models.ImportBatch
 	use := func(ic *importColl) int {
 		if ic.index < 0 {
@@ -425,12 +430,17 @@ func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep
 	}
 	rec.Detail = fmt.Sprintf("%d jobs written", len(jobIndex))
 	var res *models.ImportResult
-	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+	err := c.auditedThen(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
 		if res, err = tc.store.ApplyImport(ctx, batch); err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
 		rec.Parts = importParts(batch, res, colls, jobIndex)
+		return nil
+	}, func(tc *Catalog) error {
+		if err := tc.replanWritten(ctx, batch, res, colls, parsed, jobIndex); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
 		return nil
 	})
 	if err != nil {
@@ -453,40 +463,4 @@ func (c *Catalog) applyImport(ctx context.Context, actor Actor, rec *record, rep
 	}
 	rep.Summary.Written = len(jobIndex)
 	return nil
-}
-
-// importParts are the audit log's entries of an applied import: one per
-// collection it created or replaced, one per job it wrote (jobIndex: the
-// index in colls of each job of the batch).
-func importParts(batch models.ImportBatch, res *models.ImportResult, colls []*importColl, jobIndex []int) []record {
-	parts := make([]record, 0, len(batch.Collections)+len(batch.Jobs))
-	for i, ic := range batch.Collections {
-		if !ic.Replace && !res.CollectionCreated[i] {
-			continue
-		}
-		r := record{Change: collectionChange(OpPutCollection, ic.Ref, "replaced by import")}
-		if res.CollectionCreated[i] {
-			r.Detail = "created by import"
-		}
-		if ic.Settings != nil {
-			r.After = CollectionJSON(ic.Settings, false)
-		}
-		parts = append(parts, r)
-	}
-	for k, j := range batch.Jobs {
-		ref := batch.Collections[j.Collection].Ref
-		r := record{Change: Change{Op: OpPutJob, WorkspaceID: ref.WorkspaceID, ResourceGroup: ref.ResourceGroup, Collection: ref.Name,
-			Job: j.Write.Name, Detail: "replaced by import"}, After: j.Write.Definition}
-		var kept map[string]string
-		if res.JobCreated[k] {
-			r.Detail = "created by import"
-		} else if ic := colls[jobIndex[k]]; ic != nil && ic.jobs != nil {
-			if s, ok := ic.jobs[strings.ToLower(j.Write.Name)]; ok {
-				r.Before, kept = s.Definition, s.Secrets
-			}
-		}
-		r.Secrets = changedSecrets(kept, j.Write.Secrets)
-		parts = append(parts, r)
-	}
-	return parts
 }

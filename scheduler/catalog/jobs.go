@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"sked/models"
 	"sked/models/jobdef"
@@ -131,9 +132,11 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 // already ended is stored completed, as the original service did). cals
 // are the workspace's calendars (nil when the job excludes none); a job
 // excluding a calendar the workspace lacks is refused naming
-// recurrence.calendars.exclude[i].
+// recurrence.calendars.exclude[i]. The write carries the job's first run
+// as the engine's planner decides it at the catalog's clock (firstRun), so
+// that a new job never waits for an engine to schedule it.
 func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.Job, cals recurrence.Calendars) (models.JobWrite, error) {
-	now := c.now()
+	now := c.now().Truncate(time.Microsecond) // as stored: the schedule base the engine reads back
 	q := coll.Quota()
 	if !q.OutboundAuth && job.Action.UsesAuthentication() {
 		return models.JobWrite{}, &models.QuotaError{Quota: "sku", Message: fmt.Sprintf(
@@ -172,6 +175,7 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 		State:        state,
 		MaxJobs:      q.MaxJobCount,
 		Now:          now,
+		NextRunAt:    firstRun(job, state, rule, now),
 	}, nil
 }
 
