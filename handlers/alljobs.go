@@ -55,8 +55,10 @@ func (s *Server) allJobsPage(c echo.Context) error {
 	matching := int64(len(results.Rows))
 	if p.Result != "" && (results.NextURL != "" || results.FirstURL != "") {
 		matching = -1
+	} else if found.Matches >= 0 {
+		matching = found.Matches
 	} else if results.NextURL != "" || results.FirstURL != "" {
-		if matching, err = s.store.CountSearchJobs(ctx, search, catalog.MaxBulkJobs); err != nil {
+		if matching, err = s.store.CountSearchJobs(ctx, search, catalog.MaxBulkJobs, found.Dense); err != nil {
 			return err
 		}
 	}

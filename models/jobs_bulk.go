@@ -143,15 +143,25 @@ func bulkSearchCond(p JobSearchParams) (string, []any) {
 }
 
 // CountSearchJobs counts the jobs p selects (as SearchBulkJobs), up to
-// upTo: a larger count is returned as upTo+1.
-func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int) (int64, error) {
+// upTo: a larger count is returned as upTo+1. Dense says the search words
+// are known to match many jobs (JobSearchPage.Dense): the jobs are then
+// read in table order until upTo+1 matched, rather than every match
+// through the trigram index.
+func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int, dense bool) (int64, error) {
 	if !p.AllCollections && len(p.Collections) == 0 {
 		return 0, nil
 	}
 	cond, args := bulkSearchCond(p)
 	var n int64
-	err := s.db.WithContext(ctx).Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond+` LIMIT ?) x`,
-		append(args, upTo+1)...).Scan(&n).Error
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if dense {
+			if err := tx.Exec(`SET LOCAL enable_bitmapscan = off`).Error; err != nil {
+				return err
+			}
+		}
+		return tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond+` LIMIT ?) x`,
+			append(args, upTo+1)...).Scan(&n).Error
+	})
 	if err != nil {
 		return 0, translate("models: count jobs", err)
 	}

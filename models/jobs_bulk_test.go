@@ -191,7 +191,7 @@ func TestDeleteJobsAndFindBulkJobs(t *testing.T) {
 	if !slices.Equal(names, []string{"Dunning", "invoice-run"}) {
 		t.Errorf("SearchBulkJobs = %v, want Dunning, invoice-run", names)
 	}
-	if n, err := f.store.CountSearchJobs(f.ctx, p, 1); err != nil || n != 2 {
+	if n, err := f.store.CountSearchJobs(f.ctx, p, 1, false); err != nil || n != 2 {
 		t.Errorf("CountSearchJobs up to 1 = %d, %v; want 2 (one more than the limit)", n, err)
 	}
 	// The state note is searchable.

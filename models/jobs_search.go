@@ -193,6 +193,14 @@ const searchProbe = 250
 // JobSearchPage is a page of SearchJobs.
 type JobSearchPage struct {
 	Rows []JobSearchRow
+	// Matches is how many jobs the search selects in all when the search
+	// counted them on its way (a first page of a search word that matches
+	// at most searchFew jobs), else -1.
+	Matches int64
+	// Dense says the page was found among the first searchProbe jobs of
+	// the order: the search words match many jobs (CountSearchJobs is told,
+	// so that it stops early instead of reading every match).
+	Dense bool
 }
 
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
@@ -226,6 +234,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 	limit := max(p.Limit, 1)
 	cond := joinConds(where)
 	var out []JobSearchRow
+	res := JobSearchPage{Matches: -1}
 	// A custom plan for every search: a generic plan of the prepared
 	// statement cannot see how selective a search word or filter is and
 	// would walk a sort index over every job. No JIT: compiling costs
@@ -255,7 +264,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 			WHERE `+cond+` ORDER BY `+order+` LIMIT ?`,
 			append(append(slices.Clip(afterArgs), searchProbe), append(slices.Clip(args), limit)...), &rows)
 		if err != nil || len(rows) == limit {
-			out = rowsOf(rows)
+			out, res.Dense = rowsOf(rows), true
 			return err
 		}
 		rows = nil
@@ -264,6 +273,9 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 			append(slices.Clip(args), searchFew+1, limit), &rows)
 		if err != nil || len(rows) == 0 || rows[0].Matches <= searchFew {
 			out = rowsOf(rows)
+			if len(rows) > 0 && p.After == nil {
+				res.Matches = rows[0].Matches
+			}
 			return err
 		}
 		rows = nil
@@ -274,7 +286,8 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 	if err != nil {
 		return JobSearchPage{}, translate("models: search jobs", err)
 	}
-	return JobSearchPage{Rows: out}, nil
+	res.Rows = out
+	return res, nil
 }
 
 // searchRow is a row of SearchJobs with how many jobs its search matched

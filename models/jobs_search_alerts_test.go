@@ -62,7 +62,7 @@ func TestSearchJobsHasAlertsKeepsTheJobsARuleApplies(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("SearchBulkJobs = %v, want %v", names, want)
 	}
-	if n, err := f.store.CountSearchJobs(f.ctx, p, 100); err != nil || n != 4 {
+	if n, err := f.store.CountSearchJobs(f.ctx, p, 100, false); err != nil || n != 4 {
 		t.Errorf("CountSearchJobs = %d, %v; want 4", n, err)
 	}
 }
