@@ -18,14 +18,7 @@ import (
 // and sees the list narrow without a page load (the URL follows), filters
 // by state and sorts by name, at 1280 and 375 px.
 func TestBrowserAllJobsSearch(t *testing.T) {
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "fail") {
-			http.Error(w, "no", http.StatusInternalServerError)
-			return
-		}
-		fmt.Fprint(w, "ok")
-	}))
-	defer target.Close()
+	target := failOnFailTarget(t)
 	dataDir := newDataDir(t)
 	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
 	ctx := newBrowser(t)
@@ -158,4 +151,20 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	if e := errs(); len(e) > 0 {
 		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
 	}
+}
+
+// failOnFailTarget is a loopback HTTP target for the browser tests' jobs:
+// it answers 500 to a path holding "fail" and 200 "ok" to any other. It
+// is closed when the test ends.
+func failOnFailTarget(t *testing.T) *httptest.Server {
+	t.Helper()
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "fail") {
+			http.Error(w, "no", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(target.Close)
+	return target
 }

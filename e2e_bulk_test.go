@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
@@ -19,14 +18,7 @@ import (
 // that matches and runs them now; and asks to delete one (the question
 // names it). Screenshots at 1280 and 375 px.
 func TestBrowserBulkActions(t *testing.T) {
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "fail") {
-			http.Error(w, "no", http.StatusInternalServerError)
-			return
-		}
-		fmt.Fprint(w, "ok")
-	}))
-	defer target.Close()
+	target := failOnFailTarget(t)
 	dataDir := newDataDir(t)
 	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
 	ctx := newBrowser(t)

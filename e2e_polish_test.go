@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync"
@@ -24,14 +23,7 @@ import (
 // long); the bulk delete's question and result and the audit log on a
 // phone; and the dark mode of the job page.
 func TestBrowserHeaderNoteTimelineAndPages(t *testing.T) {
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "fail") {
-			http.Error(w, "no", http.StatusInternalServerError)
-			return
-		}
-		fmt.Fprint(w, "ok")
-	}))
-	defer target.Close()
+	target := failOnFailTarget(t)
 	dataDir := newDataDir(t)
 	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
 	ctx := newBrowser(t)
