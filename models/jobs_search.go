@@ -268,8 +268,13 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 			return err
 		}
 		rows = nil
-		err = page(`WITH m AS MATERIALIZED (SELECT j.* FROM jobs j WHERE `+cond+` LIMIT ?) `,
-			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM m j ORDER BY `+order+` LIMIT ?`,
+		// Only the columns of the orders are kept and sorted; the page's
+		// rows are read again by id (a thousand matches' definitions
+		// would otherwise be copied and sorted).
+		err = page(`WITH m AS MATERIALIZED (SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count
+				FROM jobs j WHERE `+cond+` LIMIT ?) `,
+			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM jobs j
+				WHERE j.id IN (SELECT j.id FROM m j ORDER BY `+order+` LIMIT ?)`,
 			append(slices.Clip(args), searchFew+1, limit), &rows)
 		if err != nil || len(rows) == 0 || rows[0].Matches <= searchFew {
 			out = rowsOf(rows)
