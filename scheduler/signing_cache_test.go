@@ -1,10 +1,6 @@
 package scheduler
 
 import (
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"sked/models"
@@ -17,13 +13,7 @@ import (
 // rotation is honoured by the very next attempt, a collection that does
 // not sign costs no read, and a removed secret stops signing at once.
 func TestSigningSecretsReadOncePerCollection(t *testing.T) {
-	got := make(chan signedRequest, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- signedRequest{r.Header.Clone(), b}
-		_, _ = io.WriteString(w, "ok")
-	}))
-	defer srv.Close()
+	srv, got := signingTarget(t)
 	e := newEnv(t, nil)
 	if e.engine.signingCache == nil {
 		t.Fatal("the engine on a *models.Store has no signing cache")
@@ -32,15 +22,7 @@ func TestSigningSecretsReadOncePerCollection(t *testing.T) {
 	ref := models.CollectionRef{WorkspaceID: models.DefaultWorkspaceID, ResourceGroup: "rg", Name: e.coll.Name}
 	run := func(name string) signedRequest {
 		t.Helper()
-		e.put(name, fmt.Sprintf(`{"action":{"type":"Http","request":{"uri":%q,"method":"POST","body":"{}"}}}`, srv.URL+"/"+name))
-		e.drain()
-		select {
-		case r := <-got:
-			return r
-		default:
-			t.Fatalf("job %s sent no request", name)
-			return signedRequest{}
-		}
+		return e.runSigned(t, srv.URL, got, name, `{}`)
 	}
 	reads := func() int64 {
 		e.engine.signingCache.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,6 +46,37 @@ type signedRequest struct {
 	body   []byte
 }
 
+// signingTarget is a loopback target that hands each request it receives
+// (headers and body) to got, buffered for one; closed when the test ends.
+func signingTarget(t *testing.T) (*httptest.Server, chan signedRequest) {
+	got := make(chan signedRequest, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- signedRequest{r.Header.Clone(), b}
+		_, _ = io.WriteString(w, "ok")
+	}))
+	t.Cleanup(srv.Close)
+	return srv, got
+}
+
+// runSigned creates the job name POSTing body to base/name, runs what is
+// due and returns the request the target received (failing the test when
+// none came).
+func (e *env) runSigned(t *testing.T, base string, got chan signedRequest, name, body string) signedRequest {
+	t.Helper()
+	def, _ := json.Marshal(map[string]any{"action": map[string]any{"type": "Http",
+		"request": map[string]any{"uri": base + "/" + name, "method": "POST", "body": body}}})
+	e.put(name, string(def))
+	e.drain()
+	select {
+	case r := <-got:
+		return r
+	default:
+		t.Fatalf("job %s sent no request", name)
+		return signedRequest{}
+	}
+}
+
 // TestEngineSignsRequestsOfSigningCollections runs jobs with a real engine
 // against a target that verifies Standard Webhooks signatures: unsigned
 // before the collection has a signing secret; signed with webhook-id =
@@ -53,27 +85,13 @@ type signedRequest struct {
 // with both secrets while a rotation overlaps; only the new one after the
 // overlap; unsigned again once the secret is removed.
 func TestEngineSignsRequestsOfSigningCollections(t *testing.T) {
-	got := make(chan signedRequest, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- signedRequest{r.Header.Clone(), b}
-		_, _ = io.WriteString(w, "ok")
-	}))
-	defer srv.Close()
+	srv, got := signingTarget(t)
 	e := newEnv(t, nil)
 	cat := catalog.New(e.store, nil)
 	ref := models.CollectionRef{WorkspaceID: models.DefaultWorkspaceID, ResourceGroup: "rg", Name: e.coll.Name}
 	run := func(name string) signedRequest {
 		t.Helper()
-		e.put(name, fmt.Sprintf(`{"action":{"type":"Http","request":{"uri":%q,"method":"POST","body":"{\"report\":\"nightly\"}"}}}`, srv.URL+"/"+name))
-		e.drain()
-		select {
-		case r := <-got:
-			return r
-		default:
-			t.Fatalf("job %s sent no request", name)
-			return signedRequest{}
-		}
+		return e.runSigned(t, srv.URL, got, name, `{"report":"nightly"}`)
 	}
 	verifies := func(secret string, r signedRequest) bool {
 		t.Helper()
