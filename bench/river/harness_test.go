@@ -56,6 +56,19 @@ func startCluster(tb testing.TB) *cluster {
 		}
 		os.RemoveAll(dir)
 	})
+	if statementsWanted() {
+		enableStatements(tb, admin)
+		admin.Close()
+		if err := pg.Close(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		if pg, err = pgserver.OpenEmbedded(context.Background(), dir, quiet()); err != nil {
+			tb.Fatal(err)
+		}
+		if admin, err = sql.Open("pgx", pg.DSN()); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	var fsync, syncCommit string
 	admin.QueryRow(`SELECT current_setting('fsync'), current_setting('synchronous_commit')`).Scan(&fsync, &syncCommit)
 	if fsync != "on" || syncCommit != "on" {

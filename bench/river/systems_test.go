@@ -47,6 +47,9 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	s := newSink(tb, n, rate, time.Time{})
 	s.t0 = time.Now().Add(lead).Truncate(time.Second).Add(time.Second)
 	start, stop := sys.prepare(tb, dsn, s, n)
+	if statementsWanted() {
+		resetStatements(tb, dsn)
+	}
 	load := loadavg()
 	cpu0, commits0 := c.cpuSeconds(tb), c.commits(tb, name)
 	start()
@@ -55,6 +58,9 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	time.Sleep(600 * time.Millisecond) // the statistics of closed sessions are flushed
 	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
 	r.load1 = load
+	if statementsWanted() {
+		logStatements(tb, dsn, name)
+	}
 	return r
 }
 

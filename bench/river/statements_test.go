@@ -1,0 +1,76 @@
+package river
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// statementsWanted reports whether SKED_BENCH_STATEMENTS asks for the
+// statements' figures: when set, the cluster preloads pg_stat_statements
+// and each run logs the statements of the system's database that took the
+// most time (calls, total and mean time, rows, WAL bytes). It is a
+// diagnostic for finding where PostgreSQL's CPU goes; the figures of a run
+// with it include the extension's small overhead.
+func statementsWanted() bool { return os.Getenv("SKED_BENCH_STATEMENTS") != "" }
+
+// enableStatements makes the cluster preload pg_stat_statements; the
+// caller restarts the server.
+func enableStatements(tb testing.TB, admin *sql.DB) {
+	tb.Helper()
+	if _, err := admin.Exec(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`); err != nil {
+		tb.Fatal(err)
+	}
+	admin.Exec(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`)
+}
+
+// resetStatements creates the extension in database dsn and clears its
+// figures.
+func resetStatements(tb testing.TB, dsn string) {
+	tb.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.Exec(`SELECT pg_stat_statements_reset()`); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// logStatements logs (through dsn) the 15 statements of database name that took the
+// most time since resetStatements.
+func logStatements(tb testing.TB, dsn, name string) {
+	tb.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`
+		SELECT s.calls, s.total_exec_time, s.mean_exec_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
+		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+		WHERE d.datname = $1 ORDER BY s.total_exec_time DESC LIMIT 15`, name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	fmt.Fprintf(&b, "statements of %s:\n%8s %10s %8s %8s %10s %10s  query\n", name, "calls", "total ms", "mean ms", "rows", "WAL kB", "blocks")
+	for rows.Next() {
+		var calls, nrows, blocks int64
+		var total, mean float64
+		var wal float64
+		var q string
+		if err := rows.Scan(&calls, &total, &mean, &nrows, &wal, &blocks, &q); err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%8d %10.1f %8.2f %8d %10.0f %10d  %s\n", calls, total, mean, nrows, wal/1024, blocks, q)
+	}
+	tb.Log(b.String())
+}
