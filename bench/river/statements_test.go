@@ -27,7 +27,7 @@ func enableStatements(tb testing.TB, admin *sql.DB) {
 }
 
 // resetStatements creates the extension in database dsn and clears its
-// figures.
+// figures and the database's table statistics.
 func resetStatements(tb testing.TB, dsn string) {
 	tb.Helper()
 	db, err := sql.Open("pgx", dsn)
@@ -38,13 +38,14 @@ func resetStatements(tb testing.TB, dsn string) {
 	if _, err := db.Exec(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := db.Exec(`SELECT pg_stat_statements_reset()`); err != nil {
+	if _, err := db.Exec(`SELECT pg_stat_statements_reset(), pg_stat_reset()`); err != nil {
 		tb.Fatal(err)
 	}
 }
 
-// logStatements logs (through dsn) the 15 statements of database name that took the
-// most time since resetStatements.
+// logStatements logs (through dsn) the 15 statements of database name that
+// took the most time since resetStatements, and its 8 most written tables
+// (rows inserted, updated, updated HOT, deleted).
 func logStatements(tb testing.TB, dsn, name string) {
 	tb.Helper()
 	db, err := sql.Open("pgx", dsn)
@@ -72,5 +73,25 @@ func logStatements(tb testing.TB, dsn, name string) {
 		}
 		fmt.Fprintf(&b, "%8d %10.1f %8.2f %8d %10.0f %10d  %s\n", calls, total, mean, nrows, wal/1024, blocks, q)
 	}
-	tb.Log(b.String())
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	trows, err := db.Query(`
+		SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del
+		FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0
+		ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC LIMIT 8`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer trows.Close()
+	fmt.Fprintf(&b, "tables:\n%-24s %10s %10s %10s %10s\n", "table", "inserted", "updated", "HOT", "deleted")
+	for trows.Next() {
+		var rel string
+		var ins, upd, hot, del int64
+		if err := trows.Scan(&rel, &ins, &upd, &hot, &del); err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%-24s %10d %10d %10d %10d\n", rel, ins, upd, hot, del)
+	}
+	fmt.Fprint(os.Stderr, b.String()) // tb.Log of a benchmark keeps only its first lines
 }
