@@ -167,6 +167,7 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 	}
 	waitDo(t, ctx, "trends", chromedp.ScrollIntoView(chromedp.CSS(`#job-trends`)))
 	screenshot(t, ctx, "executions-02-job-trends-1280")
+	checkTrendsLayout(t, ctx, "the job page at 1280 px")
 
 	// A slow job shows on the running-now page while the target holds it,
 	// reached from the navigation; the page refreshes itself.
@@ -201,6 +202,9 @@ func TestBrowserExecutionDetailRerunAndRunningNow(t *testing.T) {
 		waitDo(t, ctx, p.path, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
 		noSidewaysScroll(t, ctx, p.path+" at 375 px")
 		screenshot(t, ctx, p.name)
+		if p.path == jobPath {
+			checkTrendsLayout(t, ctx, "the job page at 375 px")
+		}
 	}
 	waitDo(t, ctx, "details at 375", chromedp.Click(chromedp.CSS(`#history-table tbody tr:last-child [data-testid="history-details"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#execution-request`)))

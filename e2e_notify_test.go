@@ -192,6 +192,7 @@ func TestBrowserChannelsAndBell(t *testing.T) {
 	waitDo(t, ctx, "channels at 375", chromedp.Navigate(base+"/w/default/channels"), chromedp.WaitVisible(chromedp.ID("delivery-log")))
 	noSidewaysScroll(t, ctx, "/w/default/channels at 375 px")
 	screenshot(t, ctx, "notify-06-channels-375")
+	checkInside(t, ctx, "#delivery-log table", "#delivery-log", "the delivery log at 375 px")
 	waitDo(t, ctx, "job at 375", chromedp.Navigate(job), chromedp.WaitVisible(chromedp.ID("alerts")))
 	noSidewaysScroll(t, ctx, "the job page at 375 px")
 	screenshot(t, ctx, "notify-07-job-alerts-375")

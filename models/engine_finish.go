@@ -154,6 +154,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
 				       bool_or(ended AND NOT occ_faulted) AS reset,
 				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after,
+				       max(started_at) FILTER (WHERE NOT ok) AS last_failed,
 				       (array_agg(ok ORDER BY started_at DESC, id DESC))[1] AS last_ok, max(started_at) AS last_start
 				FROM (SELECT a.*, max(id) FILTER (WHERE ended AND NOT occ_faulted) OVER (PARTITION BY job_id) AS last_reset
 				      FROM a) a
@@ -166,6 +167,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 					faulted_count = j.faulted_count + l.faulted,
 					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
 					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END,
+					`+lastFailedSet("l.last_failed")+`,
 					`+lastStatusSet(`CASE WHEN l.last_ok THEN 'Completed' ELSE 'Failed' END`, "l.last_start")+`
 				FROM l WHERE j.id = l.job_id
 				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.faults_before AS consecutive_faults

@@ -111,8 +111,10 @@ type JobSearchParams struct {
 	// Zone keeps the jobs of this recurrence.timeZone as written,
 	// case-insensitively; "UTC" also matches the jobs without one.
 	Zone string
-	// FailedSince keeps the jobs with a Failed entry at or after it, and
-	// is when FailuresSince counts from; zero: no filter.
+	// FailedSince keeps the jobs whose newest Failed entry started at or
+	// after it (jobs.last_failed_at, migration 0024: a failure counts even
+	// when retention has deleted its entry), and is when FailuresSince
+	// counts from; zero: no filter.
 	FailedSince time.Time
 	// HasAlerts keeps the jobs at least one alert rule applies to, matched
 	// as the engine matches them (alertRuleApplies).
@@ -206,7 +208,8 @@ type JobSearchPage struct {
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
 // p.After. The search words use the trigram index on jobs.search, the
 // orders their btree indexes (migration 0011), the last result filter
-// jobs.last_status (migration 0023); the recent failures are looked up
+// jobs.last_status (migration 0023), the recent failure filter
+// jobs.last_failed_at (migration 0024); the recent failures are looked up
 // for the page's rows only.
 // It is a read model for the "All jobs" page.
 func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPage, error) {
@@ -387,8 +390,7 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 		}
 	}
 	if !p.FailedSince.IsZero() {
-		add(`EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?)`,
-			p.FailedSince)
+		add(`j.last_failed_at >= ?`, p.FailedSince)
 	}
 	if p.HasAlerts {
 		add(`EXISTS (SELECT 1 FROM job_collections jc

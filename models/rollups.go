@@ -12,7 +12,8 @@ package models
 //     statement, rollHistoryEntry for single entries) and every delete of
 //     history takes away (deleteHistory, deleteJobs).
 //   - jobs.last_status: the status of the job's newest history entry, set
-//     with lastStatusSet by the same writes.
+//     with lastStatusSet by the same writes; jobs.last_failed_at (migration
+//     0024), the start of its newest Failed entry, with lastFailedSet.
 //
 // TestRollupsMatchCounts checks all three against count(*) after a mix of
 // every kind of write.
@@ -162,12 +163,23 @@ func lastStatusSet(status, start string) string {
 		last_status_at = greatest(j.last_status_at, ` + start + `)`
 }
 
+// lastFailedSet is the SET item of an UPDATE of jobs j that makes start (an
+// SQL expression: the start time of the newest Failed entry written, NULL
+// when none failed) the job's last failure when it is newer. Deleting
+// history (retention) does not clear it: the "failed in the last 24 h"
+// filter asks when the job last failed, which stays true when the entry
+// is gone.
+func lastFailedSet(start string) string {
+	return `last_failed_at = greatest(j.last_failed_at, ` + start + `)`
+}
+
 // rollHistoryEntry adds the history entry e, just inserted in tx, to
-// history_hours and to its job's last result.
+// history_hours and to its job's last result and last failure.
 func rollHistoryEntry(tx *gorm.DB, e *HistoryEntry) error {
 	err := tx.Exec(`
 		WITH e AS (SELECT ?::bigint AS job_id, ?::timestamptz AS start_time, ?::text AS status, ?::bigint AS lateness_ms),
-		u AS (UPDATE jobs j SET `+lastStatusSet("e.status", "e.start_time")+` FROM e WHERE j.id = e.job_id)
+		u AS (UPDATE jobs j SET `+lastStatusSet("e.status", "e.start_time")+`,
+			`+lastFailedSet("CASE WHEN e.status = 'Failed' THEN e.start_time END")+` FROM e WHERE j.id = e.job_id)
 		`+historyHoursAdd("e"), e.JobID, e.StartTime, string(e.Status), e.LatenessMs).Error
 	if err != nil {
 		return fmt.Errorf("roll history entry: %w", err)

@@ -19,7 +19,8 @@ import (
 // one and in bulk, run now and the engine's results, completions and
 // faults, postponed occurrences, deletes of jobs and collections,
 // retention) and checks, after each round, that the rollups of migrations
-// 0022 and 0023 equal what count(*) finds.
+// 0022 and 0023 equal what count(*) finds (and that 0024's last failure is
+// not older than the newest Failed entry).
 func TestRollupsMatchCounts(t *testing.T) {
 	f := newPagesFixture(t)
 	db, err := sql.Open("pgx", f.dsn)
@@ -202,6 +203,12 @@ func checkRollups(t *testing.T, db *sql.DB, round int) {
 			JOIN LATERAL (SELECT h.status, h.start_time FROM job_history h WHERE h.job_id = j.id
 			              ORDER BY h.start_time DESC, h.id DESC LIMIT 1) h ON true
 			WHERE j.last_status IS DISTINCT FROM h.status OR j.last_status_at IS DISTINCT FROM h.start_time`},
+		// Retention may delete a job's newest failure, which stays its last
+		// one: last_failed_at is at least its newest Failed entry's start.
+		{"jobs.last_failed_at", `
+			SELECT count(*) FROM jobs j
+			JOIN LATERAL (SELECT max(h.start_time) AS t FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed') h ON true
+			WHERE h.t IS NOT NULL AND (j.last_failed_at IS NULL OR j.last_failed_at < h.t)`},
 	}
 	for _, c := range checks {
 		var bad int

@@ -43,7 +43,7 @@ FROM jobs j, generate_series(1, 100000) AS k
 WHERE j.name = 'busy';
 
 -- The rows above bypass the store, which keeps the dashboard's rollups
--- (models/rollups.go): count them as migrations 0022 and 0023 do.
+-- (models/rollups.go): count them as migrations 0022, 0023 and 0024 do.
 INSERT INTO collection_job_counts (job_collection_id, enabled, disabled, completed, faulted)
 SELECT job_collection_id,
        count(*) FILTER (WHERE state = 'enabled'), count(*) FILTER (WHERE state = 'disabled'),
@@ -59,8 +59,9 @@ JOIN jobs j ON j.id = h.job_id
 JOIN job_collections c ON c.id = j.job_collection_id
 JOIN resource_groups rg ON rg.id = c.resource_group_id
 GROUP BY 1, 2, 3;
-UPDATE jobs j SET last_status = h.status, last_status_at = h.start_time
-FROM (SELECT DISTINCT ON (job_id) job_id, status, start_time
+UPDATE jobs j SET last_status = h.status, last_status_at = h.start_time, last_failed_at = h.last_failed
+FROM (SELECT DISTINCT ON (job_id) job_id, status, start_time,
+             max(start_time) FILTER (WHERE status = 'Failed') OVER (PARTITION BY job_id) AS last_failed
       FROM job_history
       ORDER BY job_id, start_time DESC, id DESC) h
 WHERE h.job_id = j.id;

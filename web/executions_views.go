@@ -111,17 +111,18 @@ type RateView struct {
 }
 
 // TrendChart is the duration and lateness of the last runs, oldest on the
-// left: one bar per run in each of two lanes.
+// left: one bar per run in each of two lanes. Width and Height are the
+// picture's viewBox (bars only); the lanes' labels (DurLabel, DurMax,
+// LateLabel, LateMax) are HTML beside it.
 type TrendChart struct {
-	Caption, Summary      string
-	Width, Height         int
-	PlotX1, PlotX2        int
-	DurBaseY, LateBaseY   int
-	DurLabel, LateLabel   string
-	DurMax, LateMax       string
-	DurLabelY, LateLabelY int
-	Bars                  []TrendBar
-	Legend                []LegendItem
+	Caption, Summary    string
+	Width, Height       int
+	PlotX1, PlotX2      int
+	DurBaseY, LateBaseY int
+	DurLabel, LateLabel string
+	DurMax, LateMax     string
+	Bars                []TrendBar
+	Legend              []LegendItem
 }
 
 // TrendBar is one run: its duration bar (coloured by status) and its

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +133,39 @@ func TestExecutionView(t *testing.T) {
 		if len(v.Request.Notes) != 3 || !strings.Contains(v.Request.Notes[0], "8 KiB") {
 			t.Errorf("notes %q", v.Request.Notes)
 		}
+	}
+}
+
+// TestTrendChartLanesMatchTheLabelColumn: the picture is drawn
+// trendHeight pixels high with its lanes where the HTML label column of
+// trendsSection puts their labels (its heights are written out in
+// executions.templ), and every bar stays within its lane.
+func TestTrendChartLanesMatchTheLabelColumn(t *testing.T) {
+	src, err := os.ReadFile("executions.templ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, class := range []string{
+		fmt.Sprintf("h-[%dpx]", trendHeight),               // the column and the picture
+		fmt.Sprintf("h-[%dpx]", trendLateTopY),             // duration's label, down to lateness's lane
+		fmt.Sprintf("h-[%dpx]", trendHeight-trendLateTopY), // lateness's label
+	} {
+		if !strings.Contains(string(src), class) {
+			t.Errorf("executions.templ has no %s", class)
+		}
+	}
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	late := int64(90_000)
+	ended := now.Add(time.Minute)
+	ch := NewTrendsView([]models.TrendRun{{StartTime: now, EndTime: &ended, Status: models.StatusFailed, LatenessMs: &late}}, nil).Chart
+	if ch.Width != trendWidth || ch.Height != trendHeight || ch.DurBaseY >= trendLateTopY || ch.LateBaseY > ch.Height {
+		t.Errorf("chart %dx%d, duration base %d, lateness base %d", ch.Width, ch.Height, ch.DurBaseY, ch.LateBaseY)
+	}
+	b := ch.Bars[0]
+	if b.DurY != trendDurTopY || b.DurY+b.DurH != ch.DurBaseY || b.LateY != trendLateTopY || b.LateY+b.LateH != ch.LateBaseY {
+		t.Errorf("bar %+v", b)
+	}
+	if ch.DurLabel != "Duration" || ch.DurMax != "max 1 min" || ch.LateLabel != "Lateness" || ch.LateMax != "max 1 min 30 s" {
+		t.Errorf("labels %q %q %q %q", ch.DurLabel, ch.DurMax, ch.LateLabel, ch.LateMax)
 	}
 }

@@ -12,16 +12,22 @@ import (
 // TrendRuns is how many of a job's latest runs the trends chart shows.
 const TrendRuns = 100
 
-// The trends chart's geometry (SVG user units).
+// The trends chart's geometry (SVG user units). The picture holds the
+// bars only: it is drawn trendHeight CSS pixels high whatever its width
+// (preserveAspectRatio="none"), so a y unit is a pixel and only x
+// stretches; its labels are HTML beside it, in the page's font size (text
+// sized in user units grew with the width: 22 px at 1280 px). The label
+// column of trendsSection (executions.templ) is as high, its lateness
+// label starting at trendLateTopY: h-[208px], h-[112px] and h-[96px].
 const (
-	trendWidth    = 640
-	trendHeight   = 212
-	trendPlotX1   = 96
-	trendPlotX2   = 628
-	trendDurTopY  = 12
+	trendWidth    = 540
+	trendHeight   = 208
+	trendPlotX1   = 4
+	trendPlotX2   = 536
+	trendDurTopY  = 8
 	trendDurBaseY = 96
-	trendLateTopY = 116
-	trendLateBase = 196
+	trendLateTopY = 112
+	trendLateBase = 200
 	trendMaxBarW  = 14
 )
 
@@ -90,7 +96,6 @@ func newTrendChart(runs []models.TrendRun) TrendChart {
 		Caption: fmt.Sprintf("Duration and lateness of the last %s", Plural(int64(n), "run", "runs")),
 		Width:   trendWidth, Height: trendHeight, PlotX1: trendPlotX1, PlotX2: trendPlotX2,
 		DurBaseY: trendDurBaseY, LateBaseY: trendLateBase, DurLabel: "Duration", LateLabel: "Lateness",
-		DurLabelY: trendDurTopY + 14, LateLabelY: trendLateTopY + 14,
 		Legend: []LegendItem{{Text: string(models.StatusCompleted), Series: SeriesCompleted},
 			{Text: string(models.StatusFailed), Series: SeriesFailed}, {Text: "Lateness", Series: SeriesLateness}},
 	}
