@@ -2,8 +2,9 @@ package models
 
 // The "All jobs" page's read model: every job a user may see, across
 // workspaces and collections, searched, filtered and sorted, a keyset page
-// at a time. Migration 0011 adds the search column, its trigram index and
-// one btree index per sort order.
+// at a time. Migration 0011 adds one btree index per sort order; the
+// search text and the time zone are the jobs' facets (migration 0025:
+// job_facets, with a trigram index on search).
 
 import (
 	"context"
@@ -204,7 +205,7 @@ type JobSearchPage struct {
 }
 
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
-// p.After. The search words use the trigram index on jobs.search, the
+// p.After. The search words use the trigram index on job_facets.search, the
 // orders their btree indexes (migration 0011), the last result filter
 // jobs.last_status (migration 0023); the recent failures are looked up
 // for the page's rows only.
@@ -362,6 +363,14 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 	if !p.AllCollections {
 		add("j.job_collection_id IN ?", collectionIDs(p.Collections))
 	}
+	// The search words and the time zone are the job's facets (migration
+	// 0025), looked up together in one probe of job_facets.
+	var facets []string
+	var facetArgs []any
+	facet := func(cond string, a ...any) {
+		facets = append(facets, cond)
+		facetArgs = append(facetArgs, a...)
+	}
 	for _, word := range strings.Fields(strings.ToLower(p.Query)) {
 		var in []int64
 		for _, c := range p.Collections {
@@ -371,9 +380,9 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 		}
 		pattern := "%" + likeEscaper.Replace(word) + "%"
 		if len(in) == 0 {
-			add("j.search LIKE ?", pattern)
+			facet("f.search LIKE ?", pattern)
 		} else {
-			add("(j.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
+			facet("(f.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
 		}
 	}
 	if len(p.States) > 0 {
@@ -381,10 +390,13 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 	}
 	if p.Zone != "" {
 		if strings.EqualFold(p.Zone, "UTC") {
-			add("lower(j.time_zone) IN ('', 'utc')")
+			facet("lower(f.time_zone) IN ('', 'utc')")
 		} else {
-			add("lower(j.time_zone) = lower(?)", p.Zone)
+			facet("lower(f.time_zone) = lower(?)", p.Zone)
 		}
+	}
+	if len(facets) > 0 {
+		add("EXISTS (SELECT 1 FROM job_facets f WHERE f.job_id = j.id AND "+joinConds(facets)+")", facetArgs...)
 	}
 	if !p.FailedSince.IsZero() {
 		add(`EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed' AND h.start_time >= ?)`,
