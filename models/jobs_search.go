@@ -239,9 +239,12 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 	// A custom plan for every search: a generic plan of the prepared
 	// statement cannot see how selective a search word or filter is and
 	// would walk a sort index over every job. No JIT: compiling costs
-	// more than these short queries.
+	// more than these short queries. No parallel workers: the planner
+	// would split a scan of the narrow job_facets over workers rather than
+	// look its few matches up in the trigram index.
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off`).Error; err != nil {
+		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off;
+			SET LOCAL max_parallel_workers_per_gather = 0`).Error; err != nil {
 			return err
 		}
 		page := func(with, from string, fromArgs []any, dest any) error {
@@ -273,7 +276,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		// rows are read again by id (a thousand matches' definitions
 		// would otherwise be copied and sorted).
 		err = page(`WITH m AS MATERIALIZED (SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count
-				FROM jobs j WHERE `+cond+` LIMIT ?) `,
+				FROM jobs j WHERE `+sparseConds(cond)+` LIMIT ?) `,
 			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM jobs j
 				WHERE j.id IN (SELECT j.id FROM m j ORDER BY `+order+` LIMIT ?)`,
 			append(slices.Clip(args), searchFew+1, limit), &rows)
@@ -382,7 +385,7 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 		if len(in) == 0 {
 			facet("f.search LIKE ?", pattern)
 		} else {
-			facet("(f.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
+			add(wordOrCollection, pattern, in)
 		}
 	}
 	if len(p.States) > 0 {
@@ -410,6 +413,30 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 			WHERE jc.id = j.job_collection_id)`)
 	}
 	return where, args
+}
+
+// wordOrCollection is the condition of a search word that is also found
+// in the "resource group/collection" of the collections of the second
+// placeholder: the job's facets match it, or the job is in one of them.
+// The facets' matches are looked up once (a hashed subplan) and each job
+// of a walk in sort order is checked against them and its collection.
+// Reading every match instead (the sparse search, the bulk selection),
+// sparseConds turns it into wordOrCollectionSparse, the same arguments
+// in the same order.
+const wordOrCollection = `(j.id IN (SELECT f.job_id FROM job_facets f WHERE f.search LIKE ?) OR j.job_collection_id IN ?)`
+
+// wordOrCollectionSparse is wordOrCollection with the facets' matches as
+// an array of ids (looked up once through the trigram index of
+// job_facets), so that both sides are index conditions on jobs (a
+// BitmapOr of jobs_pkey and the collection's jobs) rather than a filter
+// on a scan of every job.
+const wordOrCollectionSparse = `(j.id = ANY (ARRAY(SELECT f.job_id FROM job_facets f WHERE f.search LIKE ?))
+	OR j.job_collection_id IN ?)`
+
+// sparseConds is cond (of searchConds) for a query that reads every match
+// through the indexes: each wordOrCollection as wordOrCollectionSparse.
+func sparseConds(cond string) string {
+	return strings.ReplaceAll(cond, wordOrCollection, wordOrCollectionSparse)
 }
 
 // alertRuleApplies is the join condition of an alert rule r on a job j of
