@@ -217,6 +217,41 @@ func TestJobFacetsFollowEveryWriter(t *testing.T) {
 			t.Errorf("SearchJobs(%q, zone %q) found %d jobs, want %d", q.p.Query, q.p.Zone, len(page.Rows), q.want)
 		}
 	}
+	// A word that names a collection too ("imported"), with one that
+	// only facets match: every path of the search finds the same jobs —
+	// the sparse search (one page of all), a walk page by page, the bulk
+	// selection and both counts.
+	p := models.JobSearchParams{Collections: cs, Query: "imported imp-24", Limit: 1000}
+	page, err := f.store.SearchJobs(f.ctx, p)
+	if err != nil || len(page.Rows) != 111 {
+		t.Errorf("SearchJobs(imported imp-24) = %d rows, %v; want 111", len(page.Rows), err)
+	}
+	p.Limit = 40
+	walked := 0
+	for range 10 {
+		page, err := f.store.SearchJobs(f.ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walked += len(page.Rows)
+		if len(page.Rows) < p.Limit {
+			break
+		}
+		c := page.Rows[len(page.Rows)-1].Cursor(p.Sort)
+		p.After = &c
+	}
+	if walked != 111 {
+		t.Errorf("SearchJobs(imported imp-24) by pages of 40 = %d rows, want 111", walked)
+	}
+	p.After = nil
+	if bulk, err := f.store.SearchBulkJobs(f.ctx, p, 500); err != nil || len(bulk) != 111 {
+		t.Errorf("SearchBulkJobs(imported imp-24) = %d, %v; want 111", len(bulk), err)
+	}
+	for _, dense := range []bool{false, true} {
+		if n, err := f.store.CountSearchJobs(f.ctx, p, 500, dense); err != nil || n != 111 {
+			t.Errorf("CountSearchJobs(imported imp-24, dense %v) = %d, %v; want 111", dense, n, err)
+		}
+	}
 	refs, err := f.store.JobsUsingCalendar(f.ctx, "default", "CAL")
 	if err != nil || len(refs) != 1 || refs[0].ID != beta.ID {
 		t.Errorf("JobsUsingCalendar(CAL) = %v, %v; want beta", refs, err)
