@@ -72,6 +72,9 @@ func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
 		if err != nil {
 			return err
 		}
+		if err := refreshJobFacets(tx, []int64{row.ID}); err != nil {
+			return err
+		}
 		return refreshJobCounts(tx, j.JobCollectionID)
 	})
 	if err != nil {

@@ -120,7 +120,7 @@ func (s *Store) SearchBulkJobs(ctx context.Context, p JobSearchParams, limit int
 	}
 	cond, args := bulkSearchCond(p)
 	var rows []BulkJob
-	err := s.db.WithContext(ctx).Raw(bulkJobSelect+` WHERE `+cond+` ORDER BY lower(j.name), j.id LIMIT ?`,
+	err := s.db.WithContext(ctx).Raw(bulkJobSelect+` WHERE `+sparseConds(cond)+` ORDER BY lower(j.name), j.id LIMIT ?`,
 		append(args, limit+1)...).Scan(&rows).Error
 	if err != nil {
 		return nil, translate("models: search job refs", err)
@@ -158,6 +158,8 @@ func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int
 			if err := tx.Exec(`SET LOCAL enable_bitmapscan = off`).Error; err != nil {
 				return err
 			}
+		} else {
+			cond = sparseConds(cond)
 		}
 		return tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond+` LIMIT ?) x`,
 			append(args, upTo+1)...).Scan(&n).Error

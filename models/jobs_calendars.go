@@ -21,6 +21,11 @@ type JobRef struct {
 // String returns the job's path "group/collection/job".
 func (r JobRef) String() string { return r.ResourceGroup + "/" + r.Collection + "/" + r.Name }
 
+// excludesCalendar is the condition "the job's facets f exclude the
+// calendar named by the placeholder" (case-insensitively), served by
+// job_facets_calendar_excludes_idx (migration 0025).
+const excludesCalendar = `f.calendar_excludes @> jsonb_build_array(lower(?::text))`
+
 // JobsUsingCalendar returns the jobs of workspaceID whose
 // recurrence.calendars.exclude names the calendar name (compared without
 // regard to case), whatever their state, in path order.
@@ -30,9 +35,10 @@ func (s *Store) JobsUsingCalendar(ctx context.Context, workspaceID, name string)
 		SELECT j.id, j.job_collection_id AS collection_id, rg.name AS resource_group, c.name AS collection,
 		       j.name, j.state
 		FROM jobs j
+		JOIN job_facets f ON f.job_id = j.id
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE lower((j.definition::jsonb #> '{recurrence,calendars,exclude}')::text)::jsonb @> jsonb_build_array(lower(?::text))
+		WHERE `+excludesCalendar+`
 		  AND rg.workspace_id = ?
 		ORDER BY lower(rg.name), lower(c.name), lower(j.name)`,
 		name, workspaceID).Scan(&out).Error
@@ -59,9 +65,10 @@ func (s *Store) EnabledJobsUsingCalendar(ctx context.Context, workspaceID, name 
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT j.id, j.definition, j.schedule_base, j.next_run_at
 		FROM jobs j
+		JOIN job_facets f ON f.job_id = j.id
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE lower((j.definition::jsonb #> '{recurrence,calendars,exclude}')::text)::jsonb @> jsonb_build_array(lower(?::text))
+		WHERE `+excludesCalendar+`
 		  AND rg.workspace_id = ? AND j.state = 'enabled' AND NOT j.needs_schedule AND j.next_run_at IS NOT NULL
 		ORDER BY j.id`, name, workspaceID).Scan(&out).Error
 	if err != nil {

@@ -116,6 +116,9 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	if err := refreshJobFacets(tx, []int64{j.ID}); err != nil {
+		return nil, false, err
+	}
 	return &j, len(existing) == 0, refreshJobCounts(tx, w.CollectionID)
 }
 
@@ -245,15 +248,20 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		// Who and when of a changed state or note are the chunk's last
 		// write's (one import: one writer, one clock).
 		last := writes[upTo-1]
-		if err := tx.Exec(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
+		var ids []int64
+		if err := tx.Raw(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
 				schedule_base, needs_schedule, next_run_at, state_note, state_changed_by, state_changed_at) VALUES `+
 			sql.String()+`
 			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
 			SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
 			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet,
-			append(args, last.StateBy, last.now())...).Error; err != nil {
+			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
+			RETURNING id`,
+			append(args, last.StateBy, last.now())...).Scan(&ids).Error; err != nil {
+			return err
+		}
+		if err := refreshJobFacets(tx, ids); err != nil {
 			return err
 		}
 		sql.Reset()

@@ -2,8 +2,9 @@ package models
 
 // The "All jobs" page's read model: every job a user may see, across
 // workspaces and collections, searched, filtered and sorted, a keyset page
-// at a time. Migration 0011 adds the search column, its trigram index and
-// one btree index per sort order.
+// at a time. Migration 0011 adds one btree index per sort order; the
+// search text and the time zone are the jobs' facets (migration 0025:
+// job_facets, with a trigram index on search).
 
 import (
 	"context"
@@ -206,7 +207,7 @@ type JobSearchPage struct {
 }
 
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
-// p.After. The search words use the trigram index on jobs.search, the
+// p.After. The search words use the trigram index on job_facets.search, the
 // orders their btree indexes (migration 0011), the last result filter
 // jobs.last_status (migration 0023), the recent failure filter
 // jobs.last_failed_at (migration 0024); the recent failures are looked up
@@ -241,9 +242,12 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 	// A custom plan for every search: a generic plan of the prepared
 	// statement cannot see how selective a search word or filter is and
 	// would walk a sort index over every job. No JIT: compiling costs
-	// more than these short queries.
+	// more than these short queries. No parallel workers: the planner
+	// would split a scan of the narrow job_facets over workers rather than
+	// look its few matches up in the trigram index.
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off`).Error; err != nil {
+		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL jit = off;
+			SET LOCAL max_parallel_workers_per_gather = 0`).Error; err != nil {
 			return err
 		}
 		page := func(with, from string, fromArgs []any, dest any) error {
@@ -275,7 +279,7 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		// rows are read again by id (a thousand matches' definitions
 		// would otherwise be copied and sorted).
 		err = page(`WITH m AS MATERIALIZED (SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count
-				FROM jobs j WHERE `+cond+` LIMIT ?) `,
+				FROM jobs j WHERE `+sparseConds(cond)+` LIMIT ?) `,
 			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM jobs j
 				WHERE j.id IN (SELECT j.id FROM m j ORDER BY `+order+` LIMIT ?)`,
 			append(slices.Clip(args), searchFew+1, limit), &rows)
@@ -365,6 +369,14 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 	if !p.AllCollections {
 		add("j.job_collection_id IN ?", collectionIDs(p.Collections))
 	}
+	// The search words and the time zone are the job's facets (migration
+	// 0025), looked up together in one probe of job_facets.
+	var facets []string
+	var facetArgs []any
+	facet := func(cond string, a ...any) {
+		facets = append(facets, cond)
+		facetArgs = append(facetArgs, a...)
+	}
 	for _, word := range strings.Fields(strings.ToLower(p.Query)) {
 		var in []int64
 		for _, c := range p.Collections {
@@ -374,9 +386,9 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 		}
 		pattern := "%" + likeEscaper.Replace(word) + "%"
 		if len(in) == 0 {
-			add("j.search LIKE ?", pattern)
+			facet("f.search LIKE ?", pattern)
 		} else {
-			add("(j.search LIKE ? OR j.job_collection_id IN ?)", pattern, in)
+			add(wordOrCollection, pattern, in)
 		}
 	}
 	if len(p.States) > 0 {
@@ -384,10 +396,13 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 	}
 	if p.Zone != "" {
 		if strings.EqualFold(p.Zone, "UTC") {
-			add("lower(j.time_zone) IN ('', 'utc')")
+			facet("lower(f.time_zone) IN ('', 'utc')")
 		} else {
-			add("lower(j.time_zone) = lower(?)", p.Zone)
+			facet("lower(f.time_zone) = lower(?)", p.Zone)
 		}
+	}
+	if len(facets) > 0 {
+		add("EXISTS (SELECT 1 FROM job_facets f WHERE f.job_id = j.id AND "+joinConds(facets)+")", facetArgs...)
 	}
 	if !p.FailedSince.IsZero() {
 		add(`j.last_failed_at >= ?`, p.FailedSince)
@@ -400,6 +415,30 @@ func searchConds(p JobSearchParams) (where []string, args []any) {
 			WHERE jc.id = j.job_collection_id)`)
 	}
 	return where, args
+}
+
+// wordOrCollection is the condition of a search word that is also found
+// in the "resource group/collection" of the collections of the second
+// placeholder: the job's facets match it, or the job is in one of them.
+// The facets' matches are looked up once (a hashed subplan) and each job
+// of a walk in sort order is checked against them and its collection.
+// Reading every match instead (the sparse search, the bulk selection),
+// sparseConds turns it into wordOrCollectionSparse, the same arguments
+// in the same order.
+const wordOrCollection = `(j.id IN (SELECT f.job_id FROM job_facets f WHERE f.search LIKE ?) OR j.job_collection_id IN ?)`
+
+// wordOrCollectionSparse is wordOrCollection with the facets' matches as
+// an array of ids (looked up once through the trigram index of
+// job_facets), so that both sides are index conditions on jobs (a
+// BitmapOr of jobs_pkey and the collection's jobs) rather than a filter
+// on a scan of every job.
+const wordOrCollectionSparse = `(j.id = ANY (ARRAY(SELECT f.job_id FROM job_facets f WHERE f.search LIKE ?))
+	OR j.job_collection_id IN ?)`
+
+// sparseConds is cond (of searchConds) for a query that reads every match
+// through the indexes: each wordOrCollection as wordOrCollectionSparse.
+func sparseConds(cond string) string {
+	return strings.ReplaceAll(cond, wordOrCollection, wordOrCollectionSparse)
 }
 
 // alertRuleApplies is the join condition of an alert rule r on a job j of

@@ -51,6 +51,7 @@ func BenchmarkSearchJobs(b *testing.B) {
 		{"q=hook/77", models.JobSearchParams{Query: "hook/77"}},
 		{"q=example", models.JobSearchParams{Query: "example"}},
 		{"q=big-05/name", models.JobSearchParams{Query: "big-05", Sort: models.SortName}},
+		{"q=big-099", models.JobSearchParams{Query: "big-099"}},
 		{"q=nomatch", models.JobSearchParams{Query: "nomatch"}},
 		{"state=disabled", models.JobSearchParams{States: []string{"disabled"}}},
 		{"result=Failed", models.JobSearchParams{LastResult: "Failed"}},

@@ -101,6 +101,9 @@ func (s *Store) SetJobsState(ctx context.Context, ids []int64, w JobStateWrite) 
 		if err != nil {
 			return err
 		}
+		if err := refreshJobFacets(tx, change); err != nil {
+			return err
+		}
 		return refreshJobCountsOf(tx, change)
 	})
 	if err != nil {

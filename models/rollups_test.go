@@ -175,6 +175,7 @@ func TestRollupsMatchCounts(t *testing.T) {
 			writes[fmt.Sprint(op)]++
 		}
 		checkRollups(t, db, round)
+		checkFacets(t, db) // the job facets too (migration 0025, job_facets_test.go)
 	}
 	t.Logf("writes by kind: %v", writes)
 }

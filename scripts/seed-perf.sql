@@ -65,6 +65,10 @@ FROM (SELECT DISTINCT ON (job_id) job_id, status, start_time,
       FROM job_history
       ORDER BY job_id, start_time DESC, id DESC) h
 WHERE h.job_id = j.id;
+-- And the jobs' facets (migration 0025, models/job_facets.go).
+INSERT INTO job_facets (job_id, search, time_zone, calendar_excludes)
+SELECT job_id, search, time_zone, calendar_excludes FROM job_facets_derived
+ON CONFLICT (job_id) DO NOTHING;
 COMMIT;
 -- The update above left a second version of every job: compact the table
 -- and its indexes as a long-running installation would have them.
