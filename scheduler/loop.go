@@ -45,6 +45,7 @@ func (e *Engine) loop() {
 			continue
 		}
 		backoff = e.cfg.ErrorBackoff
+		e.outbox.engineClaimed(free, started)
 		if free > 0 && started == free {
 			continue // there may be more due
 		}
