@@ -121,6 +121,7 @@ func (o *outbox) run() {
 		sends = n.Sends()
 	}
 	backoff := o.e.cfg.ErrorBackoff
+	more := false // the last claim was full: claim the rest without yielding
 	for {
 		select {
 		case <-o.stop:
@@ -134,12 +135,13 @@ func (o *outbox) run() {
 		free = cap(o.sem) - len(o.sem)
 		got, limit := 0, o.claimLimit(free)
 		if free > 0 {
-			if !o.yield() {
+			if !more && !o.yield() {
 				return
 			}
+			more = false
 			now := o.e.clock.Now()
 			ns, err := o.store.ClaimNotifications(o.e.bgCtx, models.ClaimParams{Owner: o.e.id, Now: now,
-				Lease: o.lease, Limit: limit})
+				DueBy: o.dueBy(now), Lease: o.lease, Limit: limit})
 			if err != nil {
 				o.logger.Warn("engine: claiming notifications failed", "err", err, "retry_in", backoff.String())
 				if !o.sleep(backoff, sends, nil) {
@@ -154,6 +156,7 @@ func (o *outbox) run() {
 				return
 			}
 			if got == limit {
+				more = true
 				continue // there may be more due
 			}
 		}
@@ -165,7 +168,7 @@ func (o *outbox) run() {
 			o.logger.Warn("engine: next notification", "err", err)
 			delay = o.e.cfg.ErrorBackoff
 		} else if ok {
-			delay = min(delay, at.Sub(o.e.clock.Now()))
+			delay = min(delay, o.nextAt(at).Sub(o.e.clock.Now()))
 			if delay <= 0 {
 				// Due but locked by another instance for a moment.
 				delay = idleRecheck
@@ -209,6 +212,7 @@ func (o *outbox) sleep(d time.Duration, sends, freed <-chan struct{}) bool {
 	case <-sends:
 	case <-o.poke:
 	case <-freed:
+	case <-o.burst.idle: // what was held back is due
 	case <-o.stop:
 		return false
 	}
