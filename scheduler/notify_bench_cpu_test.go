@@ -28,6 +28,11 @@ type cpuSampler struct {
 	postmaster int
 	samples    []cpuSample
 	stop, done chan struct{}
+	// waits counts, every 20 ms, the active backends of the database by
+	// what they wait for ("CPU" when nothing: running or runnable) and
+	// their statement's start.
+	db    *sql.DB
+	waits map[string]int
 }
 
 // startCPUSampler finds db's postmaster (the parent of a backend) and
@@ -38,13 +43,14 @@ func startCPUSampler(b *testing.B, db *sql.DB) *cpuSampler {
 		b.Fatal(err)
 	}
 	pm, _ := procTicks(backend)
-	s := &cpuSampler{postmaster: pm, stop: make(chan struct{}), done: make(chan struct{})}
+	s := &cpuSampler{postmaster: pm, stop: make(chan struct{}), done: make(chan struct{}), db: db, waits: map[string]int{}}
 	go func() {
 		defer close(s.done)
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		for {
 			s.samples = append(s.samples, s.sample())
+			s.sampleWaits()
 			select {
 			case <-t.C:
 			case <-s.stop:
@@ -118,4 +124,23 @@ func cpuBetween(samples []cpuSample, from, to time.Time) (goCPU, pgCPU time.Dura
 	}
 	a, z := at(from), at(to)
 	return z.goCPU - a.goCPU, z.pgCPU - a.pgCPU
+}
+
+// sampleWaits counts the database's active backends by wait event and
+// statement.
+func (s *cpuSampler) sampleWaits() {
+	rows, err := s.db.Query(`SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'),
+			left(regexp_replace(query, '\s+', ' ', 'g'), 50)
+		FROM pg_stat_activity
+		WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var wait, query string
+		if rows.Scan(&wait, &query) == nil {
+			s.waits[fmt.Sprintf("%-28s %s", wait, query)]++
+		}
+	}
 }

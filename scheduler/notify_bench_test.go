@@ -28,6 +28,12 @@ import (
 // included). Run it with
 //
 //	go test ./scheduler -run '^$' -bench NotifyBurst -benchtime 1x -timeout 30m
+//
+// With SKED_BENCH_TRACE=1 (and -v, else the log is cut) each run also
+// logs its timeline and reports the CPU time the burst cost here and in
+// PostgreSQL (burst-go-cpu-ms, burst-pg-cpu-ms: from the due time to the
+// last attempt's start), and the statements that took the most time when
+// the server preloads pg_stat_statements (notify_bench_trace_test.go).
 func BenchmarkNotifyBurst(b *testing.B) {
 	for _, rules := range []bool{false, true} {
 		b.Run(fmt.Sprintf("rules=%v", rules), func(b *testing.B) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -196,7 +197,7 @@ func (bt *burstTrace) report(b *testing.B, db *sql.DB, t0 time.Time, collID int6
 		fmt.Fprintf(&out, "%6d %8d %8d %8d %8d %8d %7d %8d %7d %7d\n", i*100, r.started, r.recorded, r.stored, r.sent,
 			r.received, r.claims, r.claimMs, r.goCPU.Milliseconds(), r.pgCPU.Milliseconds())
 	}
-	b.Log(out.String() + claims.String())
+	b.Log(out.String() + claims.String() + bt.waits())
 	if bt.stmts {
 		bt.statements(b, db)
 	}
@@ -225,4 +226,24 @@ func (bt *burstTrace) statements(b *testing.B, db *sql.DB) {
 		fmt.Fprintf(&out, "%7d %9.1f %8.2f %7d  %s\n", calls, total, mean, n, query)
 	}
 	b.Log(out.String())
+}
+
+// waits lists the sampled wait events of the active backends, most
+// frequent first.
+func (bt *burstTrace) waits() string {
+	type kv struct {
+		k string
+		n int
+	}
+	var all []kv
+	for k, n := range bt.cpu.waits {
+		all = append(all, kv{k, n})
+	}
+	slices.SortFunc(all, func(a, b kv) int { return b.n - a.n })
+	var out strings.Builder
+	out.WriteString("active backends sampled every 20 ms, by wait event and statement:\n")
+	for _, e := range all[:min(len(all), 15)] {
+		fmt.Fprintf(&out, "%6d  %s\n", e.n, e.k)
+	}
+	return out.String()
 }

@@ -1,7 +1,10 @@
 package scheduler
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -103,5 +106,37 @@ func TestOutboxYieldsToABusyClaimLoop(t *testing.T) {
 		}
 		var off *outbox
 		off.engineClaimed(1, 1) // sending off: nothing to tell
+	})
+}
+
+// The senders that miss the same channel at the same time read it once.
+func TestOutboxCacheReadsOnceForConcurrentMisses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c ttlCache[string]
+		var mu sync.Mutex
+		reads := 0
+		load := func(ctx context.Context, id int64) (string, error) {
+			mu.Lock()
+			reads++
+			mu.Unlock()
+			time.Sleep(10 * time.Millisecond) // a query
+			return fmt.Sprint("channel ", id), nil
+		}
+		var wg sync.WaitGroup
+		for range 32 {
+			wg.Go(func() {
+				if v, err := c.get(t.Context(), 7, load); err != nil || v != "channel 7" {
+					t.Errorf("get: %q %v", v, err)
+				}
+			})
+		}
+		wg.Wait()
+		if reads != 1 {
+			t.Errorf("32 concurrent misses read the channel %d times, want once", reads)
+		}
+		time.Sleep(outboxTTL)
+		if _, err := c.get(t.Context(), 7, load); err != nil || reads != 2 {
+			t.Errorf("after the TTL: %d reads (%v), want 2", reads, err)
+		}
 	})
 }

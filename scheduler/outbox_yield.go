@@ -16,7 +16,7 @@ import (
 // extra delay, well within SPEC §13.3's 1 s from the event to the channel
 // for a burst that the engine drains in about a second.
 const (
-	notifyHold   = 600 * time.Millisecond
+	notifyHold   = 400 * time.Millisecond
 	busyClaimGap = 100 * time.Millisecond
 )
 
