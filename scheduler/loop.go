@@ -10,6 +10,7 @@ const idleRecheck = 50 * time.Millisecond
 // loop claims and dispatches until stopClaiming is closed.
 func (e *Engine) loop() {
 	defer close(e.loopDone)
+	defer e.outbox.engineClaimed(1, 0) // no more due work from this loop
 	select {
 	case <-e.beating:
 	case <-e.stopClaiming:
