@@ -110,8 +110,13 @@ func enqueueNotification(tx *gorm.DB, w NotificationWrite) (int64, error) {
 type ClaimParams struct {
 	// Owner names the claiming engine instance (lease_owner).
 	Owner string
-	// Now is the claim's time: rows due at or before it are taken.
+	// Now is the claim's time: rows due at or before it (or DueBy) are
+	// taken, and their leases run from it.
 	Now time.Time
+	// DueBy, when not zero, takes only the pending rows due at or before
+	// it instead of Now (a sender that holds new notifications back for
+	// a moment); expired leases are still taken at Now.
+	DueBy time.Time
 	// Lease is how long the claim holds; a row whose lease expired is
 	// taken again (its sender crashed).
 	Lease time.Duration
@@ -128,6 +133,9 @@ func (s *Store) ClaimNotifications(ctx context.Context, p ClaimParams) ([]Notifi
 	if p.Limit <= 0 {
 		p.Limit = 10
 	}
+	if p.DueBy.IsZero() {
+		p.DueBy = p.Now
+	}
 	// One statement: the rows are locked by the subquery and taken by
 	// the update (a row locked by another claimer is skipped).
 	var out []Notification
@@ -140,7 +148,7 @@ func (s *Store) ClaimNotifications(ctx context.Context, p ClaimParams) ([]Notifi
 			ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
 		RETURNING *`,
 		NotificationSending, p.Owner, p.Now.Add(p.Lease), p.Now,
-		NotificationPending, p.Now, NotificationSending, p.Now, p.Limit).Scan(&out).Error
+		NotificationPending, p.DueBy, NotificationSending, p.Now, p.Limit).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: claim notifications", err)
 	}

@@ -10,6 +10,7 @@ const idleRecheck = 50 * time.Millisecond
 // loop claims and dispatches until stopClaiming is closed.
 func (e *Engine) loop() {
 	defer close(e.loopDone)
+	defer e.outbox.engineClaimed(1, 0) // no more due work from this loop
 	select {
 	case <-e.beating:
 	case <-e.stopClaiming:
@@ -45,6 +46,7 @@ func (e *Engine) loop() {
 			continue
 		}
 		backoff = e.cfg.ErrorBackoff
+		e.outbox.engineClaimed(free, started)
 		if free > 0 && started == free {
 			continue // there may be more due
 		}

@@ -28,6 +28,12 @@ import (
 // included). Run it with
 //
 //	go test ./scheduler -run '^$' -bench NotifyBurst -benchtime 1x -timeout 30m
+//
+// With SKED_BENCH_TRACE=1 (and -v, else the log is cut) each run also
+// logs its timeline and reports the CPU time the burst cost here and in
+// PostgreSQL (burst-go-cpu-ms, burst-pg-cpu-ms: from the due time to the
+// last attempt's start), and the statements that took the most time when
+// the server preloads pg_stat_statements (notify_bench_trace_test.go).
 func BenchmarkNotifyBurst(b *testing.B) {
 	for _, rules := range []bool{false, true} {
 		b.Run(fmt.Sprintf("rules=%v", rules), func(b *testing.B) {
@@ -61,8 +67,11 @@ func benchNotifyBurst(b *testing.B, rules bool) {
 	// committed), with and without rules.
 	var mu sync.Mutex
 	var recorded []time.Duration
-	e, _ := startNotifyingWith(b, store, Config{}, func(batch []models.AttemptOutcome) {
+	trace := newBurstTrace()
+	trace.start(b, db)
+	e, _ := startNotifyingLogged(b, store, Config{}, trace.logger(), func(batch []models.AttemptOutcome) {
 		now := time.Now()
+		trace.batch(now, len(batch))
 		mu.Lock()
 		for _, o := range batch {
 			recorded = append(recorded, now.Sub(o.Now))
@@ -100,6 +109,7 @@ func benchNotifyBurst(b *testing.B, rules bool) {
 			select {
 			case ev := <-h.seen:
 				delays = append(delays, ev.At.Sub(ev.Event.Time))
+				trace.received = append(trace.received, ev.At)
 			case <-deadline:
 				b.Fatalf("%d notifications of %d arrived within 3 minutes", len(delays), jobs)
 			}
@@ -114,6 +124,7 @@ func benchNotifyBurst(b *testing.B, rules bool) {
 		FROM job_history h JOIN jobs j ON j.id = h.job_id WHERE j.job_collection_id = $1`, coll.ID).Scan(&p50, &p99, &mx); err != nil {
 		b.Fatal(err)
 	}
+	trace.report(b, db, t0, coll.ID)
 	mu.Lock()
 	slices.Sort(recorded)
 	b.ReportMetric(float64(recorded[len(recorded)*99/100])/float64(time.Millisecond), "recorded-p99-ms")

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -33,10 +34,17 @@ func startNotifying(t testing.TB, store *models.Store, cfg Config) (*live, chan 
 // with every batch of results the engine writes.
 func startNotifyingWith(t testing.TB, store *models.Store, cfg Config, written func([]models.AttemptOutcome)) (*live, chan sentTry) {
 	t.Helper()
+	return startNotifyingLogged(t, store, cfg, quietLogger(), written)
+}
+
+// startNotifyingLogged is startNotifyingWith with the engine's logger.
+func startNotifyingLogged(t testing.TB, store *models.Store, cfg Config, logger *slog.Logger,
+	written func([]models.AttemptOutcome)) (*live, chan sentTry) {
+	t.Helper()
 	if cfg.SafetyPoll == 0 {
 		cfg.SafetyPoll = noPoll
 	}
-	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger(),
+	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: logger,
 		JobURL: func(ws, rg, coll, job string) string {
 			return "https://sked.example/c/" + ws + "/" + rg + "/" + coll + "/jobs/" + job
 		}})

@@ -21,6 +21,7 @@ type NotifyStore interface {
 	ClaimNotifications(ctx context.Context, p models.ClaimParams) ([]models.Notification, error)
 	FinishNotification(ctx context.Context, id int64, owner string, r models.DeliveryResult) error
 	FinishNotifications(ctx context.Context, owner string, tries []models.NotificationTry) ([]int64, error)
+	ReleaseNotifications(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)
 	NextNotification(ctx context.Context) (time.Time, bool, error)
 	ChannelByID(ctx context.Context, id int64) (*models.Channel, error)
 	JobByID(ctx context.Context, id int64) (*models.Job, error)
@@ -74,6 +75,9 @@ type outbox struct {
 	// which closes recorded when it stops; nil without run (sendDue).
 	tries    chan *tryRecord
 	recorded chan struct{}
+	// burst says when the engine's claim loop has due attempts left: the
+	// outbox then yields to it (outbox_yield.go).
+	burst *burstSignal
 	// onSent, when set before Start, sees every recorded try (tests).
 	onSent func(n *models.Notification, r models.DeliveryResult)
 }
@@ -87,7 +91,7 @@ func newOutbox(e *Engine, deps Deps) *outbox {
 	}
 	o := &outbox{e: e, store: st, sender: deps.Sender, jobURL: deps.JobURL, lease: action.NotifyTimeout + e.cfg.LeaseMargin,
 		logger: e.logger, sem: make(chan struct{}, e.cfg.NotifyWorkers), freed: make(chan struct{}, 1),
-		poke: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		poke: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), burst: newBurstSignal()}
 	if o.sender == nil {
 		n := action.NewNotifier(e.cfg.Action)
 		o.sender, o.closer = n, n
@@ -117,6 +121,7 @@ func (o *outbox) run() {
 		sends = n.Sends()
 	}
 	backoff := o.e.cfg.ErrorBackoff
+	more := false // the last claim was full: claim the rest without yielding
 	for {
 		select {
 		case <-o.stop:
@@ -128,10 +133,15 @@ func (o *outbox) run() {
 			return
 		}
 		free = cap(o.sem) - len(o.sem)
-		got := 0
+		got, limit := 0, o.claimLimit(free)
 		if free > 0 {
-			ns, err := o.store.ClaimNotifications(o.e.bgCtx, models.ClaimParams{Owner: o.e.id, Now: o.e.clock.Now(),
-				Lease: o.lease, Limit: free})
+			if !more && !o.yield() {
+				return
+			}
+			more = false
+			now := o.e.clock.Now()
+			ns, err := o.store.ClaimNotifications(o.e.bgCtx, models.ClaimParams{Owner: o.e.id, Now: now,
+				DueBy: o.dueBy(now), Lease: o.lease, Limit: limit})
 			if err != nil {
 				o.logger.Warn("engine: claiming notifications failed", "err", err, "retry_in", backoff.String())
 				if !o.sleep(backoff, sends, nil) {
@@ -142,20 +152,11 @@ func (o *outbox) run() {
 			}
 			backoff = o.e.cfg.ErrorBackoff
 			got = len(ns)
-			for i := range ns {
-				o.sem <- struct{}{}
-				o.sending.Go(func() {
-					defer func() {
-						<-o.sem
-						select {
-						case o.freed <- struct{}{}:
-						default:
-						}
-					}()
-					o.deliver(&ns[i])
-				})
+			if !o.dispatch(ns, now) {
+				return
 			}
-			if got == free {
+			if got == limit {
+				more = true
 				continue // there may be more due
 			}
 		}
@@ -167,7 +168,7 @@ func (o *outbox) run() {
 			o.logger.Warn("engine: next notification", "err", err)
 			delay = o.e.cfg.ErrorBackoff
 		} else if ok {
-			delay = min(delay, at.Sub(o.e.clock.Now()))
+			delay = min(delay, o.nextAt(at).Sub(o.e.clock.Now()))
 			if delay <= 0 {
 				// Due but locked by another instance for a moment.
 				delay = idleRecheck
@@ -211,6 +212,7 @@ func (o *outbox) sleep(d time.Duration, sends, freed <-chan struct{}) bool {
 	case <-sends:
 	case <-o.poke:
 	case <-freed:
+	case <-o.burst.idle: // what was held back is due
 	case <-o.stop:
 		return false
 	}

@@ -13,10 +13,13 @@ const outboxTTL = 5 * time.Second
 
 // ttlCache keeps values the outbox reads (channels with their secrets
 // opened, the schedule descriptions of jobs) for outboxTTL, so that a
-// burst of notifications reads each once. Safe for concurrent use.
+// burst of notifications reads each once: the senders that miss the same
+// id at the same time wait for one read. Safe for concurrent use.
 type ttlCache[V any] struct {
 	mu sync.Mutex
 	m  map[int64]ttlEntry[V]
+	// loading has the ids being read, closed when the read ends.
+	loading map[int64]chan struct{}
 }
 
 type ttlEntry[V any] struct {
@@ -28,13 +31,42 @@ type ttlEntry[V any] struct {
 // entry is older than outboxTTL (by the real clock: the TTL bounds a real
 // delay). Errors are not cached.
 func (c *ttlCache[V]) get(ctx context.Context, id int64, load func(context.Context, int64) (V, error)) (V, error) {
-	now := time.Now()
-	c.mu.Lock()
-	e, ok := c.m[id]
-	c.mu.Unlock()
-	if ok && now.Before(e.until) {
-		return e.v, nil
+	for {
+		now := time.Now()
+		c.mu.Lock()
+		e, ok := c.m[id]
+		if ok && now.Before(e.until) {
+			c.mu.Unlock()
+			return e.v, nil
+		}
+		wait, busy := c.loading[id]
+		if !busy {
+			if c.loading == nil {
+				c.loading = map[int64]chan struct{}{}
+			}
+			done := make(chan struct{})
+			c.loading[id] = done
+			c.mu.Unlock()
+			v, err := c.load(ctx, id, now, load)
+			c.mu.Lock()
+			delete(c.loading, id)
+			c.mu.Unlock()
+			close(done)
+			return v, err
+		}
+		c.mu.Unlock()
+		select {
+		case <-wait: // read by another sender (or failed: read again)
+		case <-ctx.Done():
+			var zero V
+			return zero, ctx.Err()
+		}
 	}
+}
+
+// load reads id with load and keeps it from now, dropping the expired
+// entries.
+func (c *ttlCache[V]) load(ctx context.Context, id int64, now time.Time, load func(context.Context, int64) (V, error)) (V, error) {
 	v, err := load(ctx, id)
 	if err != nil {
 		return v, err
