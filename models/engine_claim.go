@@ -220,7 +220,8 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 // scheduleJobs plans the jobs whose schedule must be computed, whatever
 // their collection's state: computing is not running. A planned first
 // occurrence that is due is started by startDueJobs, with the limit
-// applied.
+// applied. The jobs that just get their next run are written at once
+// (scheduleBulk); those with postponed entries or an end one by one.
 func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) error {
 	var pending []EngineJob
 	if err := tx.Raw(engineJobSelect+`
@@ -228,6 +229,7 @@ func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) err
 		ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch).Scan(&pending).Error; err != nil {
 		return fmt.Errorf("select jobs to schedule: %w", err)
 	}
+	var bulk []scheduledPlan
 	for i := range pending {
 		pending[i].NeedsSchedule = true
 		pending[i].Secrets = s.openSecrets(pending[i].ID, pending[i].SealedSecrets)
@@ -240,11 +242,16 @@ func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) err
 			}
 			plan.Run, plan.End = nil, ""
 		}
+		if plan != nil && len(plan.Postponed) == 0 && plan.End == "" {
+			bulk = append(bulk, scheduledPlan{ID: pending[i].ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount,
+				Base: plan.ScheduleBase})
+			continue
+		}
 		if _, err := applyPlan(tx, req, &pending[i], plan, evs); err != nil {
 			return err
 		}
 	}
-	return nil
+	return scheduleBulk(tx, bulk)
 }
 
 // attemptLease is one started attempt's lease, for startPendingAttempts.
@@ -298,9 +305,10 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 }
 
 // startDueJobs starts the due occurrences of up to limit enabled jobs in
-// enabled collections, as planned by req.Plan. The common case (start one
-// occurrence, move on to the next) is written for all jobs at once; the
-// rest one by one.
+// enabled collections, as planned by req.Plan. The common cases (start one
+// occurrence, then move on to the next or, for a one-time job or a last
+// occurrence, to none) are written for all jobs at once; the rest
+// (postponed entries, nothing to start) one by one.
 func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jobEvent) ([]ClaimedAttempt, error) {
 	var due []EngineJob
 	if err := tx.Raw(engineJobSelect+`
@@ -316,7 +324,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 		j := &due[i]
 		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
 		plan := req.Plan(j)
-		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil || plan.End != "" {
+		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
 			started, err := applyPlan(tx, req, j, plan, evs)
 			if err != nil {
 				return nil, err
@@ -328,9 +336,9 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 		}
 		byID[j.ID] = j
 		bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
-			RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease)})
+			RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease), end: plan.End, description: plan.Description})
 	}
-	started, err := applyBulk(tx, req, bulk, byID)
+	started, err := applyBulk(tx, req, bulk, byID, evs)
 	if err != nil {
 		return nil, err
 	}

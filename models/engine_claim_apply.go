@@ -3,6 +3,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"sked/models/jobdef"
 	"time"
 
 	"gorm.io/gorm"
@@ -106,12 +107,18 @@ type bulkPlan struct {
 	Occ   int64      `json:"occ"`
 	RunAt time.Time  `json:"run_at"`
 	Lease time.Time  `json:"lease"`
+	// end, when not empty, ends the job in that state if its occurrence
+	// is not started (it already ran); description is for the end's event.
+	end         jobdef.State
+	description string
 }
 
 // applyBulk writes plans that each start one occurrence, in one statement:
 // the attempts are inserted (a conflict means that occurrence already ran:
-// it is not started again) and the jobs advanced.
-func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*EngineJob) ([]ClaimedAttempt, error) {
+// it is not started again) and the jobs advanced. A job whose plan has an
+// end and whose occurrence was not started ends (endJob), its event added
+// to evs, as applyPlan does.
+func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*EngineJob, evs *[]jobEvent) ([]ClaimedAttempt, error) {
 	if len(plans) == 0 {
 		return nil, nil
 	}
@@ -149,14 +156,51 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	}
 	var out []ClaimedAttempt
 	for _, r := range rows {
+		p, j := byJob[r.JobID], jobs[r.JobID]
 		if r.AttemptID == nil {
+			if p.end != "" {
+				if err := endJob(tx, r.JobID, p.end, req.Now); err != nil {
+					return nil, err
+				}
+				*evs = append(*evs, endEvent(r.JobID, p.end, req.Now, p.description))
+			}
 			continue
 		}
-		p, j := byJob[r.JobID], jobs[r.JobID]
 		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
 			SigningAt: j.SigningAt, Definition: j.Definition, Secrets: j.Secrets,
 			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
 			StartedAt: req.Now, LeaseExpiresAt: p.Lease})
 	}
 	return out, nil
+}
+
+// scheduledPlan is one job's plan in scheduleBulk: its first (or next)
+// run computed, nothing started, nothing postponed, no end.
+type scheduledPlan struct {
+	ID    int64      `json:"id"`
+	Next  *time.Time `json:"next"`
+	Sched int64      `json:"sched"`
+	Base  *time.Time `json:"base"`
+}
+
+// scheduleBulk writes the next runs that scheduleJobs planned, in one
+// statement (advanceJob's columns, the occurrence count and last run
+// unchanged).
+func scheduleBulk(tx *gorm.DB, plans []scheduledPlan) error {
+	if len(plans) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(plans)
+	if err != nil {
+		return fmt.Errorf("schedule jobs: %w", err)
+	}
+	err = tx.Exec(`
+		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
+			schedule_base = coalesce(p.base, j.schedule_base)
+		FROM json_to_recordset(?::json) AS p(id bigint, next timestamptz, sched bigint, base timestamptz)
+		WHERE j.id = p.id`, string(data)).Error
+	if err != nil {
+		return fmt.Errorf("schedule %d jobs: %w", len(plans), err)
+	}
+	return nil
 }
