@@ -50,6 +50,11 @@ func startCluster(tb testing.TB) *cluster {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() {
+		if dst := explainLog(); dst != "" {
+			if b, err := os.ReadFile(pg.LogFile()); err == nil {
+				os.WriteFile(dst, b, 0o644)
+			}
+		}
 		admin.Close()
 		if err := pg.Close(context.Background()); err != nil {
 			tb.Error(err)

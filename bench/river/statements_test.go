@@ -16,6 +16,14 @@ import (
 // with it include the extension's small overhead.
 func statementsWanted() bool { return os.Getenv("SKED_BENCH_STATEMENTS") != "" }
 
+// explainLog is where SKED_BENCH_EXPLAIN asks the server's log to be
+// copied when the cluster stops ("" when not set). With it (and
+// SKED_BENCH_STATEMENTS), the cluster also loads auto_explain in every
+// session and logs the plan of each statement slower than 14 ms with its
+// actual times, buffers and WAL per node: the way to see which part of
+// the engine's batch statements (the attempts, history, jobs) costs what.
+func explainLog() string { return os.Getenv("SKED_BENCH_EXPLAIN") }
+
 // enableStatements makes the cluster preload pg_stat_statements; the
 // caller restarts the server.
 func enableStatements(tb testing.TB, admin *sql.DB) {
@@ -24,6 +32,14 @@ func enableStatements(tb testing.TB, admin *sql.DB) {
 		tb.Fatal(err)
 	}
 	admin.Exec(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`)
+	if explainLog() != "" {
+		admin.Exec(`ALTER SYSTEM SET session_preload_libraries = 'auto_explain'`)
+		admin.Exec(`LOAD 'auto_explain'`) // ALTER SYSTEM knows its settings once loaded
+		admin.Exec(`ALTER SYSTEM SET auto_explain.log_min_duration = '14ms'`)
+		admin.Exec(`ALTER SYSTEM SET auto_explain.log_analyze = on`)
+		admin.Exec(`ALTER SYSTEM SET auto_explain.log_buffers = on`)
+		admin.Exec(`ALTER SYSTEM SET auto_explain.log_wal = on`)
+	}
 }
 
 // resetStatements creates the extension in database dsn and clears its
