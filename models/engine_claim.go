@@ -100,6 +100,11 @@ type ClaimRequest struct {
 	// once the claim committed), read in the claim's transaction so that
 	// it costs no transaction of its own. False: Claim does not read it.
 	NextWake bool
+	// Outcomes are attempt results that Claim records, as FinishAttempts
+	// would, in its transaction before it claims (so that a busy engine
+	// commits its results with its claims, and the claim sees them). Nil:
+	// none. ClaimDue ignores them.
+	Outcomes []AttemptOutcome
 }
 
 // ClaimResult is what Claim returns.
@@ -113,6 +118,9 @@ type ClaimResult struct {
 	// after this claim, when HasNext (see Store.NextWake).
 	NextWake time.Time
 	HasNext  bool
+	// Finished is what was done with ClaimRequest.Outcomes, one per
+	// outcome in order (see FinishAttempts).
+	Finished []FinishedAttempt
 }
 
 // ClaimedAttempt is an attempt returned by ClaimDue: one to execute now
@@ -160,6 +168,7 @@ const claimBatch = 500
 // another engine are skipped (FOR UPDATE SKIP LOCKED), and the unique key
 // of job_attempts makes a second start of one attempt impossible.
 func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttempt, error) {
+	req.Outcomes = nil
 	res, err := s.Claim(ctx, req)
 	return res.Attempts, err
 }
@@ -167,13 +176,21 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 // Claim is ClaimDue, and with req.NextWake it also reads the next wake-up
 // in the same transaction when the claim started fewer than req.Limit
 // attempts (the engine would otherwise read it right after, in a
-// transaction of its own).
+// transaction of its own). It first records req.Outcomes in the same
+// transaction: when that fails, nothing is recorded or claimed.
 func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
 	var out []ClaimedAttempt
 	var res ClaimResult
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		out = out[:0]
 		res = ClaimResult{}
+		if len(req.Outcomes) > 0 {
+			finished, err := finishAttemptsTx(tx, req.Outcomes)
+			if err != nil {
+				return err
+			}
+			res.Finished = finished
+		}
 		started := 0
 		var evs []jobEvent
 		if err := s.scheduleJobs(tx, req, &evs); err != nil {

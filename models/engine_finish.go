@@ -83,6 +83,26 @@ type FinishedAttempt struct {
 // attempts it notifies the engines with the earliest one's due time
 // (DuePayload).
 func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
+	if len(outcomes) == 0 {
+		return []FinishedAttempt{}, nil
+	}
+	var out []FinishedAttempt
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		out, err = finishAttemptsTx(tx, outcomes)
+		return err
+	})
+	if err != nil {
+		return nil, translate("models: finish attempts", err)
+	}
+	return out, nil
+}
+
+// finishAttemptsTx is FinishAttempts in transaction tx (FinishAttempts'
+// own, or a claim's that records results before it claims: Claim with
+// ClaimRequest.Outcomes). It returns one FinishedAttempt per outcome, in
+// order; an error leaves tx to be rolled back.
+func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt, error) {
 	out := make([]FinishedAttempt, len(outcomes))
 	if len(outcomes) == 0 {
 		return out, nil
@@ -113,7 +133,16 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 	if err != nil {
 		return nil, fmt.Errorf("models: finish attempts: %w", err)
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	if err := recordOutcomes(tx, string(data), outcomes, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// recordOutcomes runs finishAttemptsTx's statements in tx for outcomes,
+// sent as data (their JSON), and fills out.
+func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []FinishedAttempt) error {
+	{
 		// The attempts' rows and their jobs' rows come apart (a join of
 		// the two CTEs would be a nested loop: they are estimated at one
 		// row each); joinFinishedRows joins them.
@@ -179,7 +208,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			UNION ALL
 			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
 			       u.needs_schedule, u.consecutive_faults
-			FROM u`, string(data)).Scan(&rows).Error
+			FROM u`, data).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("finish attempts: %w", err)
 		}
@@ -218,11 +247,7 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			out[ev.src].Notifications += ev.stored
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, translate("models: finish attempts", err)
 	}
-	return out, nil
 }
 
 // finishedRow is an attempt recorded by FinishAttempts with its job's
