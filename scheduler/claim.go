@@ -30,12 +30,23 @@ type wakeClaimer interface {
 }
 
 // claimDue claims with req, reading the next wake-up in the same
-// transaction when the store can.
+// transaction and recording the result batch a writer hands over (see
+// resultRide) when the store can.
 func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
 	defer e.claimScope()()
 	if c, ok := e.store.(wakeClaimer); ok {
 		req.NextWake = true
-		return c.Claim(e.bgCtx, req)
+		if !e.crashed.Load() {
+			req.Outcomes = e.takeRide(e.cfg.ResultBatch)
+		}
+		res, err := c.Claim(e.bgCtx, req)
+		switch {
+		case err != nil && len(req.Outcomes) > 0:
+			e.giveBack(req.Outcomes)
+		case len(req.Outcomes) > 0:
+			e.observe(req.Outcomes, res.Finished)
+		}
+		return res, err
 	}
 	got, err := e.store.ClaimDue(e.bgCtx, req)
 	return models.ClaimResult{Attempts: got}, err
@@ -68,6 +79,7 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 		c.started++
 		e.sem <- struct{}{}
 		e.inflight.Add(1)
+		e.awaiting.Add(1)
 		go func() {
 			defer func() {
 				<-e.sem
@@ -79,9 +91,11 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 			}()
 			o := e.execute(e.execCtx, &a)
 			if e.crashed.Load() {
+				e.awaiting.Add(-1)
 				return
 			}
 			if !o.Succeeded && e.execCtx.Err() != nil {
+				e.awaiting.Add(-1)
 				// Interrupted by Stop: released, not failed.
 				e.releaseMu.Lock()
 				e.released = append(e.released, a.ID)

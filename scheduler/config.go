@@ -49,11 +49,14 @@ type Config struct {
 	// it interrupts them, when Stop's context has no earlier deadline.
 	// Default 25 s.
 	ShutdownTimeout time.Duration
-	// ResultBatch caps the attempt results written in one transaction.
-	// Default 256.
+	// ResultBatch caps the attempt results a writer records in one
+	// transaction, and those a claim takes from the writers (it may take
+	// one writer's batch more: at most twice ResultBatch). Default 256.
 	ResultBatch int
-	// ResultWriters is how many transactions write results at once.
-	// Default 2.
+	// ResultWriters is how many transactions write results at once (one
+	// writer fills its batch at a time). While the claim loop is busy, the
+	// writers hand their batches of successes to its claims, which record
+	// them in their own transactions (results_ride.go). Default 2.
 	ResultWriters int
 
 	// HistoryMaxAge: history entries older than this are deleted. Default

@@ -189,7 +189,18 @@ type Engine struct {
 	beating   chan struct{}
 	firstBeat sync.Once
 	results   chan models.AttemptOutcome
-	inflight  sync.WaitGroup
+	// ride hands result batches from the writers to the claim loop while
+	// it is busy (results_ride.go).
+	ride *resultRide
+	// filling lets one writer at a time fill a batch (see writer): a
+	// token, taken by the writer that fills. A channel rather than a
+	// mutex: a writer waiting for it is durably blocked (testing/synctest).
+	filling chan struct{}
+	// awaiting counts the attempts dispatched whose outcome no writer
+	// (nor the loop) has taken from results yet: running, or on their
+	// way. Zero: every result is in hand, a batch need not wait.
+	awaiting atomic.Int64
+	inflight sync.WaitGroup
 
 	mu           sync.Mutex
 	started      bool
@@ -258,6 +269,8 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.alarm.c = make(chan struct{}, 1)
 	e.beating = make(chan struct{})
 	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
+	e.ride = newResultRide()
+	e.filling = make(chan struct{}, 1)
 	e.stopClaiming = make(chan struct{})
 	e.loopDone = make(chan struct{})
 	e.execCtx, e.execCancel = context.WithCancel(context.Background())

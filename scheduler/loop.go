@@ -11,6 +11,7 @@ const idleRecheck = 50 * time.Millisecond
 func (e *Engine) loop() {
 	defer close(e.loopDone)
 	defer e.outbox.engineClaimed(1, 0) // no more due work from this loop
+	defer e.ride.setBusy(false)        // the writers write what they hold
 	select {
 	case <-e.beating:
 	case <-e.stopClaiming:
@@ -47,6 +48,7 @@ func (e *Engine) loop() {
 		}
 		backoff = e.cfg.ErrorBackoff
 		e.outbox.engineClaimed(free, started)
+		e.ride.claimed(free, started)
 		if free > 0 && started == free {
 			continue // there may be more due
 		}

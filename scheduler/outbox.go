@@ -144,7 +144,7 @@ func (o *outbox) run() {
 				DueBy: o.dueBy(now), Lease: o.lease, Limit: limit})
 			if err != nil {
 				o.logger.Warn("engine: claiming notifications failed", "err", err, "retry_in", backoff.String())
-				if !o.sleep(backoff, sends, nil) {
+				if !o.sleep(backoff, sends, nil, nil) {
 					return
 				}
 				backoff = min(2*backoff, 5*time.Second)
@@ -162,19 +162,24 @@ func (o *outbox) run() {
 		}
 		delay := o.e.cfg.SafetyPoll
 		var freed chan struct{}
+		// held gets the engine's busy-to-idle signal only while some
+		// notification is pending (perhaps held back for the burst):
+		// otherwise the end of a burst has nothing to send.
+		var held <-chan struct{}
 		if free-got <= 0 {
 			freed = o.freed // due notifications wait for a free sender
 		} else if at, ok, err := o.store.NextNotification(o.e.bgCtx); err != nil {
 			o.logger.Warn("engine: next notification", "err", err)
 			delay = o.e.cfg.ErrorBackoff
 		} else if ok {
+			held = o.burst.idle
 			delay = min(delay, o.nextAt(at).Sub(o.e.clock.Now()))
 			if delay <= 0 {
 				// Due but locked by another instance for a moment.
 				delay = idleRecheck
 			}
 		}
-		if !o.sleep(delay, sends, freed) {
+		if !o.sleep(delay, sends, freed, held) {
 			return
 		}
 	}
@@ -202,9 +207,9 @@ func (o *outbox) waitFreed(d time.Duration) bool {
 	return true
 }
 
-// sleep waits for d, a wake-up or a freed sender; it reports false when
-// the outbox stops.
-func (o *outbox) sleep(d time.Duration, sends, freed <-chan struct{}) bool {
+// sleep waits for d, a wake-up, a freed sender or (held) the engine's
+// claim loop turning idle; it reports false when the outbox stops.
+func (o *outbox) sleep(d time.Duration, sends, freed, held <-chan struct{}) bool {
 	t := o.e.clock.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -212,7 +217,7 @@ func (o *outbox) sleep(d time.Duration, sends, freed <-chan struct{}) bool {
 	case <-sends:
 	case <-o.poke:
 	case <-freed:
-	case <-o.burst.idle: // what was held back is due
+	case <-held: // what was held back is due
 	case <-o.stop:
 		return false
 	}

@@ -6,42 +6,94 @@ import (
 )
 
 // writer records results in batches until results is closed and drained.
-// Config.ResultWriters of them run at once.
+// Config.ResultWriters of them run at once, but one fills a batch at a
+// time (filling): the next starts filling when the last one's batch is
+// being written, so that a burst's results make one batch, not one per
+// writer.
 func (e *Engine) writer() {
-	batch := make([]models.AttemptOutcome, 0, e.cfg.ResultBatch)
-	for first := range e.results {
-		batch = append(batch[:0], first)
-		batch = e.fill(batch)
+	for {
+		batch, ok := e.nextBatch()
+		if !ok {
+			return
+		}
 		e.write(batch)
 	}
+}
+
+// nextBatch returns the next batch for a writer to write (false: results
+// is closed and drained). A batch of successes that the busy claim loop
+// takes (resultRide) is recorded by the loop instead and not returned.
+// The writer holds the filling token only while it fills: while it
+// offers a batch to the loop, the other writer fills the next one (a
+// failure among them is written at once).
+func (e *Engine) nextBatch() ([]models.AttemptOutcome, bool) {
+	for {
+		batch, ok := e.fillNext()
+		if !ok {
+			return nil, false
+		}
+		if e.rideable(batch) && e.ride.offer(batch, rideWait) {
+			continue // the loop's next claim records it
+		}
+		return batch, true
+	}
+}
+
+// fillNext waits for the filling token and the next result, and returns
+// the batch fill makes from it (false: results is closed and drained).
+func (e *Engine) fillNext() ([]models.AttemptOutcome, bool) {
+	e.filling <- struct{}{}
+	defer func() { <-e.filling }()
+	first, ok := <-e.results
+	if !ok {
+		return nil, false
+	}
+	e.awaiting.Add(-1)
+	return e.fill(append(make([]models.AttemptOutcome, 0, e.cfg.ResultBatch), first)), true
 }
 
 // resultLinger is how long a writer waits for more results to join a
 // batch while attempts are still running: a busy engine then commits its
 // results in batches of many (one commit, one WAL flush each) rather than
-// nearly one by one. It delays only the recording (and the wake-up for a
-// retry or an error action), never an attempt's start.
-const resultLinger = 5 * time.Millisecond
+// nearly one by one. A batch of successes waits up to successLinger, or
+// until nothing else runs: a burst's results are then recorded in a
+// commit or two, and a success waits for nothing (no retry, no error
+// action). A failure ends the wait
+// at once: its retry, error action or notification is not delayed. It
+// delays only the recording, never an attempt's start.
+const (
+	resultLinger  = 5 * time.Millisecond
+	successLinger = 250 * time.Millisecond
+)
 
 // fill adds to batch the results already waiting and, while attempts are
-// running, those arriving within resultLinger, up to Config.ResultBatch.
+// running, those arriving within successLinger (resultLinger once it
+// holds a failure, and not at all after a failure arrives), up to
+// Config.ResultBatch.
 func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 	var linger <-chan time.Time
+	failed := !batch[0].Succeeded
 	for len(batch) < e.cfg.ResultBatch {
 		select {
 		case o, ok := <-e.results:
 			if !ok {
 				return batch
 			}
+			e.awaiting.Add(-1)
 			batch = append(batch, o)
+			failed = failed || !o.Succeeded
 			continue
 		default:
 		}
 		if linger == nil {
-			if len(e.sem) <= 1 {
-				return batch // nothing else running (but perhaps the sender)
+			if e.awaiting.Load() <= 0 {
+				return batch // nothing else running
 			}
-			t := time.NewTimer(resultLinger)
+			d := successLinger
+			if failed {
+				d = resultLinger
+			}
+			t := time.NewTimer(d)
 			defer t.Stop()
 			linger = t.C
 		}
@@ -50,7 +102,11 @@ func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 			if !ok {
 				return batch
 			}
+			e.awaiting.Add(-1)
 			batch = append(batch, o)
+			if !o.Succeeded && !failed || e.awaiting.Load() <= 0 {
+				return batch // a failure waits for nothing; nothing else runs
+			}
 		case <-linger:
 			return batch
 		}

@@ -11,7 +11,7 @@ import (
 // statementsWanted reports whether SKED_BENCH_STATEMENTS asks for the
 // statements' figures: when set, the cluster preloads pg_stat_statements
 // and each run logs the statements of the system's database that took the
-// most time (calls, total and mean time, rows, WAL bytes). It is a
+// most time (SKED_BENCH_STATEMENTS=calls: that ran most often) (calls, total and mean time, rows, WAL bytes). It is a
 // diagnostic for finding where PostgreSQL's CPU goes; the figures of a run
 // with it include the extension's small overhead.
 func statementsWanted() bool { return os.Getenv("SKED_BENCH_STATEMENTS") != "" }
@@ -72,7 +72,8 @@ func logStatements(tb testing.TB, dsn, name string) {
 	rows, err := db.Query(`
 		SELECT s.calls, s.total_exec_time, s.mean_exec_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
 		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-		WHERE d.datname = $1 ORDER BY s.total_exec_time DESC LIMIT 15`, name)
+		WHERE d.datname = $1 ORDER BY CASE WHEN $2 THEN s.calls::float8 ELSE s.total_exec_time END DESC LIMIT 15`, name,
+		os.Getenv("SKED_BENCH_STATEMENTS") == "calls")
 	if err != nil {
 		tb.Fatal(err)
 	}
