@@ -14,7 +14,9 @@ func rideEngine() *Engine {
 	return &Engine{cfg: Config{ResultBatch: 256}, results: make(chan models.AttemptOutcome, 16), ride: newResultRide()}
 }
 
-func success(id int64) models.AttemptOutcome { return models.AttemptOutcome{AttemptID: id, Succeeded: true} }
+func success(id int64) models.AttemptOutcome {
+	return models.AttemptOutcome{AttemptID: id, Succeeded: true}
+}
 
 // TestRideOffer: a writer's offer returns false at once while the claim
 // loop is idle; while it is busy the loop's takeRide gets the batch (and
