@@ -36,7 +36,9 @@ func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
 	defer e.claimScope()()
 	if c, ok := e.store.(wakeClaimer); ok {
 		req.NextWake = true
-		if !e.crashed.Load() {
+		if !e.crashed.Load() && req.Limit <= e.cfg.MaxWorkers/2 {
+			// A large claim takes none: recording them would delay the
+			// many attempts it starts (the writers record them meanwhile).
 			req.Outcomes = e.takeRide(e.cfg.ResultBatch)
 		}
 		res, err := c.Claim(e.bgCtx, req)

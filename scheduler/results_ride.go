@@ -10,7 +10,9 @@ import (
 // more is due and it claims again within slotWait), a writer hands a
 // batch of successes to the loop instead of committing it itself: the
 // loop's next claim records the batch in its own transaction
-// (models.ClaimRequest.Outcomes) before it claims. A burst then costs
+// (models.ClaimRequest.Outcomes) before it claims, unless it may start
+// more than half of Config.MaxWorkers attempts (recording would delay
+// them all). A burst then costs
 // about one commit per claim instead of one per claim plus one per result
 // batch, and each claim sees the results just recorded. A batch with a
 // failure is written at once (its retry, error action or notification
