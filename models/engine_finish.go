@@ -116,7 +116,12 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		// The attempts' rows and their jobs' rows come apart (a join of
 		// the two CTEs would be a nested loop: they are estimated at one
-		// row each); joinFinishedRows joins them.
+		// row each); joinFinishedRows joins them. The batch's attempts are
+		// read one by one on the primary key (p: a lateral subquery kept
+		// apart by OFFSET 0) and the update's status check is a join
+		// clause (t.status = p.status, 'running'), so that no plan scans
+		// every running attempt (the partial indexes on status = 'running'
+		// also hold the finished ones' dead entries until a vacuum).
 		var rows []finishedRow
 		err := tx.Raw(`
 			WITH o AS (
@@ -126,8 +131,9 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 			), a AS (
 				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
 					lease_owner = NULL, lease_expires_at = NULL
-				FROM o, job_attempts p
-				WHERE t.id = o.id AND p.id = o.id AND t.status = 'running'
+				FROM o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
+					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
+				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
 					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
