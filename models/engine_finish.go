@@ -116,16 +116,22 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		// The attempts' rows and their jobs' rows come apart (a join of
 		// the two CTEs would be a nested loop: they are estimated at one
-		// row each); joinFinishedRows joins them. The batch's attempts are
-		// read one by one on the primary key (p: a lateral subquery kept
-		// apart by OFFSET 0) and the update's status check is a join
-		// clause (t.status = p.status, 'running'), so that no plan scans
-		// every running attempt (the partial indexes on status = 'running'
-		// also hold the finished ones' dead entries until a vacuum).
+		// row each); joinFinishedRows joins them. The update finds its
+		// rows on the primary key (t.id = ANY of the batch's ids), and
+		// its status check is a join clause (t.status = p.status, which
+		// p holds to 'running') rather than one that the partial indexes
+		// on status = 'running' could serve: whatever the statistics say,
+		// no plan reads every running attempt and the dead entries those
+		// indexes keep of the finished ones until a vacuum. p, the
+		// attempt as the statement found it (its lease owner is the
+		// history's instance), is read on the primary key per outcome (a
+		// lateral subquery kept apart by OFFSET 0). The batch is read as jsonb (jsonb_to_recordset): each request and
+		// response is parsed once, where json_to_recordset lexes it and
+		// jsonb's input parses its text again.
 		var rows []finishedRow
 		err := tx.Raw(`
 			WITH o AS (
-				SELECT * FROM json_to_recordset(?::json) AS o(id bigint, owner text, expired boolean, fin timestamptz,
+				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, owner text, expired boolean, fin timestamptz,
 					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
 					sent timestamptz, ikey text, req jsonb, resp jsonb)
 			), a AS (
