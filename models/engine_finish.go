@@ -120,14 +120,16 @@ func (s *Store) FinishAttempts(ctx context.Context, outcomes []AttemptOutcome) (
 		// rows on the primary key (t.id = ANY of the batch's ids), and
 		// its status check is a join clause (t.status = p.status, which
 		// p holds to 'running') rather than one that the partial indexes
-		// on status = 'running' could serve: whatever the statistics say,
-		// no plan reads every running attempt and the dead entries those
-		// indexes keep of the finished ones until a vacuum. p, the
+		// on status = 'running' could serve: however few running attempts
+		// the statistics count, no plan reads all of them and the dead
+		// entries those indexes keep of the finished ones until a vacuum
+		// (a table the statistics find tiny may still be scanned). p, the
 		// attempt as the statement found it (its lease owner is the
 		// history's instance), is read on the primary key per outcome (a
-		// lateral subquery kept apart by OFFSET 0). The batch is read as jsonb (jsonb_to_recordset): each request and
-		// response is parsed once, where json_to_recordset lexes it and
-		// jsonb's input parses its text again.
+		// lateral subquery kept apart by OFFSET 0). The batch is read as
+		// jsonb (jsonb_to_recordset): each request and response is parsed
+		// once, where json_to_recordset lexes it and jsonb's input parses
+		// its text again.
 		var rows []finishedRow
 		err := tx.Raw(`
 			WITH o AS (
