@@ -145,18 +145,32 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	{
 		// The attempts' rows and their jobs' rows come apart (a join of
 		// the two CTEs would be a nested loop: they are estimated at one
-		// row each); joinFinishedRows joins them.
+		// row each); joinFinishedRows joins them. The update finds its
+		// rows on the primary key (t.id = ANY of the batch's ids), and
+		// its status check is a join clause (t.status = p.status, which
+		// p holds to 'running') rather than one that the partial indexes
+		// on status = 'running' could serve: however few running attempts
+		// the statistics count, no plan reads all of them and the dead
+		// entries those indexes keep of the finished ones until a vacuum
+		// (a table the statistics find tiny may still be scanned). p, the
+		// attempt as the statement found it (its lease owner is the
+		// history's instance), is read on the primary key per outcome (a
+		// lateral subquery kept apart by OFFSET 0). The batch is read as
+		// jsonb (jsonb_to_recordset): each request and response is parsed
+		// once, where json_to_recordset lexes it and jsonb's input parses
+		// its text again.
 		var rows []finishedRow
 		err := tx.Raw(`
 			WITH o AS (
-				SELECT * FROM json_to_recordset(?::json) AS o(id bigint, owner text, expired boolean, fin timestamptz,
+				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, owner text, expired boolean, fin timestamptz,
 					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
 					sent timestamptz, ikey text, req jsonb, resp jsonb)
 			), a AS (
 				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
 					lease_owner = NULL, lease_expires_at = NULL
-				FROM o, job_attempts p
-				WHERE t.id = o.id AND p.id = o.id AND t.status = 'running'
+				FROM o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
+					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
+				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
 					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,

@@ -1,0 +1,163 @@
+package models_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"sked/models"
+	"sked/models/testdb"
+)
+
+// BenchmarkFinishAttemptsServerCPU measures the PostgreSQL CPU that
+// FinishAttempts costs per 1,000 outcomes (pg-cpu-s/1k): per iteration
+// 2,000 new enabled jobs with one running attempt each, like the jobs of
+// bench/river, are finished in batches of 100 with an exchange of the
+// size the engine stores for a GET (masked headers, a short answer). Only
+// the store's one backend is measured (its utime and stime, in ticks of
+// 10 ms), not the setup nor the server's other processes, so that two
+// variants of the statement compare on a loaded machine. Run it with
+// `go test ./models/ -run '^$' -bench FinishAttemptsServerCPU -benchtime 5x`.
+func BenchmarkFinishAttemptsServerCPU(b *testing.B) {
+	const jobs, batch = 2000, 100
+	dsn := testdb.DSN(b)
+	store := testdb.Open(b, dsn, models.Options{MaxOpenConns: 1})
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if _, err := store.CreateUser(ctx, models.NewUser{Username: "owner", Password: "password123"}); err != nil {
+		b.Fatal(err)
+	}
+	coll := &models.JobCollection{Name: "cpu"}
+	if err := store.CreateCollection(ctx, models.DefaultWorkspaceID, "rg", coll); err != nil {
+		b.Fatal(err)
+	}
+	t0 := time.Now().Truncate(time.Second)
+	var cpu float64
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		ids := runningAttempts(b, db, coll.ID, i, jobs, t0)
+		before := backendTicks(b, db)
+		b.StartTimer()
+		for k := 0; k < len(ids); k += batch {
+			outs := make([]models.AttemptOutcome, 0, batch)
+			for _, id := range ids[k:min(k+batch, len(ids))] {
+				outs = append(outs, models.AttemptOutcome{AttemptID: id, Owner: "bench", Now: t0.Add(time.Second),
+					Succeeded: true, Message: "Http Action - Response from host '127.0.0.1': 'OK'", Exchange: benchExchange(id, t0)})
+			}
+			res, err := store.FinishAttempts(ctx, outs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, r := range res {
+				if !r.Recorded {
+					b.Fatalf("attempt %d not recorded", r.AttemptID)
+				}
+			}
+		}
+		b.StopTimer()
+		cpu += backendTicks(b, db) - before
+		b.StartTimer()
+	}
+	b.ReportMetric(cpu/100*1000/float64(b.N*jobs), "pg-cpu-s/1k")
+}
+
+// runningAttempts stores n new enabled minute jobs (round i) with one
+// running attempt each, owned by "bench", and returns the attempts' ids.
+func runningAttempts(b *testing.B, db *sql.DB, collID int64, i, n int, t0 time.Time) []int64 {
+	b.Helper()
+	rows, err := db.Query(`
+		WITH j AS (
+			INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
+			SELECT $1, 'r' || $2::int || '-' || g,
+			       json_build_object('startTime', '2026-01-01T00:00:00Z', 'recurrence', json_build_object('frequency', 'minute'),
+			           'action', json_build_object('type', 'http',
+			               'request', json_build_object('uri', 'http://127.0.0.1:40000/?k=' || g, 'method', 'GET'),
+			               'retryPolicy', json_build_object('retryType', 'none'))),
+			       'enabled', $3::timestamptz + interval '1 minute', $3
+			FROM generate_series(1, $4) g
+			RETURNING id)
+		INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner,
+			lease_expires_at, started_at)
+		SELECT id, $3, 'MainAction', 1, 1, 'running', $3, 'bench', $3::timestamptz + interval '1 hour', $3 FROM j
+		RETURNING id`, collID, i, t0, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Exec(`ANALYZE jobs, job_attempts`); err != nil {
+		b.Fatal(err)
+	}
+	return ids
+}
+
+// benchExchange is an exchange the size of the engine's for a GET.
+func benchExchange(id int64, t0 time.Time) *models.Exchange {
+	h := func(kv ...string) []models.HeaderField {
+		var out []models.HeaderField
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, models.HeaderField{Name: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	tag := strconv.FormatInt(id, 10)
+	return &models.Exchange{SentAt: t0, IdempotencyKey: "sked-" + tag,
+		Request: models.ExchangeRequest{Method: "GET", URL: "http://127.0.0.1:40000/?k=" + tag,
+			Headers: h("User-Agent", "Sked", "x-ms-execution-tag", tag, "x-ms-client-request-id", "8d1c6f3e-4b2a-4c1e-9f0a-"+tag,
+				"x-ms-scheduler-expected-execution-time", t0.Format(time.RFC3339), "x-ms-scheduler-jobid", "cpu/r-"+tag,
+				"x-ms-scheduler-jobcollectionid", "rg/cpu", "x-ms-scheduler-regionid", "local", "Idempotency-Key", "sked-"+tag)},
+		Response: &models.ExchangeResponse{Status: 200, StatusText: "OK", Body: "ok",
+			Headers: h("Content-Length", "2", "Content-Type", "text/plain; charset=utf-8", "Date", t0.Format(time.RFC1123))}}
+}
+
+// backendTicks returns the CPU ticks (utime + stime, 1/100 s) used so far
+// by the backends of db's database other than db's own connections.
+func backendTicks(b *testing.B, db *sql.DB) float64 {
+	b.Helper()
+	rows, err := db.Query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+		AND backend_type = 'client backend'`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var total float64
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			b.Fatal(err)
+		}
+		s, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := strings.Fields(string(s)[strings.LastIndexByte(string(s), ')')+2:])
+		for _, v := range f[11:13] {
+			t, _ := strconv.ParseFloat(v, 64)
+			total += t
+		}
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return total
+}
