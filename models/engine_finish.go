@@ -142,25 +142,24 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 // recordOutcomes runs finishAttemptsTx's statements in tx for outcomes,
 // sent as data (their JSON), and fills out.
 func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []FinishedAttempt) error {
-	{
-		// The attempts' rows and their jobs' rows come apart (a join of
-		// the two CTEs would be a nested loop: they are estimated at one
-		// row each); joinFinishedRows joins them. The update finds its
-		// rows on the primary key (t.id = ANY of the batch's ids), and
-		// its status check is a join clause (t.status = p.status, which
-		// p holds to 'running') rather than one that the partial indexes
-		// on status = 'running' could serve: however few running attempts
-		// the statistics count, no plan reads all of them and the dead
-		// entries those indexes keep of the finished ones until a vacuum
-		// (a table the statistics find tiny may still be scanned). p, the
-		// attempt as the statement found it (its lease owner is the
-		// history's instance), is read on the primary key per outcome (a
-		// lateral subquery kept apart by OFFSET 0). The batch is read as
-		// jsonb (jsonb_to_recordset): each request and response is parsed
-		// once, where json_to_recordset lexes it and jsonb's input parses
-		// its text again.
-		var rows []finishedRow
-		err := tx.Raw(`
+	// The attempts' rows and their jobs' rows come apart (a join of
+	// the two CTEs would be a nested loop: they are estimated at one
+	// row each); joinFinishedRows joins them. The update finds its
+	// rows on the primary key (t.id = ANY of the batch's ids), and
+	// its status check is a join clause (t.status = p.status, which
+	// p holds to 'running') rather than one that the partial indexes
+	// on status = 'running' could serve: however few running attempts
+	// the statistics count, no plan reads all of them and the dead
+	// entries those indexes keep of the finished ones until a vacuum
+	// (a table the statistics find tiny may still be scanned). p, the
+	// attempt as the statement found it (its lease owner is the
+	// history's instance), is read on the primary key per outcome (a
+	// lateral subquery kept apart by OFFSET 0). The batch is read as
+	// jsonb (jsonb_to_recordset): each request and response is parsed
+	// once, where json_to_recordset lexes it and jsonb's input parses
+	// its text again.
+	var rows []finishedRow
+	err := tx.Raw(`
 			WITH o AS (
 				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, owner text, expired boolean, fin timestamptz,
 					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
@@ -223,45 +222,44 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
 			       u.needs_schedule, u.consecutive_faults
 			FROM u`, data).Scan(&rows).Error
-		if err != nil {
-			return fmt.Errorf("finish attempts: %w", err)
-		}
-		byID := joinFinishedRows(rows)
-		var earliest time.Time
-		var next []nextWire
-		var ending []int
-		for i := range outcomes {
-			out[i] = FinishedAttempt{AttemptID: outcomes[i].AttemptID}
-			r := byID[outcomes[i].AttemptID]
-			if r == nil {
-				continue
-			}
-			if followUp(&outcomes[i], r, &out[i], &next) {
-				ending = append(ending, i)
-			}
-			if due := outcomes[i].Next; out[i].NextStored && (earliest.IsZero() || due.DueAt.Before(earliest)) {
-				earliest = due.DueAt
-			}
-		}
-		// The next attempts first: a job ends only when none is open. The
-		// other engines arm a timer for the earliest (the writer arms its
-		// own).
-		if err := insertNextAttempts(tx, next, earliest); err != nil {
-			return err
-		}
-		ended := map[int64]jobdef.State{}
-		if err := endFinishedJobs(tx, outcomes, byID, out, ending, ended); err != nil {
-			return err
-		}
-		evs := outcomeEvents(outcomes, out, byID, ended)
-		if _, err := enqueueJobEvents(tx, evs); err != nil {
-			return err
-		}
-		for _, ev := range evs {
-			out[ev.src].Notifications += ev.stored
-		}
-		return nil
+	if err != nil {
+		return fmt.Errorf("finish attempts: %w", err)
 	}
+	byID := joinFinishedRows(rows)
+	var earliest time.Time
+	var next []nextWire
+	var ending []int
+	for i := range outcomes {
+		out[i] = FinishedAttempt{AttemptID: outcomes[i].AttemptID}
+		r := byID[outcomes[i].AttemptID]
+		if r == nil {
+			continue
+		}
+		if followUp(&outcomes[i], r, &out[i], &next) {
+			ending = append(ending, i)
+		}
+		if due := outcomes[i].Next; out[i].NextStored && (earliest.IsZero() || due.DueAt.Before(earliest)) {
+			earliest = due.DueAt
+		}
+	}
+	// The next attempts first: a job ends only when none is open. The
+	// other engines arm a timer for the earliest (the writer arms its
+	// own).
+	if err := insertNextAttempts(tx, next, earliest); err != nil {
+		return err
+	}
+	ended := map[int64]jobdef.State{}
+	if err := endFinishedJobs(tx, outcomes, byID, out, ending, ended); err != nil {
+		return err
+	}
+	evs := outcomeEvents(outcomes, out, byID, ended)
+	if _, err := enqueueJobEvents(tx, evs); err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		out[ev.src].Notifications += ev.stored
+	}
+	return nil
 }
 
 // finishedRow is an attempt recorded by FinishAttempts with its job's
