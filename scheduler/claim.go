@@ -41,6 +41,7 @@ func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
 			// many attempts it starts (the writers record them meanwhile).
 			req.Outcomes = e.takeRide(e.cfg.ResultBatch)
 		}
+		e.ride.passed()
 		res, err := c.Claim(e.bgCtx, req)
 		switch {
 		case err != nil && len(req.Outcomes) > 0:

@@ -48,7 +48,7 @@ func (e *Engine) loop() {
 		}
 		backoff = e.cfg.ErrorBackoff
 		e.outbox.engineClaimed(free, started)
-		e.ride.claimed(free, started)
+		e.ride.noteClaim(free, started)
 		if free > 0 && started == free {
 			continue // there may be more due
 		}

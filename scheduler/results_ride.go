@@ -17,7 +17,8 @@ import (
 // batch, and each claim sees the results just recorded. A batch with a
 // failure is written at once (its retry, error action or notification
 // must not wait), and so is a batch the loop has not taken within
-// rideWait or when the loop turns idle.
+// rideWait, by the loop's next claim (a claim that takes none releases
+// the offers: see passed) or when the loop turns idle.
 const rideWait = 150 * time.Millisecond
 
 // resultRide hands result batches from the writers to the claim loop. The
@@ -32,20 +33,33 @@ type resultRide struct {
 	// idle is closed while the loop is idle; a new one is made when it
 	// turns busy.
 	idle chan struct{}
+	// claimed is closed when a claim of the loop has taken what it takes
+	// (passed); a new one is made then.
+	claimed chan struct{}
 }
 
 // newResultRide returns an idle resultRide.
 func newResultRide() *resultRide {
-	r := &resultRide{handoff: make(chan []models.AttemptOutcome), idle: make(chan struct{})}
+	r := &resultRide{handoff: make(chan []models.AttemptOutcome), idle: make(chan struct{}), claimed: make(chan struct{})}
 	close(r.idle)
 	return r
 }
 
-// claimed notes a claim of the loop that asked for free workers and
+// passed releases the writers still offering when a claim of the loop
+// has taken what it takes: they write their batches themselves rather
+// than wait for a later claim.
+func (r *resultRide) passed() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	close(r.claimed)
+	r.claimed = make(chan struct{})
+}
+
+// noteClaim notes a claim of the loop that asked for free workers and
 // started started attempts: the loop is busy while its claims fill their
 // free workers. A claim with no free worker (it only schedules and looks
 // for expired leases) changes nothing.
-func (r *resultRide) claimed(free, started int) {
+func (r *resultRide) noteClaim(free, started int) {
 	if free > 0 {
 		r.setBusy(started >= free)
 	}
@@ -72,7 +86,7 @@ func (r *resultRide) setBusy(busy bool) {
 // caller writes it.
 func (r *resultRide) offer(batch []models.AttemptOutcome, wait time.Duration) bool {
 	r.mu.Lock()
-	busy, idle := r.busy, r.idle
+	busy, idle, claimed := r.busy, r.idle, r.claimed
 	r.mu.Unlock()
 	if !busy {
 		return false
@@ -83,12 +97,13 @@ func (r *resultRide) offer(batch []models.AttemptOutcome, wait time.Duration) bo
 	case r.handoff <- batch:
 		return true
 	case <-idle:
+	case <-claimed:
 	case <-t.C:
 	}
 	return false
 }
 
-// take returns what the loop's next claim records: the batches the
+// takeRide returns what the loop's next claim records: the batches the
 // writers are offering (taken while it holds fewer than max results),
 // then the results waiting in results that no writer has picked up yet,
 // up to max in all (a writer's batch may take it past max, to at most

@@ -21,8 +21,8 @@ func success(id int64) models.AttemptOutcome {
 // TestRideOffer: a writer's offer returns false at once while the claim
 // loop is idle; while it is busy the loop's takeRide gets the batch (and
 // the results still waiting in results, counted out of awaiting); an
-// offer nobody takes gives up after rideWait, or as soon as the loop
-// turns idle.
+// offer nobody takes gives up after rideWait, as soon as a claim that
+// took none passed, or as soon as the loop turns idle.
 func TestRideOffer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := rideEngine()
@@ -31,7 +31,7 @@ func TestRideOffer(t *testing.T) {
 			t.Fatal("offer to an idle loop: taken, or waited")
 		}
 
-		e.ride.claimed(4, 4) // a full claim: busy
+		e.ride.noteClaim(4, 4) // a full claim: busy
 		e.awaiting.Store(2)
 		e.results <- success(3)
 		e.results <- success(4)
@@ -53,9 +53,17 @@ func TestRideOffer(t *testing.T) {
 		if e.ride.offer([]models.AttemptOutcome{success(5)}, rideWait) || time.Since(t0) != rideWait {
 			t.Fatalf("an offer nobody took returned after %v, want false after %v", time.Since(t0), rideWait)
 		}
+		go func() { taken <- e.ride.offer([]models.AttemptOutcome{success(7)}, rideWait) }()
+		time.Sleep(10 * time.Millisecond)
+		e.ride.passed() // a claim that took none
+		t0 = time.Now()
+		if <-taken || time.Since(t0) != 0 {
+			t.Fatal("an offer went on after a claim that took none")
+		}
+
 		go func() { taken <- e.ride.offer([]models.AttemptOutcome{success(6)}, rideWait) }()
 		time.Sleep(10 * time.Millisecond)
-		e.ride.claimed(4, 2) // a claim that did not fill its workers: idle
+		e.ride.noteClaim(4, 2) // a claim that did not fill its workers: idle
 		t0 = time.Now()
 		if <-taken || time.Since(t0) != 0 {
 			t.Fatal("an offer went on after the loop turned idle")
