@@ -36,9 +36,7 @@ func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
 	defer e.claimScope()()
 	if c, ok := e.store.(wakeClaimer); ok {
 		req.NextWake = true
-		if !e.crashed.Load() && req.Limit <= e.cfg.MaxWorkers/2 {
-			// A large claim takes none: recording them would delay the
-			// many attempts it starts (the writers record them meanwhile).
+		if !e.crashed.Load() {
 			req.Outcomes = e.takeRide(e.cfg.ResultBatch)
 		}
 		e.ride.passed()

@@ -10,15 +10,13 @@ import (
 // more is due and it claims again within slotWait), a writer hands a
 // batch of successes to the loop instead of committing it itself: the
 // loop's next claim records the batch in its own transaction
-// (models.ClaimRequest.Outcomes) before it claims, unless it may start
-// more than half of Config.MaxWorkers attempts (recording would delay
-// them all). A burst then costs
+// (models.ClaimRequest.Outcomes) before it claims. A burst then costs
 // about one commit per claim instead of one per claim plus one per result
 // batch, and each claim sees the results just recorded. A batch with a
 // failure is written at once (its retry, error action or notification
 // must not wait), and so is a batch the loop has not taken within
-// rideWait, by the loop's next claim (a claim that takes none releases
-// the offers: see passed) or when the loop turns idle.
+// rideWait, when a claim has taken what it takes (passed) or when the
+// loop turns idle.
 const rideWait = 150 * time.Millisecond
 
 // resultRide hands result batches from the writers to the claim loop. The
