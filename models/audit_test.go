@@ -2,7 +2,6 @@ package models_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"strings"
 	"testing"
@@ -16,13 +15,7 @@ import (
 // the change, none when fn fails, and that the table refuses UPDATE,
 // DELETE and TRUNCATE: only Prune deletes, and only what is old enough.
 func TestAuditLogIsAppendOnly(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	entry := func(at time.Time, resource string) models.AuditEntry {
@@ -30,7 +23,7 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 			ActorName: "ada", Via: "web", Addr: "192.0.2.1", Action: "job.put", Resource: resource,
 			Diff: []models.AuditChange{{Path: "recurrence.interval", Old: "1", New: "2"}}}
 	}
-	err = store.Audited(ctx, "test", func(tx *models.Store) ([]models.AuditEntry, error) {
+	err := store.Audited(ctx, "test", func(tx *models.Store) ([]models.AuditEntry, error) {
 		return []models.AuditEntry{entry(t0, "resourceGroups/rg/jobCollections/c/jobs/old"),
 			entry(t0.Add(48*time.Hour), "resourceGroups/rg/jobCollections/c/jobs/new")}, nil
 	})

@@ -10,7 +10,6 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
-	"sked/models/testdb"
 )
 
 // TestClaimWritesOneTimeJobsAndSchedulesInBulk claims, on the real
@@ -21,13 +20,7 @@ import (
 // does not start it again and ends in its plan's end state, with its
 // audit entry; a job to schedule whose plan ends is ended too.
 func TestClaimWritesOneTimeJobsAndSchedulesInBulk(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

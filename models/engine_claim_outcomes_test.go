@@ -2,14 +2,12 @@ package models_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"testing"
 	"time"
 
 	"sked/models"
 	"sked/models/jobdef"
-	"sked/models/testdb"
 )
 
 // TestClaimRecordsOutcomesBeforeClaiming: a claim carrying attempt results
@@ -19,13 +17,7 @@ import (
 // next occurrences. When the claim fails, none of the results is
 // recorded. ClaimDue ignores Outcomes.
 func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

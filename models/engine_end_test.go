@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/testdb"
 )
 
 // TestFinishAttemptsBatchCountsFaultsAndEndsJobs records one batch with
@@ -18,13 +17,7 @@ import (
 // entry, even when two of its outcomes end occurrences; a job with a next
 // attempt stays enabled.
 func TestFinishAttemptsBatchCountsFaultsAndEndsJobs(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

@@ -1,7 +1,6 @@
 package models_test
 
 import (
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -9,9 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"sked/models"
-	"sked/models/testdb"
 )
 
 // TestDetailsSizeIsBoundedByTheDatabase: job_history_details refuses a
@@ -19,13 +15,7 @@ import (
 // jsonb's binary size) whoever writes it, and stores one just under the
 // bound; a refused row leaves nothing behind.
 func TestDetailsSizeIsBoundedByTheDatabase(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	coll := newCollection(t, store, "rg", "jc")
 	var jobID int64
 	if err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state)

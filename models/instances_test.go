@@ -2,7 +2,6 @@ package models_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"sked/models"
-	"sked/models/testdb"
 )
 
 // TestHeartbeatExpiresTheLeasesOfDeadInstances: a beat renews the
@@ -19,13 +17,7 @@ import (
 // expired), those of live instances and of the beating one keep theirs;
 // RemoveInstance keeps the row of an instance that still holds attempts.
 func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "hb")
 	t0 := time.Now().Truncate(time.Second)

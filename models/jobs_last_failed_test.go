@@ -10,7 +10,6 @@ import (
 
 	"sked/models"
 	"sked/models/jobdef"
-	"sked/models/testdb"
 )
 
 // TestFailedFilterReadsTheLastFailure: "failed in the last 24 h" keeps a
@@ -54,13 +53,7 @@ func TestFailedFilterReadsTheLastFailure(t *testing.T) {
 // jobs.last_failed_at to the start of the newest Failed entry; successes
 // and postponed occurrences leave it.
 func TestLastFailedFollowsEveryFailedWriter(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDB(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -419,4 +420,19 @@ func TestAPITokens(t *testing.T) {
 	if _, _, err := store.CreateToken(ctx, alice.ID, strings.Repeat("n", 101)); err == nil {
 		t.Error("a 101-character name was accepted")
 	}
+}
+
+// storeAndDB returns a store on a new test database and a plain
+// connection pool to the same database (for the statements a test runs
+// itself), closed when the test ends.
+func storeAndDB(t testing.TB) (*models.Store, *sql.DB) {
+	t.Helper()
+	dsn := testdb.DSN(t)
+	store := testdb.Open(t, dsn, models.Options{})
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return store, db
 }
