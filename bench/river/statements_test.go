@@ -24,6 +24,13 @@ func statementsWanted() bool { return os.Getenv("SKED_BENCH_STATEMENTS") != "" }
 // the engine's batch statements (the attempts, history, jobs) costs what.
 func explainLog() string { return os.Getenv("SKED_BENCH_EXPLAIN") }
 
+// benchSQL is SKED_BENCH_SQL: statements prepareSked runs on Sked's
+// migrated database before it stores the jobs, to measure a schema change
+// (an index dropped, a fillfactor, a column default standing for jobs that
+// ran before) without a migration; "" (the default) runs nothing. River's
+// database is left as it is.
+func benchSQL() string { return os.Getenv("SKED_BENCH_SQL") }
+
 // enableStatements makes the cluster preload pg_stat_statements; the
 // caller restarts the server.
 func enableStatements(tb testing.TB, admin *sql.DB) {

@@ -90,6 +90,11 @@ func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
 		tb.Fatal(err)
 	}
 	defer db.Close()
+	if x := benchSQL(); x != "" {
+		if _, err := db.Exec(x); err != nil {
+			tb.Fatalf("SKED_BENCH_SQL: %v", err)
+		}
+	}
 	_, err = db.Exec(`
 		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
 		SELECT $1, 'b' || g,
