@@ -37,9 +37,12 @@ func (s *countingStore) Claim(ctx context.Context, req models.ClaimRequest) (mod
 // same instant on an engine with 4 workers, each call taking 20 ms: the
 // claim loop stays busy (every claim fills its free workers), so the
 // writers hand their batches of successes to its claims. Every result is
-// recorded once (history, counters, the job completed), at least half of
-// them by the claims, and fewer transactions record results than there
-// are results.
+// recorded once (history, counters, the job completed), claims carry some
+// of them, and fewer transactions record results than there are results.
+// How many ride depends on the machine's timing (a loaded machine lets a
+// writer's batch grow instead: 29 of 60 rode in one CI run, 3 claims and 1
+// transaction of its own for the 60), so the test asserts the mechanism,
+// not a share.
 func TestBusyEngineRecordsResultsInItsClaims(t *testing.T) {
 	store := &countingStore{Store: testdb.Store(t)}
 	coll := newCollection(t, store.Store)
@@ -96,8 +99,8 @@ func TestBusyEngineRecordsResultsInItsClaims(t *testing.T) {
 	}
 	rode, claims, finishes := store.rode.Load(), store.rideClaims.Load(), store.finishes.Load()
 	t.Logf("%d results: %d recorded by %d claims, the rest by %d transactions of their own", n, rode, claims, finishes)
-	if rode < n/2 {
-		t.Errorf("%d of %d results recorded by claims, want at least half", rode, n)
+	if rode == 0 || claims == 0 {
+		t.Errorf("no claim recorded results (%d results in %d claims)", rode, claims)
 	}
 	if claims+finishes >= n {
 		t.Errorf("%d transactions recorded %d results", claims+finishes, n)
