@@ -436,3 +436,37 @@ func storeAndDB(t testing.TB) (*models.Store, *sql.DB) {
 	t.Cleanup(func() { db.Close() })
 	return store, db
 }
+
+// planWithoutSeqScan returns the plan (EXPLAIN's lines, joined by
+// newlines) of query with args on db, with sequential scans off: a test
+// table is too small for the planner to prefer an index otherwise. The
+// setting holds only in the transaction it plans in, rolled back before
+// it returns.
+func planWithoutSeqScan(t testing.TB, db *sql.DB, query string, args ...any) string {
+	t.Helper()
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`SET LOCAL enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tx.Query(`EXPLAIN `+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
