@@ -73,6 +73,7 @@ func startCluster(tb testing.TB) *cluster {
 		if admin, err = sql.Open("pgx", pg.DSN()); err != nil {
 			tb.Fatal(err)
 		}
+		trackStatements(tb, admin)
 	}
 	var fsync, syncCommit string
 	admin.QueryRow(`SELECT current_setting('fsync'), current_setting('synchronous_commit')`).Scan(&fsync, &syncCommit)
@@ -183,7 +184,10 @@ type result struct {
 	execPerSec                      float64
 	p50, p99, max                   float64 // lateness, ms
 	cpuPer1k, commitsPer1k          float64
-	load1                           float64
+	// backendPer1k and autovacuumPer1k are the part of cpuPer1k spent by
+	// the sessions and by autovacuum (cpuKinds).
+	backendPer1k, autovacuumPer1k float64
+	load1                         float64
 }
 
 // summarise computes a run's figures from the sink; cpu and commits are

@@ -31,6 +31,8 @@ func BenchmarkSideBySide(b *testing.B) {
 					b.ReportMetric(float64(r.duplicates), "dups")
 					b.ReportMetric(float64(r.misses), "misses")
 					b.ReportMetric(r.cpuPer1k, "pg-cpu-s/1k")
+					b.ReportMetric(r.backendPer1k, "pg-backend-cpu-s/1k")
+					b.ReportMetric(r.autovacuumPer1k, "pg-autovacuum-cpu-s/1k")
 					b.ReportMetric(r.commitsPer1k, "commits/1k")
 					b.ReportMetric(r.load1, "load1")
 				}

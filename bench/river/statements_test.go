@@ -1,6 +1,7 @@
 package river
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -20,7 +21,7 @@ func statementsWanted() bool { return os.Getenv("SKED_BENCH_STATEMENTS") != "" }
 // copied when the cluster stops ("" when not set). With it (and
 // SKED_BENCH_STATEMENTS), the cluster also loads auto_explain in every
 // session and logs the plan of each statement slower than 14 ms with its
-// actual times, buffers and WAL per node: the way to see which part of
+// actual times, buffers and WAL per node and the time of its triggers (foreign-key checks): the way to see which part of
 // the engine's batch statements (the attempts, history, jobs) costs what.
 func explainLog() string { return os.Getenv("SKED_BENCH_EXPLAIN") }
 
@@ -35,17 +36,40 @@ func benchSQL() string { return os.Getenv("SKED_BENCH_SQL") }
 // caller restarts the server.
 func enableStatements(tb testing.TB, admin *sql.DB) {
 	tb.Helper()
-	if _, err := admin.Exec(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`); err != nil {
+	// One session: LOAD makes a library's settings known to ALTER SYSTEM
+	// in the session that loaded it only.
+	conn, err := admin.Conn(context.Background())
+	if err != nil {
 		tb.Fatal(err)
 	}
-	admin.Exec(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`)
+	defer conn.Close()
+	run := func(q string) {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+	run(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`)
 	if explainLog() != "" {
-		admin.Exec(`ALTER SYSTEM SET session_preload_libraries = 'auto_explain'`)
-		admin.Exec(`LOAD 'auto_explain'`) // ALTER SYSTEM knows its settings once loaded
-		admin.Exec(`ALTER SYSTEM SET auto_explain.log_min_duration = '14ms'`)
-		admin.Exec(`ALTER SYSTEM SET auto_explain.log_analyze = on`)
-		admin.Exec(`ALTER SYSTEM SET auto_explain.log_buffers = on`)
-		admin.Exec(`ALTER SYSTEM SET auto_explain.log_wal = on`)
+		run(`ALTER SYSTEM SET session_preload_libraries = 'auto_explain'`)
+		run(`LOAD 'auto_explain'`)
+		run(`ALTER SYSTEM SET auto_explain.log_min_duration = '14ms'`)
+		run(`ALTER SYSTEM SET auto_explain.log_analyze = on`)
+		run(`ALTER SYSTEM SET auto_explain.log_buffers = on`)
+		run(`ALTER SYSTEM SET auto_explain.log_wal = on`)
+		run(`ALTER SYSTEM SET auto_explain.log_triggers = on`)
+	}
+}
+
+// trackStatements sets, on the restarted cluster (pg_stat_statements'
+// settings exist once it is preloaded), the tracking of nested statements
+// and of planning time, and reloads the configuration.
+func trackStatements(tb testing.TB, admin *sql.DB) {
+	tb.Helper()
+	for _, q := range []string{`ALTER SYSTEM SET pg_stat_statements.track = 'all'`,
+		`ALTER SYSTEM SET pg_stat_statements.track_planning = on`, `SELECT pg_reload_conf()`} {
+		if _, err := admin.Exec(q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
 	}
 }
 
@@ -67,7 +91,9 @@ func resetStatements(tb testing.TB, dsn string) {
 }
 
 // logStatements logs (through dsn) the 15 statements of database name that
-// took the most time since resetStatements, and its 8 most written tables
+// took the most time since resetStatements (calls, execution and planning
+// milliseconds, rows, WAL, blocks; nested statements such as the
+// foreign-key checks included), and its 8 most written tables
 // (rows inserted, updated, updated HOT, deleted).
 func logStatements(tb testing.TB, dsn, name string) {
 	tb.Helper()
@@ -77,7 +103,7 @@ func logStatements(tb testing.TB, dsn, name string) {
 	}
 	defer db.Close()
 	rows, err := db.Query(`
-		SELECT s.calls, s.total_exec_time, s.mean_exec_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
+		SELECT s.calls, s.total_exec_time, s.total_plan_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
 		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
 		WHERE d.datname = $1 ORDER BY CASE WHEN $2 THEN s.calls::float8 ELSE s.total_exec_time END DESC LIMIT 15`, name,
 		os.Getenv("SKED_BENCH_STATEMENTS") == "calls")
@@ -86,16 +112,16 @@ func logStatements(tb testing.TB, dsn, name string) {
 	}
 	defer rows.Close()
 	var b strings.Builder
-	fmt.Fprintf(&b, "statements of %s:\n%8s %10s %8s %8s %10s %10s  query\n", name, "calls", "total ms", "mean ms", "rows", "WAL kB", "blocks")
+	fmt.Fprintf(&b, "statements of %s:\n%8s %10s %8s %8s %10s %10s  query\n", name, "calls", "exec ms", "plan ms", "rows", "WAL kB", "blocks")
 	for rows.Next() {
 		var calls, nrows, blocks int64
-		var total, mean float64
+		var total, plan float64
 		var wal float64
 		var q string
-		if err := rows.Scan(&calls, &total, &mean, &nrows, &wal, &blocks, &q); err != nil {
+		if err := rows.Scan(&calls, &total, &plan, &nrows, &wal, &blocks, &q); err != nil {
 			tb.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%8d %10.1f %8.2f %8d %10.0f %10d  %s\n", calls, total, mean, nrows, wal/1024, blocks, q)
+		fmt.Fprintf(&b, "%8d %10.1f %8.2f %8d %10.0f %10d  %s\n", calls, total, plan, nrows, wal/1024, blocks, q)
 	}
 	if err := rows.Err(); err != nil {
 		tb.Fatal(err)

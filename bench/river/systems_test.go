@@ -52,12 +52,20 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	}
 	load := loadavg()
 	cpu0, commits0 := c.cpuSeconds(tb), c.commits(tb, name)
+	kinds := startCPUKinds(tb, c)
 	start()
 	time.Sleep(time.Until(s.due(n - 1).Add(grace)))
 	stop()
 	time.Sleep(600 * time.Millisecond) // the statistics of closed sessions are flushed
 	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
 	r.load1 = load
+	if r.executed > 0 {
+		by := kinds.stop()
+		r.backendPer1k = by["backend"] * 1000 / float64(r.executed)
+		r.autovacuumPer1k = by["autovacuum"] * 1000 / float64(r.executed)
+	} else {
+		kinds.stop()
+	}
 	if statementsWanted() {
 		logStatements(tb, dsn, name)
 	}
