@@ -18,7 +18,7 @@ func TestCollectionPageListsJobsWithStateScheduleAndQuota(t *testing.T) {
 	a := f.putJob(f.coll, "alpha", pgJobJSON)
 	f.putJob(f.coll, "beta", strings.Replace(pgJobJSON, `"startTime"`, `"state":"disabled","startTime"`, 1))
 	f.schedule(a.ID, now.Add(30*time.Minute))
-	f.sql(`UPDATE jobs SET execution_count = 1234, failure_count = 5, faulted_count = 1 WHERE id = $1`, a.ID)
+	f.sql(`UPDATE job_results SET execution_count = 1234, failure_count = 5, faulted_count = 1 WHERE job_id = $1`, a.ID)
 	f.addHistory(a.ID, now.Add(-time.Hour), "Completed", "MainAction", 10, "200")
 	f.addHistory(a.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 10, "500")
 

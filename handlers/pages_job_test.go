@@ -17,7 +17,7 @@ func TestJobPageShowsStatusAndNextOccurrences(t *testing.T) {
 	now := f.clock.Now()
 	j := f.putJob(f.coll, "alpha", pgJobJSON)
 	f.schedule(j.ID, now.Add(30*time.Minute))
-	f.sql(`UPDATE jobs SET execution_count = 7, failure_count = 2, faulted_count = 1 WHERE id = $1`, j.ID)
+	f.sql(`UPDATE job_results SET execution_count = 7, failure_count = 2, faulted_count = 1 WHERE job_id = $1`, j.ID)
 	f.addHistory(j.ID, now.Add(-90*time.Minute), "Completed", "MainAction", 30, "200 OK")
 	f.addHistory(j.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 20, "503 Service Unavailable")
 

@@ -32,8 +32,10 @@ func TestClaimWritesOneTimeJobsAndSchedulesInBulk(t *testing.T) {
 			name = "ends"
 		}
 		var id int64
-		if err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, schedule_base)
-			VALUES ($1, $2, $3::jsonb, 'enabled', true, $4) RETURNING id`, coll.ID, name, storedDef, t0).Scan(&id); err != nil {
+		if err := db.QueryRow(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, schedule_base)
+			VALUES ($1, $2, $3::jsonb, 'enabled', true, $4) RETURNING id),
+			r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
+			SELECT id FROM j`, coll.ID, name, storedDef, t0).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
 		ids[name] = id

@@ -24,8 +24,10 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 	var ids []int64
 	for _, name := range []string{"ok", "fails"} {
 		var id int64
-		if err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
-			VALUES ($1, $2, $3::jsonb, 'enabled', $4, $4) RETURNING id`, coll.ID, name, storedDef, t0).Scan(&id); err != nil {
+		if err := db.QueryRow(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
+			VALUES ($1, $2, $3::jsonb, 'enabled', $4, $4) RETURNING id),
+			r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
+			SELECT id FROM j`, coll.ID, name, storedDef, t0).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
@@ -112,7 +114,7 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 			t.Errorf("job %d: history status %s, want %s", id, h[0].Status, want)
 		}
 		var exec, failed, faulted int64
-		db.QueryRow(`SELECT execution_count, failure_count, faulted_count FROM jobs WHERE id = $1`, id).Scan(&exec, &failed, &faulted)
+		db.QueryRow(`SELECT execution_count, failure_count, faulted_count FROM job_results WHERE job_id = $1`, id).Scan(&exec, &failed, &faulted)
 		wantFailed := int64(i)
 		if exec != 1 || failed != wantFailed || faulted != wantFailed {
 			t.Errorf("job %d counters: %d executions, %d failures, %d faulted; want 1, %d, %d", id, exec, failed, faulted, wantFailed, wantFailed)

@@ -23,8 +23,10 @@ func TestFinishAttemptsBatchCountsFaultsAndEndsJobs(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	job := func(name string, faults int) int64 {
 		var id int64
-		if err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, consecutive_faults)
-			VALUES ($1, $2, $3::jsonb, 'enabled', false, $4) RETURNING id`, coll.ID, name, storedDef, faults).Scan(&id); err != nil {
+		if err := db.QueryRow(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule)
+			VALUES ($1, $2, $3::jsonb, 'enabled', false) RETURNING id),
+			r AS (INSERT INTO job_results (job_id, consecutive_faults) SELECT id, $4 FROM j)
+			SELECT id FROM j`, coll.ID, name, storedDef, faults).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -87,7 +89,8 @@ func TestFinishAttemptsBatchCountsFaultsAndEndsJobs(t *testing.T) {
 		var n int
 		var state string
 		var endedAt sql.NullTime
-		if err := db.QueryRow(`SELECT consecutive_faults, state, ended_at FROM jobs WHERE id = $1`, id).Scan(&n, &state, &endedAt); err != nil {
+		if err := db.QueryRow(`SELECT r.consecutive_faults, j.state, j.ended_at FROM jobs j JOIN job_results r ON r.job_id = j.id
+			WHERE j.id = $1`, id).Scan(&n, &state, &endedAt); err != nil {
 			t.Fatal(err)
 		}
 		if n != wantFaults || state != wantState || endedAt.Valid != (wantEnd != nil) || wantEnd != nil && !endedAt.Time.Equal(*wantEnd) {

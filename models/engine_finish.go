@@ -202,17 +202,18 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 				      FROM a) a
 				GROUP BY job_id
 			), l AS (
-				SELECT g.*, j.consecutive_faults AS faults_before
-				FROM g JOIN jobs j ON j.id = g.job_id ORDER BY j.id FOR UPDATE OF j
+				SELECT g.*, r.consecutive_faults AS faults_before, j.state, j.next_run_at, j.needs_schedule
+				FROM g JOIN jobs j ON j.id = g.job_id JOIN job_results r ON r.job_id = g.job_id
+				ORDER BY j.id FOR UPDATE OF j, r
 			), u AS (
-				UPDATE jobs j SET execution_count = j.execution_count + l.n, failure_count = j.failure_count + l.failed,
-					faulted_count = j.faulted_count + l.faulted,
+				UPDATE job_results j SET execution_count = j.execution_count + l.n,
+					failure_count = j.failure_count + l.failed, faulted_count = j.faulted_count + l.faulted,
 					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
 					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END,
 					`+lastFailedSet("l.last_failed")+`,
 					`+lastStatusSet(`CASE WHEN l.last_ok THEN 'Completed' ELSE 'Failed' END`, "l.last_start")+`
-				FROM l WHERE j.id = l.job_id
-				RETURNING j.id, j.state, j.next_run_at, j.needs_schedule, l.faults_before AS consecutive_faults
+				FROM l WHERE j.job_id = l.job_id
+				RETURNING j.job_id AS id, l.state, l.next_run_at, l.needs_schedule, l.faults_before AS consecutive_faults
 			)
 			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
 			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, '' AS state, NULL::timestamptz AS next_run_at,

@@ -85,7 +85,8 @@ func runningAttempts(b *testing.B, db *sql.DB, collID int64, i, n int, t0 time.T
 			               'retryPolicy', json_build_object('retryType', 'none'))),
 			       'enabled', $3::timestamptz + interval '1 minute', $3
 			FROM generate_series(1, $4) g
-			RETURNING id)
+			RETURNING id),
+		r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
 		INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner,
 			lease_expires_at, started_at)
 		SELECT id, $3, 'MainAction', 1, 1, 'running', $3, 'bench', $3::timestamptz + interval '1 hour', $3 FROM j
@@ -105,7 +106,7 @@ func runningAttempts(b *testing.B, db *sql.DB, collID int64, i, n int, t0 time.T
 	if err := rows.Err(); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := db.Exec(`ANALYZE jobs, job_attempts`); err != nil {
+	if _, err := db.Exec(`ANALYZE jobs, job_results, job_attempts`); err != nil {
 		b.Fatal(err)
 	}
 	return ids

@@ -18,8 +18,10 @@ func TestDetailsSizeIsBoundedByTheDatabase(t *testing.T) {
 	store, db := storeAndDB(t)
 	coll := newCollection(t, store, "rg", "jc")
 	var jobID int64
-	if err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state)
-		VALUES ($1, 'sized', $2::json, 'disabled') RETURNING id`, coll.ID, storedDef).Scan(&jobID); err != nil {
+	if err := db.QueryRow(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state)
+			VALUES ($1, 'sized', $2::json, 'disabled') RETURNING id),
+			r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
+			SELECT id FROM j`, coll.ID, storedDef).Scan(&jobID); err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

@@ -23,7 +23,7 @@ func analyzeAfterImport(tx *gorm.DB, written int) error {
 	if written < importAnalyzeMin {
 		return nil
 	}
-	if err := tx.Exec(`ANALYZE jobs, job_collections`).Error; err != nil {
+	if err := tx.Exec(`ANALYZE jobs, job_results, job_collections`).Error; err != nil {
 		return fmt.Errorf("analyze after import: %w", err)
 	}
 	return nil

@@ -20,8 +20,10 @@ func TestJobNameIsCheckedOnlyWhenWritten(t *testing.T) {
 	coll := newCollection(t, store, "rg", "jc")
 	insert := func(name string) (int64, error) {
 		var id int64
-		err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state)
-			VALUES ($1, $2, $3::json, 'disabled') RETURNING id`, coll.ID, name, storedDef).Scan(&id)
+		err := db.QueryRow(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state)
+			VALUES ($1, $2, $3::json, 'disabled') RETURNING id),
+			r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
+			SELECT id FROM j`, coll.ID, name, storedDef).Scan(&id)
 		return id, err
 	}
 	wantFormat := func(what string, err error) {
@@ -44,8 +46,8 @@ func TestJobNameIsCheckedOnlyWhenWritten(t *testing.T) {
 	}
 	_, err = db.Exec(`UPDATE jobs SET name = 'bad name' WHERE id = $1`, id)
 	wantFormat("rename", err)
-	if _, err := db.Exec(`UPDATE jobs SET execution_count = execution_count + 1 WHERE id = $1`, id); err != nil {
-		t.Fatalf("an update of the counters: %v", err)
+	if _, err := db.Exec(`UPDATE jobs SET scheduled_count = scheduled_count + 1 WHERE id = $1`, id); err != nil {
+		t.Fatalf("an update of the engine's count: %v", err)
 	}
 
 	var name string

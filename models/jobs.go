@@ -39,8 +39,10 @@ type Job struct {
 	StateChangedAt *time.Time
 }
 
-// TableName tells GORM the table.
-func (Job) TableName() string { return "jobs" }
+// TableName tells GORM where jobs are read: the view jobs_with_results
+// (migration 0029), a jobs row joined to its results (the counters live in
+// job_results). Jobs are written with SQL on the jobs table.
+func (Job) TableName() string { return "jobs_with_results" }
 
 // PutJob creates the job j.Name in its collection or replaces the one that
 // exists under that name (case-insensitive), keeping its id, counters and
@@ -73,6 +75,9 @@ func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
 			return err
 		}
 		if err := refreshJobFacets(tx, []int64{row.ID}); err != nil {
+			return err
+		}
+		if err := ensureJobResults(tx, []int64{row.ID}); err != nil {
 			return err
 		}
 		return refreshJobCounts(tx, j.JobCollectionID)
@@ -124,7 +129,7 @@ type JobDetail struct {
 // with its scheduled count, or ErrNotFound.
 func (s *Store) JobDetail(ctx context.Context, collectionID int64, name string) (*JobDetail, error) {
 	var out []JobDetail
-	err := s.db.WithContext(ctx).Raw(`SELECT * FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`,
+	err := s.db.WithContext(ctx).Raw(`SELECT * FROM jobs_with_results WHERE job_collection_id = ? AND lower(name) = lower(?)`,
 		collectionID, name).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: job detail", err)
@@ -145,18 +150,14 @@ type CollectionJob struct {
 
 // CollectionJobs returns up to limit jobs of a collection in name order
 // (case-insensitive), those after the name after when it is not empty:
-// keyset paging on jobs_collection_name_key. Each carries its latest
-// history entry, found through job_history_job_start_idx.
+// keyset paging on jobs_collection_name_key. Each carries its last result
+// (the status and start of its newest history entry, job_results).
 // It is a read model for the collection page.
 func (s *Store) CollectionJobs(ctx context.Context, collectionID int64, after string, limit int) ([]CollectionJob, error) {
 	var out []CollectionJob
 	err := s.db.WithContext(ctx).Raw(`
-		SELECT j.*, lh.status AS last_status, lh.start_time AS last_start_time
-		FROM jobs j
-		LEFT JOIN LATERAL (
-			SELECT h.status, h.start_time FROM job_history h
-			WHERE h.job_id = j.id ORDER BY h.start_time DESC, h.id DESC LIMIT 1
-		) lh ON true
+		SELECT j.*, j.last_status_at AS last_start_time
+		FROM jobs_with_results j
 		WHERE j.job_collection_id = ? AND lower(j.name) > lower(?)
 		ORDER BY lower(j.name)
 		LIMIT ?`, collectionID, after, max(limit, 1)).Scan(&out).Error

@@ -35,7 +35,8 @@ func (r BulkJob) Path() string {
 // bulkJobSelect reads BulkJobs of jobs j.
 const bulkJobSelect = `SELECT j.id, j.name, j.state, j.job_collection_id AS collection_id, c.name AS collection,
 	rg.name AS resource_group, rg.workspace_id
-	FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id JOIN resource_groups rg ON rg.id = c.resource_group_id`
+	FROM jobs_with_results j JOIN job_collections c ON c.id = j.job_collection_id
+	JOIN resource_groups rg ON rg.id = c.resource_group_id`
 
 // BulkJobsByID returns the jobs ids that belong to one of collections (in
 // the order of ids, repeats once) and the ids that do not: unknown jobs
@@ -161,7 +162,7 @@ func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int
 		} else {
 			cond = sparseConds(cond)
 		}
-		return tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE `+cond+` LIMIT ?) x`,
+		return tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM jobs_with_results j WHERE `+cond+` LIMIT ?) x`,
 			append(args, upTo+1)...).Scan(&n).Error
 	})
 	if err != nil {
@@ -172,7 +173,8 @@ func (s *Store) CountSearchJobs(ctx context.Context, p JobSearchParams, upTo int
 
 // lastResultCond is the condition of the last result filter (with one
 // argument, the status, unless it is "" or "none"), on the job's last
-// result kept by the history writes (migration 0023).
+// result kept by the history writes (migrations 0023 and 0029: a column of
+// jobs_with_results j).
 func lastResultCond(result string) []string {
 	switch result {
 	case "":

@@ -15,7 +15,7 @@ import (
 // TestFailedFilterReadsTheLastFailure: "failed in the last 24 h" keeps a
 // job that failed 23 h ago and not one that failed 25 h ago; a later
 // success does not hide a failure within the 24 h, nor does retention
-// deleting the failed entry (jobs.last_failed_at, migration 0024).
+// deleting the failed entry (job_results.last_failed_at, migrations 0024 and 0029).
 func TestFailedFilterReadsTheLastFailure(t *testing.T) {
 	f := newSearchFixture(t)
 	now := time.Now()
@@ -50,7 +50,7 @@ func TestFailedFilterReadsTheLastFailure(t *testing.T) {
 // TestLastFailedFollowsEveryFailedWriter: the engine's result statement
 // (a batch with a failure and a later success of one job), an interrupted
 // attempt (its lease expired) and a re-run that fails each set
-// jobs.last_failed_at to the start of the newest Failed entry; successes
+// job_results.last_failed_at to the start of the newest Failed entry; successes
 // and postponed occurrences leave it.
 func TestLastFailedFollowsEveryFailedWriter(t *testing.T) {
 	store, db := storeAndDB(t)
@@ -61,8 +61,10 @@ func TestLastFailedFollowsEveryFailedWriter(t *testing.T) {
 	// ending do not end it.
 	job := func(name string) int64 {
 		var id int64
-		if err := db.QueryRow(`INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, next_run_at)
-			VALUES ($1, $2, $3::jsonb, 'enabled', false, $4) RETURNING id`, coll.ID, name, storedDef, t0.AddDate(1, 0, 0)).Scan(&id); err != nil {
+		if err := db.QueryRow(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, next_run_at)
+			VALUES ($1, $2, $3::jsonb, 'enabled', false, $4) RETURNING id),
+			r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
+			SELECT id FROM j`, coll.ID, name, storedDef, t0.AddDate(1, 0, 0)).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -95,7 +97,7 @@ func TestLastFailedFollowsEveryFailedWriter(t *testing.T) {
 		t.Helper()
 		var got, newest sql.NullTime
 		if err := db.QueryRow(`SELECT last_failed_at, (SELECT max(start_time) FROM job_history
-				WHERE job_id = jobs.id AND status = 'Failed') FROM jobs WHERE id = $1`, jobID).Scan(&got, &newest); err != nil {
+				WHERE job_id = r.job_id AND status = 'Failed') FROM job_results r WHERE job_id = $1`, jobID).Scan(&got, &newest); err != nil {
 			t.Fatal(err)
 		}
 		if want == nil {

@@ -119,6 +119,13 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	if err := refreshJobFacets(tx, []int64{j.ID}); err != nil {
 		return nil, false, err
 	}
+	if err := ensureJobResults(tx, []int64{j.ID}); err != nil {
+		return nil, false, err
+	}
+	// The job as read back: with its results (a replaced job keeps them).
+	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, j.ID).Scan(&j).Error; err != nil {
+		return nil, false, err
+	}
 	return &j, len(existing) == 0, refreshJobCounts(tx, w.CollectionID)
 }
 
@@ -262,6 +269,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 			return err
 		}
 		if err := refreshJobFacets(tx, ids); err != nil {
+			return err
+		}
+		if err := ensureJobResults(tx, ids); err != nil {
 			return err
 		}
 		sql.Reset()

@@ -113,7 +113,7 @@ type JobSearchParams struct {
 	// case-insensitively; "UTC" also matches the jobs without one.
 	Zone string
 	// FailedSince keeps the jobs whose newest Failed entry started at or
-	// after it (jobs.last_failed_at, migration 0024: a failure counts even
+	// after it (job_results.last_failed_at, migrations 0024 and 0029: a failure counts even
 	// when retention has deleted its entry), and is when FailuresSince
 	// counts from; zero: no filter.
 	FailedSince time.Time
@@ -208,10 +208,11 @@ type JobSearchPage struct {
 
 // SearchJobs returns a page of the jobs p selects, in p.Sort order, after
 // p.After. The search words use the trigram index on job_facets.search, the
-// orders their btree indexes (migration 0011), the last result filter
-// jobs.last_status (migration 0023), the recent failure filter
-// jobs.last_failed_at (migration 0024); the recent failures are looked up
-// for the page's rows only.
+// orders their btree indexes (migration 0011; the failures job_results',
+// 0029), the last result filter job_results.last_status (migrations 0023
+// and 0029), the recent failure filter job_results.last_failed_at (0024);
+// the recent failures are looked up for the page's rows only. Jobs are read
+// through jobs_with_results.
 // It is a read model for the "All jobs" page.
 func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPage, error) {
 	if !p.AllCollections && len(p.Collections) == 0 {
@@ -259,14 +260,14 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		// that matches few is found through the trigram index, all its
 		// matches read once, counted and sorted in one statement (when
 		// there are at most searchFew); else the order's index is walked.
-		walk := `SELECT j.*, 0 AS matches FROM jobs j WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
+		walk := `SELECT j.*, 0 AS matches FROM jobs_with_results j WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
 		var rows []searchRow
 		if !trigramWords(p.Query) {
 			err := page("", walk, append(slices.Clip(args), limit), &rows)
 			out = rowsOf(rows)
 			return err
 		}
-		err := page("", `SELECT j.*, 0 AS matches FROM (SELECT j.* FROM jobs j WHERE `+joinConds(after)+`
+		err := page("", `SELECT j.*, 0 AS matches FROM (SELECT j.* FROM jobs_with_results j WHERE `+joinConds(after)+`
 				ORDER BY `+order+` LIMIT ?) j
 			WHERE `+cond+` ORDER BY `+order+` LIMIT ?`,
 			append(append(slices.Clip(afterArgs), searchProbe), append(slices.Clip(args), limit)...), &rows)
@@ -278,9 +279,9 @@ func (s *Store) SearchJobs(ctx context.Context, p JobSearchParams) (JobSearchPag
 		// Only the columns of the orders are kept and sorted; the page's
 		// rows are read again by id (a thousand matches' definitions
 		// would otherwise be copied and sorted).
-		err = page(`WITH m AS MATERIALIZED (SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count
-				FROM jobs j WHERE `+sparseConds(cond)+` LIMIT ?) `,
-			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM jobs j
+		err = page(`WITH m AS MATERIALIZED (SELECT j.id, j.name, j.next_run_at, j.last_run_at, j.failure_count, j.result_id
+				FROM jobs_with_results j WHERE `+sparseConds(cond)+` LIMIT ?) `,
+			`SELECT j.*, (SELECT count(*) FROM m) AS matches FROM jobs_with_results j
 				WHERE j.id IN (SELECT j.id FROM m j ORDER BY `+order+` LIMIT ?)`,
 			append(slices.Clip(args), searchFew+1, limit), &rows)
 		if err != nil || len(rows) == 0 || rows[0].Matches <= searchFew {
@@ -460,13 +461,15 @@ func keyset(sort JobSort, after *JobCursor, add func(string, ...any)) (string, e
 // keysetCond is keyset, or with upTo the condition "up to the cursor,
 // included" (the end of a walk).
 func keysetCond(sort JobSort, after *JobCursor, upTo bool, add func(string, ...any)) (string, error) {
-	// cmp adds (key, id) op (cursor), the operator turned round for upTo.
-	cmp := func(key, op string, arg any) {
+	// cmpID adds (key, id) op (cursor), the operator turned round for
+	// upTo; cmp with the job's id.
+	cmpID := func(key, id, op string, arg any) {
 		if upTo {
 			op = map[string]string{">": "<=", "<": ">="}[op]
 		}
-		add("("+key+", j.id) "+op+" ("+key2(arg)+", ?)", append(keyArgs(arg), after.ID)...)
+		add("("+key+", "+id+") "+op+" ("+key2(arg)+", ?)", append(keyArgs(arg), after.ID)...)
 	}
+	cmp := func(key, op string, arg any) { cmpID(key, "j.id", op, arg) }
 	// timeKey is the cursor's time, or for none the infinity the key
 	// gives a job without that run.
 	timeKey := func(none string) any {
@@ -492,10 +495,15 @@ func keysetCond(sort JobSort, after *JobCursor, upTo bool, add func(string, ...a
 		}
 		return "lower(j.name), j.id", nil
 	case SortFailures:
+		// job_results_failures_idx (failure_count, job_id) orders it: the
+		// keyset names its columns (result_id is the job's id), and every
+		// job has its results row, which "IS NOT NULL" tells the planner
+		// so that the walk of that index drives the join.
+		add("j.result_id IS NOT NULL")
 		if after != nil {
-			cmp("j.failure_count", "<", after.Count)
+			cmpID("j.failure_count", "j.result_id", "<", after.Count)
 		}
-		return "j.failure_count DESC, j.id DESC", nil
+		return "j.failure_count DESC, j.result_id DESC", nil
 	}
 	return "", fmt.Errorf("models: search jobs: unknown sort %q", sort)
 }

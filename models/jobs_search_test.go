@@ -158,7 +158,8 @@ func TestSearchJobsKeysetVisitsEveryJobOnce(t *testing.T) {
 				next = &n
 			}
 			j := f.job(c, fmt.Sprintf("job-%d", i%10), "enabled", next)
-			if _, err := db.Exec(`UPDATE jobs SET failure_count = $1, last_run_at = CASE WHEN $2 THEN NULL ELSE $3::timestamptz END WHERE id = $4`,
+			if _, err := db.Exec(`WITH r AS (UPDATE job_results SET failure_count = $1 WHERE job_id = $4)
+				UPDATE jobs SET last_run_at = CASE WHEN $2 THEN NULL ELSE $3::timestamptz END WHERE id = $4`,
 				i%3, i%5 == 0, at(-(i % 2)), j.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +233,7 @@ func inOrder(sort models.JobSort, a, b *models.JobSearchRow) bool {
 }
 
 // TestSearchJobsLastResultFindsEveryMatch filters 2,100 jobs by last
-// result (jobs.last_status, migration 0023): one page finds the matches
+// result (job_results.last_status, migrations 0023 and 0029): one page finds the matches
 // wherever they are in the order, an entry written late with an older
 // start time does not replace the last result, and the next page
 // continues after the last row.
@@ -244,9 +245,10 @@ func TestSearchJobsLastResultFindsEveryMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at)
+	if _, err := db.Exec(`WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at)
 		SELECT $1, 'job-' || g, '{"action":{"type":"http","request":{"uri":"http://x","method":"GET"}}}', 'enabled', $2::timestamptz + g * interval '1 minute'
-		FROM generate_series(1, 2100) g`, c.ID, at(0)); err != nil {
+		FROM generate_series(1, 2100) g RETURNING id)
+		INSERT INTO job_results (job_id) SELECT id FROM j`, c.ID, at(0)); err != nil {
 		t.Fatal(err)
 	}
 	history := func(name, status string, start time.Time) {

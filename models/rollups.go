@@ -11,9 +11,10 @@ package models
 //     history insert adds to it (historyHoursAdd in the engine's result
 //     statement, rollHistoryEntry for single entries) and every delete of
 //     history takes away (deleteHistory, deleteJobs).
-//   - jobs.last_status: the status of the job's newest history entry, set
-//     with lastStatusSet by the same writes; jobs.last_failed_at (migration
-//     0024), the start of its newest Failed entry, with lastFailedSet.
+//   - job_results.last_status (migrations 0023 and 0029): the status of
+//     the job's newest history entry, set with lastStatusSet by the same
+//     writes; job_results.last_failed_at (0024), the start of its newest
+//     Failed entry, with lastFailedSet.
 //
 // TestRollupsMatchCounts checks all three against count(*) after a mix of
 // every kind of write.
@@ -154,7 +155,7 @@ func historyHoursAdd(rows string) string {
 		    max_lateness_ms = greatest(history_hours.max_lateness_ms, excluded.max_lateness_ms)`
 }
 
-// lastStatusSet is the SET list of an UPDATE of jobs j that makes status
+// lastStatusSet is the SET list of an UPDATE of job_results j that makes status
 // (an SQL expression) the job's last result when start (the entry's start
 // time) is not older than the last result's.
 func lastStatusSet(status, start string) string {
@@ -163,7 +164,7 @@ func lastStatusSet(status, start string) string {
 		last_status_at = greatest(j.last_status_at, ` + start + `)`
 }
 
-// lastFailedSet is the SET item of an UPDATE of jobs j that makes start (an
+// lastFailedSet is the SET item of an UPDATE of job_results j that makes start (an
 // SQL expression: the start time of the newest Failed entry written, NULL
 // when none failed) the job's last failure when it is newer. Deleting
 // history (retention) does not clear it: the "failed in the last 24 h"
@@ -174,12 +175,14 @@ func lastFailedSet(start string) string {
 }
 
 // rollHistoryEntry adds the history entry e, just inserted in tx, to
-// history_hours and to its job's last result and last failure.
+// history_hours and to its job's last result and last failure (its
+// job_results row; the caller holds the job's row lock, see
+// ensureJobResults).
 func rollHistoryEntry(tx *gorm.DB, e *HistoryEntry) error {
 	err := tx.Exec(`
 		WITH e AS (SELECT ?::bigint AS job_id, ?::timestamptz AS start_time, ?::text AS status, ?::bigint AS lateness_ms),
-		u AS (UPDATE jobs j SET `+lastStatusSet("e.status", "e.start_time")+`,
-			`+lastFailedSet("CASE WHEN e.status = 'Failed' THEN e.start_time END")+` FROM e WHERE j.id = e.job_id)
+		u AS (UPDATE job_results j SET `+lastStatusSet("e.status", "e.start_time")+`,
+			`+lastFailedSet("CASE WHEN e.status = 'Failed' THEN e.start_time END")+` FROM e WHERE j.job_id = e.job_id)
 		`+historyHoursAdd("e"), e.JobID, e.StartTime, string(e.Status), e.LatenessMs).Error
 	if err != nil {
 		return fmt.Errorf("roll history entry: %w", err)

@@ -199,17 +199,17 @@ func checkRollups(t *testing.T, db *sql.DB, round int) {
 			             GROUP BY 1, 2, 3 HAVING sum(count) <> 0)
 			SELECT count(*) FROM want FULL JOIN got USING (workspace_id, hour, status)
 			WHERE want.n IS DISTINCT FROM got.n`},
-		{"jobs.last_status", `
-			SELECT count(*) FROM jobs j
+		{"job_results.last_status", `
+			SELECT count(*) FROM job_results r JOIN jobs j ON j.id = r.job_id
 			JOIN LATERAL (SELECT h.status, h.start_time FROM job_history h WHERE h.job_id = j.id
 			              ORDER BY h.start_time DESC, h.id DESC LIMIT 1) h ON true
-			WHERE j.last_status IS DISTINCT FROM h.status OR j.last_status_at IS DISTINCT FROM h.start_time`},
+			WHERE r.last_status IS DISTINCT FROM h.status OR r.last_status_at IS DISTINCT FROM h.start_time`},
 		// Retention may delete a job's newest failure, which stays its last
 		// one: last_failed_at is at least its newest Failed entry's start.
-		{"jobs.last_failed_at", `
-			SELECT count(*) FROM jobs j
+		{"job_results.last_failed_at", `
+			SELECT count(*) FROM job_results r JOIN jobs j ON j.id = r.job_id
 			JOIN LATERAL (SELECT max(h.start_time) AS t FROM job_history h WHERE h.job_id = j.id AND h.status = 'Failed') h ON true
-			WHERE h.t IS NOT NULL AND (j.last_failed_at IS NULL OR j.last_failed_at < h.t)`},
+			WHERE h.t IS NOT NULL AND (r.last_failed_at IS NULL OR r.last_failed_at < h.t)`},
 	}
 	for _, c := range checks {
 		var bad int

@@ -81,14 +81,16 @@ func benchNotifyBurst(b *testing.B, rules bool) {
 	// Scheduled by the engine (needs_schedule), all due at t0.
 	t0 := time.Now().Add(5 * time.Second).Truncate(time.Second)
 	_, err = db.Exec(`
-		INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, schedule_base)
+		WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, needs_schedule, schedule_base)
 		SELECT $1, 'f' || g,
 		       json_build_object('startTime', to_char($2::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
 		                         'action', json_build_object('type', 'http',
 		                             'request', json_build_object('uri', $3::text, 'method', 'GET'),
 		                             'retryPolicy', json_build_object('retryType', 'none'))),
 		       'enabled', true, now()
-		FROM generate_series(1, $4) g`, coll.ID, t0, sink.URL+"/bad", jobs)
+		FROM generate_series(1, $4) g
+		RETURNING id)
+		INSERT INTO job_results (job_id) SELECT id FROM j`, coll.ID, t0, sink.URL+"/bad", jobs)
 	if err != nil {
 		b.Fatal(err)
 	}

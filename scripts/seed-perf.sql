@@ -12,7 +12,7 @@ INSERT INTO job_collections (resource_group_id, name, sku, state)
     SELECT rg.id, 'big-' || lpad(c::text, 3, '0'), 'P20Premium', 'Disabled'
     FROM resource_groups rg, generate_series(0, 99) AS c
     WHERE rg.workspace_id = 'default' AND rg.name = 'perf';
-INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, execution_count, failure_count, last_run_at)
+INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, last_run_at)
 SELECT c.id,
        CASE WHEN g = 1 AND c.name = 'big-000' THEN 'busy' ELSE 'job-' || lpad(g::text, 6, '0') END,
        json_build_object(
@@ -21,8 +21,13 @@ SELECT c.id,
            'state', 'enabled'),
        'enabled',
        now() + (g % 720) * interval '1 minute',
-       9, g % 3, now() - interval '1 hour'
+       now() - interval '1 hour'
 FROM job_collections c, generate_series(1, 1000) AS g
+WHERE c.name LIKE 'big-%';
+-- Their results (migration 0029): 9 executions, 0 to 2 failures.
+INSERT INTO job_results (job_id, execution_count, failure_count)
+SELECT j.id, 9, coalesce(substring(j.name FROM '[0-9]+$')::int, 1) % 3
+FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id
 WHERE c.name LIKE 'big-%';
 
 INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message, retry_count, repeat_count, lateness_ms)
@@ -59,18 +64,19 @@ JOIN jobs j ON j.id = h.job_id
 JOIN job_collections c ON c.id = j.job_collection_id
 JOIN resource_groups rg ON rg.id = c.resource_group_id
 GROUP BY 1, 2, 3;
-UPDATE jobs j SET last_status = h.status, last_status_at = h.start_time, last_failed_at = h.last_failed
+UPDATE job_results j SET last_status = h.status, last_status_at = h.start_time, last_failed_at = h.last_failed
 FROM (SELECT DISTINCT ON (job_id) job_id, status, start_time,
              max(start_time) FILTER (WHERE status = 'Failed') OVER (PARTITION BY job_id) AS last_failed
       FROM job_history
       ORDER BY job_id, start_time DESC, id DESC) h
-WHERE h.job_id = j.id;
+WHERE h.job_id = j.job_id;
 -- And the jobs' facets (migration 0025, models/job_facets.go).
 INSERT INTO job_facets (job_id, search, time_zone, calendar_excludes)
 SELECT job_id, search, time_zone, calendar_excludes FROM job_facets_derived
 ON CONFLICT (job_id) DO NOTHING;
 COMMIT;
--- The update above left a second version of every job: compact the table
--- and its indexes as a long-running installation would have them.
-VACUUM FULL jobs;
+-- The update above left a second version of every job's results: compact
+-- the tables and their indexes as a long-running installation would have
+-- them.
+VACUUM FULL jobs, job_results;
 VACUUM ANALYZE;

@@ -104,7 +104,7 @@ func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
 		}
 	}
 	_, err = db.Exec(`
-		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
+		WITH j AS (INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
 		SELECT $1, 'b' || g,
 		       json_build_object('startTime', to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
 		                         'recurrence', json_build_object('frequency', 'minute'),
@@ -113,12 +113,14 @@ func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
 		                             'retryPolicy', json_build_object('retryType', 'none'))),
 		       'enabled', s, s
 		FROM generate_series(0, $4 - 1) g,
-		     LATERAL (SELECT $2::timestamptz + make_interval(secs => g / $5)) AS t(s)`,
+		     LATERAL (SELECT $2::timestamptz + make_interval(secs => g / $5)) AS t(s)
+		RETURNING id)
+		INSERT INTO job_results (job_id) SELECT id FROM j`,
 		coll.ID, s.t0, s.srv.URL+"/?k=", n, s.rate)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db.Exec(`VACUUM ANALYZE jobs`)
+	db.Exec(`VACUUM ANALYZE jobs, job_results`)
 	cfg := scheduler.Config{InstanceID: "bench",
 		Action: action.Config{AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}}
 	e, err := scheduler.New(cfg, scheduler.Deps{Store: store, Notifier: models.NewListener(store.DSN(), quiet()), Logger: quiet()})
