@@ -173,70 +173,7 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	// once, where json_to_recordset lexes it and jsonb's input parses
 	// its text again.
 	var rows []finishedRow
-	err := tx.Raw(`
-			WITH o AS (
-				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, owner text, expired boolean, fin timestamptz,
-					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
-					sent timestamptz, ikey text, req jsonb, resp jsonb)
-			), a AS (
-				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
-					lease_owner = NULL, lease_expires_at = NULL
-				FROM o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
-					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
-				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
-				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
-				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
-					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
-					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
-					nextval('job_history_id_seq'::regclass) AS history_id
-			), h AS (
-				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
-				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
-				OVERRIDING SYSTEM VALUE
-				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
-				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
-				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
-				FROM a
-				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
-			), hh AS (`+historyHoursAdd("h")+`
-			), d AS (
-				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
-				                                 request, response)
-				SELECT history_id, instance, due_at, started_at, sent, nullif(ikey, ''), req, resp
-				FROM a
-			), g AS (
-				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
-				       count(*) FILTER (WHERE faulted) AS faulted,
-				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
-				       bool_or(ended AND NOT occ_faulted) AS reset,
-				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after,
-				       max(started_at) FILTER (WHERE NOT ok) AS last_failed,
-				       (array_agg(ok ORDER BY started_at DESC, id DESC))[1] AS last_ok, max(started_at) AS last_start
-				FROM (SELECT a.*, max(id) FILTER (WHERE ended AND NOT occ_faulted) OVER (PARTITION BY job_id) AS last_reset
-				      FROM a) a
-				GROUP BY job_id
-			), l AS (
-				SELECT g.*, r.consecutive_faults AS faults_before, j.state, j.next_run_at, j.needs_schedule
-				FROM g JOIN jobs j ON j.id = g.job_id JOIN job_results r ON r.job_id = g.job_id
-				ORDER BY j.id FOR UPDATE OF j, r
-			), u AS (
-				UPDATE job_results j SET execution_count = j.execution_count + l.n,
-					failure_count = j.failure_count + l.failed, faulted_count = j.faulted_count + l.faulted,
-					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
-					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END,
-					`+lastFailedSet("l.last_failed")+`,
-					`+lastStatusSet(`CASE WHEN l.last_ok THEN 'Completed' ELSE 'Failed' END`, "l.last_start")+`
-				FROM l WHERE j.job_id = l.job_id
-				RETURNING j.job_id AS id, l.state, l.next_run_at, l.needs_schedule, l.faults_before AS consecutive_faults
-			)
-			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
-			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, '' AS state, NULL::timestamptz AS next_run_at,
-			       false AS needs_schedule, 0 AS consecutive_faults
-			FROM a
-			UNION ALL
-			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
-			       u.needs_schedule, u.consecutive_faults
-			FROM u`, data).Scan(&rows).Error
+	err := tx.Raw(recordOutcomesSQL, data).Scan(&rows).Error
 	if err != nil {
 		return fmt.Errorf("finish attempts: %w", err)
 	}
@@ -276,6 +213,73 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	}
 	return nil
 }
+
+// recordOutcomesSQL is recordOutcomes' statement; its one parameter is
+// the batch (jsonb).
+var recordOutcomesSQL = `
+			WITH o AS (
+				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, owner text, expired boolean, fin timestamptz,
+					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
+					sent timestamptz, ikey text, req jsonb, resp jsonb)
+			), a AS (
+				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
+					lease_owner = NULL, lease_expires_at = NULL
+				FROM o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
+					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
+				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
+				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
+				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
+					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
+					nextval('job_history_id_seq'::regclass) AS history_id
+			), h AS (
+				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
+				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
+				OVERRIDING SYSTEM VALUE
+				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
+				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
+				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
+				FROM a
+				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
+			), hh AS (` + historyHoursAdd("h") + `
+			), d AS (
+				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
+				                                 request, response)
+				SELECT history_id, instance, due_at, started_at, sent, nullif(ikey, ''), req, resp
+				FROM a
+			), g AS (
+				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,
+				       count(*) FILTER (WHERE faulted) AS faulted,
+				       (array_agg(occ_faulted ORDER BY id DESC) FILTER (WHERE ended))[1] AS last_faulted,
+				       bool_or(ended AND NOT occ_faulted) AS reset,
+				       count(*) FILTER (WHERE faulted AND id > last_reset) AS faulted_after,
+				       max(started_at) FILTER (WHERE NOT ok) AS last_failed,
+				       (array_agg(ok ORDER BY started_at DESC, id DESC))[1] AS last_ok, max(started_at) AS last_start
+				FROM (SELECT a.*, max(id) FILTER (WHERE ended AND NOT occ_faulted) OVER (PARTITION BY job_id) AS last_reset
+				      FROM a) a
+				GROUP BY job_id
+			), l AS (
+				SELECT g.*, r.consecutive_faults AS faults_before, j.state, j.next_run_at, j.needs_schedule
+				FROM g JOIN jobs j ON j.id = g.job_id JOIN job_results r ON r.job_id = g.job_id
+				ORDER BY j.id FOR UPDATE OF j, r
+			), u AS (
+				UPDATE job_results j SET execution_count = j.execution_count + l.n,
+					failure_count = j.failure_count + l.failed, faulted_count = j.faulted_count + l.faulted,
+					last_occurrence_faulted = coalesce(l.last_faulted, j.last_occurrence_faulted),
+					consecutive_faults = CASE WHEN l.reset THEN l.faulted_after ELSE l.faults_before + l.faulted END,
+					` + lastFailedSet("l.last_failed") + `,
+					` + lastStatusSet(`CASE WHEN l.last_ok THEN 'Completed' ELSE 'Failed' END`, "l.last_start") + `
+				FROM l WHERE j.job_id = l.job_id
+				RETURNING j.job_id AS id, l.state, l.next_run_at, l.needs_schedule, l.faults_before AS consecutive_faults
+			)
+			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
+			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, '' AS state, NULL::timestamptz AS next_run_at,
+			       false AS needs_schedule, 0 AS consecutive_faults
+			FROM a
+			UNION ALL
+			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
+			       u.needs_schedule, u.consecutive_faults
+			FROM u`
 
 // finishedRow is an attempt recorded by FinishAttempts with its job's
 // state. FinishAttempts' statement returns the attempts (JobRow false)

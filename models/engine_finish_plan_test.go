@@ -1,0 +1,85 @@
+package models_test
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+	"time"
+
+	"sked/models"
+)
+
+// TestFinishStatementPlanOnAYoungTable: FinishAttempts' statement is
+// prepared, and the plan a connection caches for it is made from
+// job_attempts' statistics at that time. Made while they described an
+// empty table (a new installation, a benchmark's start) and kept while
+// the table grows (autovacuum analyzes it a minute later at the
+// earliest), the plan scans the whole table per batch and compares every
+// row with the batch's ids. With sequential scans off, as FinishAttempts
+// runs it, the same cached plan finds the attempts on the primary key.
+func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
+	store, db := storeAndDB(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "jc")
+	if _, err := db.Exec(`ANALYZE job_attempts`); err != nil {
+		t.Fatal(err)
+	}
+	// Two connections prepare the statement while the table is empty, as
+	// an engine's connections do in their first batches; one with
+	// sequential scans off. Each caches its plan.
+	stmt := strings.Replace(models.RecordOutcomesSQL, "?::jsonb", "$1::jsonb", 1)
+	prepare := func(seqscan string) *sql.Conn {
+		t.Helper()
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `SET enable_seqscan = ` + seqscan,
+			`PREPARE finish (jsonb) AS ` + stmt, `EXECUTE finish ('[]')`} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		return conn
+	}
+	on, off := prepare("on"), prepare("off")
+	// Then the table grows, its statistics unchanged.
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	if _, err := db.Exec(`
+		WITH j AS (
+			INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
+			SELECT $1, 'y' || g, $2::json, 'enabled', $3::timestamptz + interval '1 minute', $3
+			FROM generate_series(1, 2000) g RETURNING id),
+		r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
+		INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner,
+			lease_expires_at, started_at)
+		SELECT id, $3, 'MainAction', 1, 1, 'running', $3, 'inst', $3::timestamptz + interval '1 hour', $3 FROM j`,
+		coll.ID, storedDef, t0); err != nil {
+		t.Fatal(err)
+	}
+	plan := func(conn *sql.Conn) string {
+		t.Helper()
+		rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE finish ('[]')`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var lines []string
+		for rows.Next() {
+			var l string
+			if err := rows.Scan(&l); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, l)
+		}
+		return strings.Join(lines, "\n")
+	}
+	if p := plan(on); !strings.Contains(p, "Seq Scan on job_attempts") {
+		t.Fatalf("the case this test guards against no longer arises (no scan of job_attempts in the cached plan):\n%s", p)
+	}
+	if p := plan(off); strings.Contains(p, "Seq Scan on job_attempts") || !strings.Contains(p, "job_attempts_pkey") {
+		t.Errorf("with sequential scans off, the cached plan still scans job_attempts:\n%s", p)
+	}
+}
