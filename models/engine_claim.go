@@ -385,8 +385,7 @@ func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, err
 const engineJobSelect = `
 	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
 	       j.scheduled_count, j.occurrence_count,
-	       coalesce((SELECT r.last_occurrence_faulted FROM job_results r WHERE r.job_id = j.id), false) AS last_occurrence_faulted,
-	       ` + signingAtColumn + `,
+	       ` + lastOccurrenceFaultedOf + ` AS last_occurrence_faulted, ` + signingAtColumn + `,
 	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
 	FROM jobs j`
 

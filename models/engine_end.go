@@ -54,9 +54,7 @@ func endFinishedJobs(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*fin
 		WITH e AS (
 			SELECT * FROM json_to_recordset(?::json) AS e(id bigint, at timestamptz, ord int)
 		), u AS (
-			UPDATE jobs j SET state = CASE WHEN coalesce((SELECT r.last_occurrence_faulted FROM job_results r
-				                                          WHERE r.job_id = j.id), false)
-				                      THEN 'faulted' ELSE 'completed' END,
+			UPDATE jobs j SET state = CASE WHEN `+lastOccurrenceFaultedOf+` THEN 'faulted' ELSE 'completed' END,
 				ended_at = e.at
 			FROM e
 			WHERE j.id = e.id AND j.state = 'enabled' AND j.next_run_at IS NULL AND NOT j.needs_schedule

@@ -62,19 +62,7 @@ func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
 	plan := func(conn *sql.Conn) string {
 		t.Helper()
 		rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE finish ('[]')`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var lines []string
-		for rows.Next() {
-			var l string
-			if err := rows.Scan(&l); err != nil {
-				t.Fatal(err)
-			}
-			lines = append(lines, l)
-		}
-		return strings.Join(lines, "\n")
+		return planLines(t, rows, err)
 	}
 	if p := plan(on); !strings.Contains(p, "Seq Scan on job_attempts") {
 		t.Fatalf("the case this test guards against no longer arises (no scan of job_attempts in the cached plan):\n%s", p)

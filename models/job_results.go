@@ -40,3 +40,8 @@ func ensureJobResults(tx *gorm.DB, ids []int64) error {
 	}
 	return nil
 }
+
+// lastOccurrenceFaultedOf is the SQL of whether the last ended occurrence
+// of the job j faulted (its job_results row; false without one), for the
+// engine's statements on jobs j.
+const lastOccurrenceFaultedOf = `coalesce((SELECT r.last_occurrence_faulted FROM job_results r WHERE r.job_id = j.id), false)`

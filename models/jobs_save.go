@@ -111,8 +111,8 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
 		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
-		RETURNING *`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
-		sched.Base, sched.NeedsSchedule, sched.NextRunAt, note.Note, note.By, note.At, w.StateBy, now).Scan(&j).Error
+		RETURNING id`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
+		sched.Base, sched.NeedsSchedule, sched.NextRunAt, note.Note, note.By, note.At, w.StateBy, now).Scan(&j.ID).Error
 	if err != nil {
 		return nil, false, err
 	}

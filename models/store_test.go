@@ -453,6 +453,13 @@ func planWithoutSeqScan(t testing.TB, db *sql.DB, query string, args ...any) str
 		t.Fatal(err)
 	}
 	rows, err := tx.Query(`EXPLAIN `+query, args...)
+	return planLines(t, rows, err)
+}
+
+// planLines returns the lines of an EXPLAIN's result rows (the query's
+// error failing t), joined by newlines; it closes rows.
+func planLines(t testing.TB, rows *sql.Rows, err error) string {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
