@@ -73,7 +73,7 @@ func BenchmarkFinishAttemptsServerCPU(b *testing.B) {
 
 // runningAttempts stores n new enabled minute jobs (round i) with one
 // running attempt each, owned by "bench", and returns the attempts' ids.
-func runningAttempts(b *testing.B, db *sql.DB, collID int64, i, n int, t0 time.Time) []int64 {
+func runningAttempts(b testing.TB, db *sql.DB, collID int64, i, n int, t0 time.Time) []int64 {
 	b.Helper()
 	rows, err := db.Query(`
 		WITH j AS (

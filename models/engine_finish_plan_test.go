@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/testdb"
 )
 
 // TestFinishStatementPlanOnAYoungTable: FinishAttempts' statement is
@@ -69,5 +70,55 @@ func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
 	}
 	if p := plan(off); strings.Contains(p, "Seq Scan on job_attempts") || !strings.Contains(p, "job_attempts_pkey") {
 		t.Errorf("with sequential scans off, the cached plan still scans job_attempts:\n%s", p)
+	}
+}
+
+// TestFinishStatementPlannedOnce: FinishAttempts' statement is planned
+// once per connection (a generic plan from its first execution on), not
+// anew for its first five executions as PostgreSQL plans a prepared
+// statement by default (custom plans), and the settings it runs with do not outlast it in the
+// transaction that records the results (a claim's goes on).
+func TestFinishStatementPlannedOnce(t *testing.T) {
+	dsn := testdb.DSN(t)
+	store := testdb.Open(t, dsn, models.Options{MaxOpenConns: 1})
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "jc")
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	ids := runningAttempts(t, db, coll.ID, 0, 8, t0)
+	outcome := func(id int64) models.AttemptOutcome {
+		return models.AttemptOutcome{AttemptID: id, Owner: "bench", Now: t0.Add(time.Second), Succeeded: true,
+			Message: "OK", Exchange: benchExchange(id, t0)}
+	}
+	for _, id := range ids[:7] {
+		res, err := store.FinishAttempts(ctx, []models.AttemptOutcome{outcome(id)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res[0].Recorded {
+			t.Fatalf("attempt %d not recorded", id)
+		}
+	}
+	generic, custom, err := store.PreparedPlans(ctx, "jsonb_to_recordset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// generic_plans counts the executions that used the generic plan,
+	// custom_plans the custom plans made (one per execution).
+	if custom != 0 || generic != 7 {
+		t.Errorf("7 batches on one connection: %d custom plans made and %d executions with the generic plan, want 0 and 7",
+			custom, generic)
+	}
+	seqscan, mode, err := store.SettingsAfterFinish(ctx, []models.AttemptOutcome{outcome(ids[7])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seqscan != "on" || mode != "auto" {
+		t.Errorf("after the results, the transaction runs with enable_seqscan %s and plan_cache_mode %s, want on and auto",
+			seqscan, mode)
 	}
 }

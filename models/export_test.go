@@ -1,4 +1,43 @@
 package models
 
+import (
+	"context"
+	"strings"
+
+	"gorm.io/gorm"
+)
+
 // RecordOutcomesSQL is FinishAttempts' statement, for the tests of its plan.
 var RecordOutcomesSQL = recordOutcomesSQL
+
+// PreparedPlans returns how often the statements prepared on the store's
+// connections whose text contains part were planned: generic plans made
+// and custom plans made, summed. It reads pg_prepared_statements, which
+// shows one session's statements: open the store with MaxOpenConns 1.
+func (s *Store) PreparedPlans(ctx context.Context, part string) (generic, custom int64, err error) {
+	var rows []struct {
+		Statement    string
+		GenericPlans int64
+		CustomPlans  int64
+	}
+	err = s.db.WithContext(ctx).Raw(`SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`).Scan(&rows).Error
+	for _, r := range rows {
+		if strings.Contains(r.Statement, part) {
+			generic, custom = generic+r.GenericPlans, custom+r.CustomPlans
+		}
+	}
+	return generic, custom, err
+}
+
+// SettingsAfterFinish records outcomes as the engine's claim does (in a
+// transaction that goes on after them) and returns enable_seqscan and
+// plan_cache_mode as the rest of that transaction sees them.
+func (s *Store) SettingsAfterFinish(ctx context.Context, outcomes []AttemptOutcome) (seqscan, cacheMode string, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if _, err := finishAttemptsTx(tx, outcomes); err != nil {
+			return err
+		}
+		return tx.Raw(`SELECT current_setting('enable_seqscan'), current_setting('plan_cache_mode')`).Row().Scan(&seqscan, &cacheMode)
+	})
+	return seqscan, cacheMode, err
+}

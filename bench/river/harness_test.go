@@ -144,6 +144,17 @@ func (c *cluster) commits(tb testing.TB, name string) int64 {
 	return n
 }
 
+// sessions returns pg_stat_database.sessions of database name: how many
+// connections were opened to it so far.
+func (c *cluster) sessions(tb testing.TB, name string) int64 {
+	tb.Helper()
+	var n int64
+	if err := c.admin.QueryRow(`SELECT sessions FROM pg_stat_database WHERE datname = $1`, name).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
 // sink is the loopback HTTP target of both systems: call i of a run is
 // GET /?k=i, due at t0 + i/rate seconds (whole seconds); it records when
 // each call first arrived and how often.
@@ -188,6 +199,8 @@ type result struct {
 	// the sessions and by autovacuum (cpuKinds).
 	backendPer1k, autovacuumPer1k float64
 	load1                         float64
+	// sessions counts the connections the system opened during the run.
+	sessions int64
 }
 
 // summarise computes a run's figures from the sink; cpu and commits are

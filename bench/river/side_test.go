@@ -35,6 +35,7 @@ func BenchmarkSideBySide(b *testing.B) {
 					b.ReportMetric(r.autovacuumPer1k, "pg-autovacuum-cpu-s/1k")
 					b.ReportMetric(r.commitsPer1k, "commits/1k")
 					b.ReportMetric(r.load1, "load1")
+					b.ReportMetric(float64(r.sessions), "sessions")
 				}
 			})
 		}

@@ -105,7 +105,7 @@ func logStatements(tb testing.TB, dsn, name string) {
 	rows, err := db.Query(`
 		SELECT s.calls, s.total_exec_time, s.total_plan_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
 		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-		WHERE d.datname = $1 ORDER BY CASE WHEN $2 THEN s.calls::float8 ELSE s.total_exec_time END DESC LIMIT 15`, name,
+		WHERE d.datname = $1 ORDER BY CASE WHEN $2 THEN s.calls::float8 ELSE s.total_exec_time END DESC LIMIT 30`, name,
 		os.Getenv("SKED_BENCH_STATEMENTS") == "calls")
 	if err != nil {
 		tb.Fatal(err)

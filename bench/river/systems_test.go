@@ -51,7 +51,7 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 		resetStatements(tb, dsn)
 	}
 	load := loadavg()
-	cpu0, commits0 := c.cpuSeconds(tb), c.commits(tb, name)
+	cpu0, commits0, sessions0 := c.cpuSeconds(tb), c.commits(tb, name), c.sessions(tb, name)
 	kinds := startCPUKinds(tb, c)
 	start()
 	time.Sleep(time.Until(s.due(n - 1).Add(grace)))
@@ -59,6 +59,7 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	time.Sleep(600 * time.Millisecond) // the statistics of closed sessions are flushed
 	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
 	r.load1 = load
+	r.sessions = c.sessions(tb, name) - sessions0
 	if r.executed > 0 {
 		by := kinds.stop()
 		r.backendPer1k = by["backend"] * 1000 / float64(r.executed)
