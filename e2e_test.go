@@ -167,7 +167,18 @@ func waitWithin(t *testing.T, ctx context.Context, d time.Duration, what string,
 
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
+	// A page still loading after a navigation (a form's save redirects)
+	// has no layout yet: Chromium refuses a screenshot of 0 width until
+	// the new page is laid out. That refusal is retried for up to 2 s.
+	var png []byte
+	var err error
+	for try := 0; ; try++ {
+		png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
+		if err == nil || !strings.Contains(err.Error(), "0 width") || try == 20 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}

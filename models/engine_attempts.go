@@ -34,7 +34,8 @@ func (s *Store) ReleaseAttempts(ctx context.Context, owner string, ids []int64, 
 	return n, nil
 }
 
-// Attempt is one row of job_attempts.
+// Attempt is one row of job_attempts: an open attempt (pending or
+// running). A finished attempt is its history entry (AttemptID).
 type Attempt struct {
 	ID             int64
 	JobID          int64
@@ -47,14 +48,14 @@ type Attempt struct {
 	LeaseOwner     *string
 	LeaseExpiresAt *time.Time
 	StartedAt      *time.Time
-	FinishedAt     *time.Time
 }
 
-// Attempts returns the attempts of job id in the order they were made.
+// Attempts returns the open attempts of job id in the order they were
+// made.
 func (s *Store) Attempts(ctx context.Context, jobID int64) ([]Attempt, error) {
 	var out []Attempt
 	err := s.db.WithContext(ctx).Raw(`SELECT id, job_id, expected_time, action, attempt, occurrence, status, due_at,
-		lease_owner, lease_expires_at, started_at, finished_at
+		lease_owner, lease_expires_at, started_at
 		FROM job_attempts WHERE job_id = ? ORDER BY id`, jobID).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: attempts", err)

@@ -25,6 +25,10 @@ type EngineJob struct {
 	NeedsSchedule   bool
 	ScheduledCount  int64
 	OccurrenceCount int64
+	// LastExpectedAt is the expected time of the last occurrence the
+	// schedule started (nil: none yet): a plan to run one at or before it
+	// names an occurrence that already ran, which is not started again.
+	LastExpectedAt *time.Time
 	// OpenAttempts counts the job's pending and running attempts: non-zero
 	// means an earlier occurrence is still running (or waiting for a retry).
 	OpenAttempts int64
@@ -341,6 +345,14 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 		j := &due[i]
 		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
 		plan := req.Plan(j)
+		if plan != nil && plan.Run != nil && j.LastExpectedAt != nil && !plan.Run.ExpectedTime.After(*j.LastExpectedAt) {
+			// That occurrence already ran (a job changed right after
+			// it is scheduled from a second before its change:
+			// scheduler/plan Decide). Its attempt is gone, its history
+			// written: it is not started again, and the plan's end, if
+			// any, applies.
+			plan.Run = nil
+		}
 		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
 			started, err := applyPlan(tx, req, j, plan, evs)
 			if err != nil {
@@ -384,7 +396,7 @@ func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, err
 // engineJobSelect is the head of the queries that lock jobs for planning.
 const engineJobSelect = `
 	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
-	       j.scheduled_count, j.occurrence_count,
+	       j.scheduled_count, j.occurrence_count, j.last_expected_at,
 	       ` + lastOccurrenceFaultedOf + ` AS last_occurrence_faulted, ` + signingAtColumn + `,
 	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
 	FROM jobs j`

@@ -58,7 +58,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 	adv := jobAdvance{ID: j.ID, Next: plan.NextRunAt, Scheduled: plan.ScheduledCount, Occurrences: occurrences,
 		Base: plan.ScheduleBase}
 	if started != nil {
-		adv.LastRun = &req.Now
+		adv.LastRun, adv.LastExpected = &req.Now, &started.ExpectedTime
 	}
 	if err := advanceJob(tx, adv); err != nil {
 		return nil, err
@@ -79,8 +79,9 @@ type jobAdvance struct {
 	// scheduled_count and occurrence_count.
 	Next                   *time.Time
 	Scheduled, Occurrences int64
-	// LastRun, when not nil, is the start of the occurrence just started.
-	LastRun *time.Time
+	// LastRun and LastExpected, when not nil, are the start and the
+	// expected time of the occurrence just started.
+	LastRun, LastExpected *time.Time
 	// Base, when not nil, replaces the schedule base.
 	Base *time.Time
 }
@@ -89,9 +90,10 @@ type jobAdvance struct {
 // The state is not named: only endJob changes it.
 func advanceJob(tx *gorm.DB, p jobAdvance) error {
 	err := tx.Exec(`UPDATE jobs SET next_run_at = ?, needs_schedule = false, scheduled_count = ?, occurrence_count = ?,
-			last_run_at = coalesce(?, last_run_at), schedule_base = coalesce(?, schedule_base)
+			last_run_at = coalesce(?, last_run_at), last_expected_at = coalesce(?, last_expected_at),
+			schedule_base = coalesce(?, schedule_base)
 		WHERE id = ?`,
-		p.Next, p.Scheduled, p.Occurrences, p.LastRun, p.Base, p.ID).Error
+		p.Next, p.Scheduled, p.Occurrences, p.LastRun, p.LastExpected, p.Base, p.ID).Error
 	if err != nil {
 		return fmt.Errorf("advance job %d: %w", p.ID, err)
 	}
@@ -114,8 +116,10 @@ type bulkPlan struct {
 }
 
 // applyBulk writes plans that each start one occurrence, in one statement:
-// the attempts are inserted (a conflict means that occurrence already ran:
-// it is not started again) and the jobs advanced. A job whose plan has an
+// the attempts are inserted (an occurrence whose attempt is open is not
+// started again: the unique key of job_attempts; startDueJobs has left
+// out those that already ran) and the jobs advanced, with the expected
+// time of the occurrence started (last_expected_at). A job whose plan has an
 // end and whose occurrence was not started ends (endJob), its event added
 // to evs, as applyPlan does.
 func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*EngineJob, evs *[]jobEvent) ([]ClaimedAttempt, error) {
@@ -143,7 +147,8 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 		)
 		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
 			occurrence_count = p.occ + (CASE WHEN ins.id IS NULL THEN 0 ELSE 1 END),
-			last_run_at = CASE WHEN ins.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END
+			last_run_at = CASE WHEN ins.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END,
+			last_expected_at = CASE WHEN ins.id IS NULL THEN j.last_expected_at ELSE p.run_at END
 		FROM p LEFT JOIN ins ON ins.job_id = p.id
 		WHERE j.id = p.id
 		RETURNING j.id AS job_id, ins.id AS attempt_id`, string(data), req.Owner, req.Now, req.Now).Scan(&rows).Error

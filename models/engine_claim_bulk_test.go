@@ -16,8 +16,8 @@ import (
 // database, jobs whose plans take the bulk paths: jobs to schedule (their
 // next run written, nothing started), then one-time occurrences (a run and
 // an end, no next run). The started attempts are running with their jobs
-// advanced; a job whose occurrence had already run (its attempt exists)
-// does not start it again and ends in its plan's end state, with its
+// advanced; a job whose occurrence had already run (its last started
+// occurrence, last_expected_at, is that one) does not start it again and ends in its plan's end state, with its
 // audit entry; a job to schedule whose plan ends is ended too.
 func TestClaimWritesOneTimeJobsAndSchedulesInBulk(t *testing.T) {
 	store, db := storeAndDB(t)
@@ -40,9 +40,11 @@ func TestClaimWritesOneTimeJobsAndSchedulesInBulk(t *testing.T) {
 		}
 		ids[name] = id
 	}
-	// once00's occurrence already ran: its attempt exists.
-	if _, err := db.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at, finished_at)
-		VALUES ($1, $2, 'MainAction', 1, 1, 'succeeded', $2, $2)`, ids["once00"], t0); err != nil {
+	// once00's occurrence already ran (its attempt finished and is gone):
+	// the job's last started occurrence is t0. once01's last one was a
+	// second earlier.
+	if _, err := db.Exec(`UPDATE jobs SET last_expected_at = CASE WHEN id = $1 THEN $3::timestamptz ELSE $3::timestamptz - interval '1 second' END
+		WHERE id IN ($1, $2)`, ids["once00"], ids["once01"], t0); err != nil {
 		t.Fatal(err)
 	}
 	lease := func(int64, json.RawMessage, jobdef.Secrets, models.ActionName) time.Duration { return time.Hour }
@@ -110,6 +112,10 @@ func TestClaimWritesOneTimeJobsAndSchedulesInBulk(t *testing.T) {
 					name, state, noNext, occ, sc, last, t0)
 			}
 		}
+	}
+	var atT0 int
+	if err := db.QueryRow(`SELECT count(*) FROM jobs WHERE last_expected_at = $1`, t0).Scan(&atT0); err != nil || atT0 != n {
+		t.Errorf("%d jobs whose last started occurrence is t0 (%v), want %d (the %d started and once00)", atT0, err, n, n-1)
 	}
 	var running, audits int
 	if err := db.QueryRow(`SELECT count(*) FROM job_attempts WHERE status = 'running' AND lease_owner = 'inst'`).Scan(&running); err != nil || running != n-1 {

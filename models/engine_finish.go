@@ -72,8 +72,9 @@ type FinishedAttempt struct {
 	Notifications int
 }
 
-// FinishAttempts records outcomes in one transaction: per attempt, its
-// final status, one history entry, the job's counters, the next attempt of
+// FinishAttempts records outcomes in one transaction: per attempt, one
+// history entry (the attempt's row is deleted: job_attempts holds the
+// open attempts), the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
 // job's final state when it has no occurrence left and nothing open, and
 // the notifications of the alert rules its events match (SPEC §13.3:
@@ -142,10 +143,12 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 // recordOutcomes runs finishAttemptsTx's statements in tx for outcomes,
 // sent as data (their JSON), and fills out.
 func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []FinishedAttempt) error {
-	// The attempts' rows and their jobs' rows come apart (a join of
-	// the two CTEs would be a nested loop: they are estimated at one
-	// row each); joinFinishedRows joins them. The update finds its
-	// rows on the primary key (t.id = ANY of the batch's ids), and
+	// A finished attempt is deleted (job_attempts holds the open ones:
+	// migration 0031); its history entry, written by the same statement,
+	// is what remains of it. The attempts' rows and their jobs' rows come
+	// apart (a join of the two CTEs would be a nested loop: they are
+	// estimated at one row each); joinFinishedRows joins them. The delete
+	// finds its rows on the primary key (t.id = ANY of the batch's ids), and
 	// its status check is a join clause (t.status = p.status, which
 	// p holds to 'running') rather than one that the partial indexes
 	// on status = 'running' could serve: however few running attempts
@@ -232,9 +235,8 @@ var recordOutcomesSQL = `
 					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
 					sent timestamptz, ikey text, req jsonb, resp jsonb)
 			), a AS (
-				UPDATE job_attempts t SET status = CASE WHEN o.ok THEN 'succeeded' ELSE 'failed' END, finished_at = o.fin,
-					lease_owner = NULL, lease_expires_at = NULL
-				FROM o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
+				DELETE FROM job_attempts t
+				USING o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
 					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
 				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
@@ -350,7 +352,9 @@ type nextWire struct {
 	DueAt        time.Time  `json:"due_at"`
 	// Base, RerunOf and RerunBy carry a re-run's columns to its next
 	// attempts; Fresh numbers the attempt after the occurrence's last one
-	// of its action (a re-run's error action: the occurrence may have one).
+	// of its action (a re-run's error action: the occurrence may have one),
+	// open or finished (its history entry: retry_count is the attempt's
+	// number − 1).
 	Base    int     `json:"base"`
 	RerunOf *int64  `json:"rerun_of"`
 	RerunBy *string `json:"rerun_by"`
@@ -374,8 +378,12 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire, earliest time.Time) error 
 			coalesce(m.next, n.base), n.rerun_of, n.rerun_by
 		FROM json_to_recordset(?::json) AS n(job_id bigint, expected_time timestamptz, action text, attempt int,
 			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean)
-		LEFT JOIN LATERAL (SELECT max(x.attempt) + 1 AS next FROM job_attempts x
-			WHERE n.fresh AND x.job_id = n.job_id AND x.expected_time = n.expected_time AND x.action = n.action) m ON true
+		LEFT JOIN LATERAL (SELECT greatest(
+				(SELECT max(x.attempt) FROM job_attempts x
+				 WHERE x.job_id = n.job_id AND x.expected_time = n.expected_time AND x.action = n.action),
+				(SELECT max(h.retry_count) + 1 FROM job_history h
+				 WHERE h.job_id = n.job_id AND h.expected_execution_time = n.expected_time AND h.action_name = n.action)) + 1 AS next
+			WHERE n.fresh) m ON true
 		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING)
 		SELECT pg_notify(?, ?)`, string(data), NotifyChannel, DuePayload(earliest)).Error
 	if err != nil {

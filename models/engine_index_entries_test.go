@@ -7,9 +7,10 @@ import (
 
 // TestEngineRowsIndexEntries: the running attempts and history entries the
 // engine writes per execution feed no index that only rare reads need
-// (migration 0030). The instances' queries on running attempts read
-// job_attempts_running_idx, and retention's deletes by age read BRIN
-// indexes.
+// (migrations 0030 and 0031). The instances' queries on running attempts
+// read job_attempts_running_idx, a job's open attempts are found on the
+// unique key, and retention's delete of history by age reads a BRIN
+// index.
 func TestEngineRowsIndexEntries(t *testing.T) {
 	store, db := storeAndDB(t)
 	// A history as retention finds it: many entries, in time order.
@@ -28,11 +29,12 @@ func TestEngineRowsIndexEntries(t *testing.T) {
 	}
 	var n int
 	if err := db.QueryRow(`SELECT count(*) FROM pg_indexes
-		WHERE indexname IN ('job_attempts_owner_idx', 'job_attempts_finished_idx', 'job_history_start_idx')`).Scan(&n); err != nil {
+		WHERE indexname IN ('job_attempts_owner_idx', 'job_attempts_finished_idx', 'job_history_start_idx',
+			'job_attempts_finished_brin', 'job_attempts_open_idx')`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != 0 {
-		t.Errorf("%d of the B-tree indexes migration 0030 drops are still there", n)
+		t.Errorf("%d of the indexes migrations 0030 and 0031 drop are still there", n)
 	}
 	for q, index := range map[string]string{
 		// Heartbeat: the attempts of dead instances.
@@ -41,8 +43,10 @@ func TestEngineRowsIndexEntries(t *testing.T) {
 		// RemoveInstance and pruneInstances: does an instance still hold attempts?
 		`SELECT i.id FROM engine_instances i WHERE i.id = 'me' AND NOT EXISTS (
 			SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running')`: "job_attempts_running_idx",
+		// A job's open attempts (the claim, the end of a job): the unique
+		// key, job_id first.
+		`SELECT count(*) FROM job_attempts o WHERE o.job_id = 1 AND o.status IN ('pending', 'running')`: "job_attempts_job_id_expected_time_action_attempt_key",
 		// Retention (Prune).
-		`SELECT id FROM job_attempts WHERE finished_at IS NOT NULL AND finished_at < now()`: "job_attempts_finished_brin",
 		`SELECT h.id FROM job_history h WHERE h.start_time < now() - interval '29 days'`:    "job_history_start_brin",
 	} {
 		if plan := planWithoutSeqScan(t, db, q); !strings.Contains(plan, index) {

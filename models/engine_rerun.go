@@ -45,14 +45,19 @@ func (s *Store) Rerun(ctx context.Context, jobID, historyID int64, by string, no
 			Open      int64
 			LastTry   int
 		}
+		// The occurrence's open attempts are in job_attempts, its finished
+		// ones in the history (their entries: retry_count is the attempt's
+		// number − 1).
 		if err := tx.Raw(`SELECT
-				count(*) FILTER (WHERE action = 'MainAction' AND status = 'succeeded') AS succeeded,
-				count(*) FILTER (WHERE status IN ('pending', 'running')) AS open,
+				(SELECT count(*) FROM job_history
+				 WHERE job_id = ? AND expected_execution_time = ? AND action_name = 'MainAction'
+				   AND status = 'Completed' AND attempt_id IS NOT NULL) AS succeeded,
+				count(*) AS open,
 				greatest(coalesce(max(attempt) FILTER (WHERE action = 'MainAction'), 0),
 					(SELECT coalesce(max(retry_count) + 1, 0) FROM job_history
 					 WHERE job_id = ? AND expected_execution_time = ? AND action_name = 'MainAction')) AS last_try
 			FROM job_attempts WHERE job_id = ? AND expected_time = ?`,
-			jobID, e.ExpectedExecutionTime, jobID, e.ExpectedExecutionTime).Scan(&occ).Error; err != nil {
+			jobID, e.ExpectedExecutionTime, jobID, e.ExpectedExecutionTime, jobID, e.ExpectedExecutionTime).Scan(&occ).Error; err != nil {
 			return err
 		}
 		if err := rerunnableEntry(&e, occ.Succeeded > 0, occ.Open > 0); err != nil {

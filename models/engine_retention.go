@@ -17,8 +17,6 @@ type Retention struct {
 	// FinishedJobMaxAge deletes completed and faulted jobs that ended
 	// longer ago.
 	FinishedJobMaxAge time.Duration
-	// AttemptMaxAge deletes finished attempt rows that finished longer ago.
-	AttemptMaxAge time.Duration
 	// InstanceMaxAge deletes the rows of engine instances whose heartbeat
 	// stopped longer ago and that hold no running attempt.
 	InstanceMaxAge time.Duration
@@ -32,7 +30,7 @@ type Retention struct {
 
 // PruneStats counts what Prune deleted.
 type PruneStats struct {
-	History, Jobs, Attempts, Instances, Audit, Notifications int64
+	History, Jobs, Instances, Audit, Notifications int64
 }
 
 // Prune deletes, as of now, what r says is too old or too much. Several
@@ -68,13 +66,6 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune history", err)
 		}
 		st.History += n
-	}
-	if r.AttemptMaxAge > 0 {
-		res := db.Exec(`DELETE FROM job_attempts WHERE finished_at IS NOT NULL AND finished_at < ?`, now.Add(-r.AttemptMaxAge))
-		if res.Error != nil {
-			return st, translate("models: prune attempts", res.Error)
-		}
-		st.Attempts = res.RowsAffected
 	}
 	if r.InstanceMaxAge > 0 {
 		n, err := pruneInstances(db, now.Add(-r.InstanceMaxAge))

@@ -32,10 +32,9 @@ type AttemptStatus string
 
 // The attempt statuses: pending (a retry, an error action or a run-now
 // request waiting for its due time, or an attempt released by a stopping
-// engine), running (leased to an engine), then succeeded or failed.
+// engine), then running (leased to an engine). A finished attempt is
+// deleted, its history entry written (migration 0031).
 const (
-	AttemptPending   AttemptStatus = "pending"
-	AttemptRunning   AttemptStatus = "running"
-	AttemptSucceeded AttemptStatus = "succeeded"
-	AttemptFailed    AttemptStatus = "failed"
+	AttemptPending AttemptStatus = "pending"
+	AttemptRunning AttemptStatus = "running"
 )

@@ -25,11 +25,13 @@ func TestFailureRetriesThenErrorActionWithExactCountersAndHistory(t *testing.T) 
 			"retryPolicy":{"retryType":"none"}}}}`, e.target.URL+"/main", e.target.URL+"/error")
 	id := e.put("fails", def)
 	e.drain()
-	// Retries are stored, due 20 s later.
+	// Retries are stored, due 20 s later; the failed attempt's row is
+	// gone, its history entry written.
 	att := e.attempts(id)
-	if len(att) != 2 || att[1].Status != "pending" || att[1].Attempt != 2 || !att[1].DueAt.Equal(e.clock.Now().Add(20*time.Second)) {
-		t.Fatalf("attempts after the first failure: %+v", att)
+	if len(att) != 1 || att[0].Status != "pending" || att[0].Attempt != 2 || !att[0].DueAt.Equal(e.clock.Now().Add(20*time.Second)) {
+		t.Fatalf("open attempts after the first failure: %+v", att)
 	}
+	wantLines(t, historyLines(e.history(id)), "MainAction Failed retry=0 repeat=1")
 	e.clock.Add(19 * time.Second)
 	e.drain()
 	if n := len(e.target.requests()); n != 1 {

@@ -71,9 +71,6 @@ type Config struct {
 	// AuditMaxAge: audit log entries older than this are deleted. Default
 	// 400 days; negative keeps them.
 	AuditMaxAge time.Duration
-	// AttemptMaxAge: finished attempt rows (kept for the uniqueness of
-	// occurrences) are deleted this long after they finished. Default 24 h.
-	AttemptMaxAge time.Duration
 	// RetentionInterval is how often retention runs. Default 1 h; negative
 	// turns retention off.
 	RetentionInterval time.Duration
@@ -118,7 +115,6 @@ const (
 	DefaultHistoryPerJob     = 1000
 	DefaultFinishedJobMaxAge = 60 * 24 * time.Hour
 	DefaultAuditMaxAge       = 400 * 24 * time.Hour
-	DefaultAttemptMaxAge     = 24 * time.Hour
 	DefaultRetentionInterval = time.Hour
 	DefaultNotifyWorkers     = 32
 	DefaultNotifyTries       = 5
@@ -154,7 +150,6 @@ func (c Config) WithDefaults() Config {
 	}
 	set(&c.FinishedJobMaxAge, DefaultFinishedJobMaxAge)
 	set(&c.AuditMaxAge, DefaultAuditMaxAge)
-	set(&c.AttemptMaxAge, DefaultAttemptMaxAge)
 	set(&c.RetentionInterval, DefaultRetentionInterval)
 	if c.NotifyWorkers == 0 {
 		c.NotifyWorkers = DefaultNotifyWorkers
@@ -203,9 +198,6 @@ func (c Config) Validate() error {
 	}
 	if c.NotifyBackoff <= 0 {
 		errs = append(errs, fmt.Errorf("engine: notify backoff %s must be positive", c.NotifyBackoff))
-	}
-	if c.AttemptMaxAge > 0 && c.AttemptMaxAge < time.Hour {
-		errs = append(errs, fmt.Errorf("engine: attempt max age %s is under 1h", c.AttemptMaxAge))
 	}
 	return errors.Join(errs...)
 }

@@ -17,9 +17,9 @@ func TestConfigDefaultsAndValidate(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Errorf("defaults invalid: %v", err)
 	}
-	bad := Config{MaxWorkers: -1, LeaseMargin: -time.Second, ResultWriters: 100, AttemptMaxAge: time.Minute}.WithDefaults()
+	bad := Config{MaxWorkers: -1, LeaseMargin: -time.Second, ResultWriters: 100}.WithDefaults()
 	err := bad.Validate()
-	for _, want := range []string{"max workers -1", "lease margin -1s", "result writers 100", "attempt max age 1m0s"} {
+	for _, want := range []string{"max workers -1", "lease margin -1s", "result writers 100"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to mention %q", err, want)
 		}

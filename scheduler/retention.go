@@ -29,16 +29,16 @@ func (e *Engine) retention() {
 func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 	r := models.Retention{
 		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
-		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge, AttemptMaxAge: e.cfg.AttemptMaxAge,
-		InstanceMaxAge: deadInstanceMaxAge, AuditMaxAge: e.cfg.AuditMaxAge,
+		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge,
+		InstanceMaxAge:    deadInstanceMaxAge, AuditMaxAge: e.cfg.AuditMaxAge,
 		NotificationMaxAge: e.cfg.NotificationMaxAge,
 	}
 	st, err := e.store.Prune(ctx, e.clock.Now(), r)
 	if err != nil {
 		return st, err
 	}
-	if st.History+st.Jobs+st.Attempts+st.Instances+st.Audit+st.Notifications > 0 {
-		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs, "attempts_deleted", st.Attempts,
+	if st.History+st.Jobs+st.Instances+st.Audit+st.Notifications > 0 {
+		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs,
 			"instances_deleted", st.Instances, "audit_deleted", st.Audit, "notifications_deleted", st.Notifications)
 	}
 	return st, nil

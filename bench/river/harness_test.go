@@ -144,6 +144,18 @@ func (c *cluster) commits(tb testing.TB, name string) int64 {
 	return n
 }
 
+// walSyncs returns pg_stat_wal.wal_sync: how often the cluster flushed
+// its WAL to disk so far (commits that wrote, the WAL writer's flushes),
+// whatever the database.
+func (c *cluster) walSyncs(tb testing.TB) int64 {
+	tb.Helper()
+	var n int64
+	if err := c.admin.QueryRow(`SELECT wal_sync FROM pg_stat_wal`).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
 // sessions returns pg_stat_database.sessions of database name: how many
 // connections were opened to it so far.
 func (c *cluster) sessions(tb testing.TB, name string) int64 {
@@ -199,8 +211,10 @@ type result struct {
 	// the sessions and by autovacuum (cpuKinds).
 	backendPer1k, autovacuumPer1k float64
 	load1                         float64
-	// sessions counts the connections the system opened during the run.
-	sessions int64
+	// sessions counts the connections the system opened during the run;
+	// walSyncsPer1k the cluster's WAL flushes per 1,000 executions.
+	sessions      int64
+	walSyncsPer1k float64
 }
 
 // summarise computes a run's figures from the sink; cpu and commits are

@@ -14,8 +14,12 @@ import (
 // not arrive by the end of the grace), the server's CPU seconds per 1,000
 // executions (postmaster and all its processes, /proc/<pid>/stat utime +
 // stime, exited children included) and commits per 1,000 executions
-// (pg_stat_database.xact_commit of the system's database), from just
-// before the system starts to just after it stopped, and the 1-minute
+// (pg_stat_database.xact_commit of the system's database: read-only
+// transactions count, such as the pool's pings of connections idle for
+// over a second) and WAL flushes per 1,000 executions (pg_stat_wal.wal_sync
+// of the cluster: the commits that wrote and the WAL writer's flushes),
+// from just before the system starts to just after it stopped, the
+// connections the system opened meanwhile (sessions) and the 1-minute
 // load average when the run started.
 func BenchmarkSideBySide(b *testing.B) {
 	c := startCluster(b)
@@ -34,6 +38,7 @@ func BenchmarkSideBySide(b *testing.B) {
 					b.ReportMetric(r.backendPer1k, "pg-backend-cpu-s/1k")
 					b.ReportMetric(r.autovacuumPer1k, "pg-autovacuum-cpu-s/1k")
 					b.ReportMetric(r.commitsPer1k, "commits/1k")
+					b.ReportMetric(r.walSyncsPer1k, "wal-syncs/1k")
 					b.ReportMetric(r.load1, "load1")
 					b.ReportMetric(float64(r.sessions), "sessions")
 				}

@@ -51,7 +51,7 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 		resetStatements(tb, dsn)
 	}
 	load := loadavg()
-	cpu0, commits0, sessions0 := c.cpuSeconds(tb), c.commits(tb, name), c.sessions(tb, name)
+	cpu0, commits0, sessions0, syncs0 := c.cpuSeconds(tb), c.commits(tb, name), c.sessions(tb, name), c.walSyncs(tb)
 	kinds := startCPUKinds(tb, c)
 	start()
 	time.Sleep(time.Until(s.due(n - 1).Add(grace)))
@@ -60,6 +60,9 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
 	r.load1 = load
 	r.sessions = c.sessions(tb, name) - sessions0
+	if r.executed > 0 {
+		r.walSyncsPer1k = float64(c.walSyncs(tb)-syncs0) * 1000 / float64(r.executed)
+	}
 	if r.executed > 0 {
 		by := kinds.stop()
 		r.backendPer1k = by["backend"] * 1000 / float64(r.executed)
