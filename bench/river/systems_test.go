@@ -62,8 +62,6 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	r.sessions = c.sessions(tb, name) - sessions0
 	if r.executed > 0 {
 		r.walSyncsPer1k = float64(c.walSyncs(tb)-syncs0) * 1000 / float64(r.executed)
-	}
-	if r.executed > 0 {
 		by := kinds.stop()
 		r.backendPer1k = by["backend"] * 1000 / float64(r.executed)
 		r.autovacuumPer1k = by["autovacuum"] * 1000 / float64(r.executed)
