@@ -361,6 +361,18 @@ type nextWire struct {
 	Fresh   bool    `json:"fresh"`
 }
 
+// lastAttemptOf is the SQL expression of the number of the last attempt
+// of action of job's occurrence expected at expected (SQL expressions),
+// open (job_attempts) or finished (its history entry: retry_count is the
+// attempt's number − 1); NULL when there is none.
+func lastAttemptOf(job, expected, action string) string {
+	return `greatest(
+		(SELECT max(x.attempt) FROM job_attempts x
+		 WHERE x.job_id = ` + job + ` AND x.expected_time = ` + expected + ` AND x.action = ` + action + `),
+		(SELECT max(h.retry_count) + 1 FROM job_history h
+		 WHERE h.job_id = ` + job + ` AND h.expected_execution_time = ` + expected + ` AND h.action_name = ` + action + `))`
+}
+
 // insertNextAttempts stores the next attempts of a batch in one statement
 // (pending; an attempt already stored is left as it is), which also
 // notifies the engines with the earliest one's due time (DuePayload).
@@ -378,11 +390,7 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire, earliest time.Time) error 
 			coalesce(m.next, n.base), n.rerun_of, n.rerun_by
 		FROM json_to_recordset(?::json) AS n(job_id bigint, expected_time timestamptz, action text, attempt int,
 			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean)
-		LEFT JOIN LATERAL (SELECT greatest(
-				(SELECT max(x.attempt) FROM job_attempts x
-				 WHERE x.job_id = n.job_id AND x.expected_time = n.expected_time AND x.action = n.action),
-				(SELECT max(h.retry_count) + 1 FROM job_history h
-				 WHERE h.job_id = n.job_id AND h.expected_execution_time = n.expected_time AND h.action_name = n.action)) + 1 AS next
+		LEFT JOIN LATERAL (SELECT `+lastAttemptOf("n.job_id", "n.expected_time", "n.action")+` + 1 AS next
 			WHERE n.fresh) m ON true
 		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING)
 		SELECT pg_notify(?, ?)`, string(data), NotifyChannel, DuePayload(earliest)).Error

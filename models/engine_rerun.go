@@ -46,18 +46,15 @@ func (s *Store) Rerun(ctx context.Context, jobID, historyID int64, by string, no
 			LastTry   int
 		}
 		// The occurrence's open attempts are in job_attempts, its finished
-		// ones in the history (their entries: retry_count is the attempt's
-		// number − 1).
+		// ones in the history (an entry per attempt).
 		if err := tx.Raw(`SELECT
 				(SELECT count(*) FROM job_history
-				 WHERE job_id = ? AND expected_execution_time = ? AND action_name = 'MainAction'
+				 WHERE job_id = o.job AND expected_execution_time = o.at AND action_name = 'MainAction'
 				   AND status = 'Completed' AND attempt_id IS NOT NULL) AS succeeded,
-				count(*) AS open,
-				greatest(coalesce(max(attempt) FILTER (WHERE action = 'MainAction'), 0),
-					(SELECT coalesce(max(retry_count) + 1, 0) FROM job_history
-					 WHERE job_id = ? AND expected_execution_time = ? AND action_name = 'MainAction')) AS last_try
-			FROM job_attempts WHERE job_id = ? AND expected_time = ?`,
-			jobID, e.ExpectedExecutionTime, jobID, e.ExpectedExecutionTime, jobID, e.ExpectedExecutionTime).Scan(&occ).Error; err != nil {
+				(SELECT count(*) FROM job_attempts WHERE job_id = o.job AND expected_time = o.at) AS open,
+				coalesce(`+lastAttemptOf("o.job", "o.at", "'MainAction'")+`, 0) AS last_try
+			FROM (SELECT ?::bigint AS job, ?::timestamptz AS at) o`,
+			jobID, e.ExpectedExecutionTime).Scan(&occ).Error; err != nil {
 			return err
 		}
 		if err := rerunnableEntry(&e, occ.Succeeded > 0, occ.Open > 0); err != nil {

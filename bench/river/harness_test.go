@@ -134,37 +134,33 @@ func (c *cluster) cpuSeconds(tb testing.TB) float64 {
 	return total / 100 // clock ticks (USER_HZ = 100)
 }
 
-// commits returns pg_stat_database.xact_commit of database name.
-func (c *cluster) commits(tb testing.TB, name string) int64 {
+// counter returns the one int64 that query (a statistics view's column)
+// reads with args.
+func (c *cluster) counter(tb testing.TB, query string, args ...any) int64 {
 	tb.Helper()
 	var n int64
-	if err := c.admin.QueryRow(`SELECT xact_commit FROM pg_stat_database WHERE datname = $1`, name).Scan(&n); err != nil {
+	if err := c.admin.QueryRow(query, args...).Scan(&n); err != nil {
 		tb.Fatal(err)
 	}
 	return n
+}
+
+// commits returns pg_stat_database.xact_commit of database name.
+func (c *cluster) commits(tb testing.TB, name string) int64 {
+	return c.counter(tb, `SELECT xact_commit FROM pg_stat_database WHERE datname = $1`, name)
 }
 
 // walSyncs returns pg_stat_wal.wal_sync: how often the cluster flushed
 // its WAL to disk so far (commits that wrote, the WAL writer's flushes),
 // whatever the database.
 func (c *cluster) walSyncs(tb testing.TB) int64 {
-	tb.Helper()
-	var n int64
-	if err := c.admin.QueryRow(`SELECT wal_sync FROM pg_stat_wal`).Scan(&n); err != nil {
-		tb.Fatal(err)
-	}
-	return n
+	return c.counter(tb, `SELECT wal_sync FROM pg_stat_wal`)
 }
 
 // sessions returns pg_stat_database.sessions of database name: how many
 // connections were opened to it so far.
 func (c *cluster) sessions(tb testing.TB, name string) int64 {
-	tb.Helper()
-	var n int64
-	if err := c.admin.QueryRow(`SELECT sessions FROM pg_stat_database WHERE datname = $1`, name).Scan(&n); err != nil {
-		tb.Fatal(err)
-	}
-	return n
+	return c.counter(tb, `SELECT sessions FROM pg_stat_database WHERE datname = $1`, name)
 }
 
 // sink is the loopback HTTP target of both systems: call i of a run is
