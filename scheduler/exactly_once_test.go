@@ -25,8 +25,9 @@ import (
 // TestExactlyOnceAcrossThreeEngines is the one long test (about 3.5
 // minutes): three engines on one database run 2,000 minute jobs whose
 // start times are spread over the minute, for three minutes of real time.
-// Every occurrence due before the engines stop is received exactly once
-// (by its Idempotency-Key), and no key is received twice.
+// Every occurrence due before the engines stop, and after its job was
+// saved, is received exactly once (by its Idempotency-Key), and no key is
+// received twice.
 func TestExactlyOnceAcrossThreeEngines(t *testing.T) {
 	if testing.Short() {
 		t.Log("-short: running 200 jobs for one minute instead of 2,000 for three")
@@ -55,10 +56,21 @@ func TestExactlyOnceAcrossThreeEngines(t *testing.T) {
 	t0 := time.Now().Add(15 * time.Second).Truncate(time.Second)
 	ids := make([]int64, jobs)
 	starts := make([]time.Time, jobs)
+	saved := make([]time.Time, jobs)
+	late := 0
 	for i := range jobs {
 		starts[i] = t0.Add(time.Duration(i%60) * time.Second)
 		ids[i] = putJob(t, stores[i%3], coll.ID, fmt.Sprintf("j%d", i), fmt.Sprintf(
 			`{"startTime":%q,"recurrence":{"frequency":"minute"},"action":%s}`, rfc(starts[i]), httpAction(tg.URL+"/x", "")))
+		// A job saved after its start time does not run the occurrences
+		// before it was saved (SPEC §2: past occurrences do not run): on
+		// a loaded machine saving 2,000 jobs can outlast the lead.
+		if saved[i] = time.Now(); saved[i].After(starts[i]) {
+			late++
+		}
+	}
+	if late > jobs/2 {
+		t.Fatalf("%d of %d jobs were saved after their start time: the machine is too slow for this test's lead", late, jobs)
 	}
 	end := t0.Add(time.Duration(minutes) * time.Minute)
 	// The one deliberate wait: the test is about real time passing.
@@ -74,6 +86,9 @@ func TestExactlyOnceAcrossThreeEngines(t *testing.T) {
 	var examples []string
 	for i, id := range ids {
 		for at := starts[i]; !at.After(cutoff); at = at.Add(time.Minute) {
+			if at.Before(saved[i]) {
+				continue // before the job existed
+			}
 			expected++
 			key := fmt.Sprintf("%d:%s", id, at.UTC().Format(time.RFC3339Nano))
 			if counts[key] != 1 {
@@ -93,7 +108,8 @@ func TestExactlyOnceAcrossThreeEngines(t *testing.T) {
 		}
 	}
 	sort.Strings(dups)
-	t.Logf("%d jobs, %d occurrences expected, %d requests received, %d distinct keys", jobs, expected, total, len(counts))
+	t.Logf("%d jobs (%d saved after their start time), %d occurrences expected, %d requests received, %d distinct keys",
+		jobs, late, expected, total, len(counts))
 	if len(dups) > 0 {
 		t.Errorf("%d occurrences ran more than once, e.g. %v", len(dups), dups[:min(5, len(dups))])
 	}
