@@ -107,7 +107,18 @@ func TestBrowserJobBuilder(t *testing.T) {
 		}
 		return v
 	}
-	if visible("error_uri") || visible("count") || visible("end_time") {
+	// shown waits up to 2 s for the three fields to show as want says
+	// (a click's handler runs after the click returns; a loaded machine
+	// may take a while), then reports whether they do.
+	shown := func(errorURI, count, endTime bool) bool {
+		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			ok := visible("error_uri") == errorURI && visible("count") == count && visible("end_time") == endTime
+			if ok || time.Now().After(deadline) {
+				return ok
+			}
+		}
+	}
+	if !shown(false, false, false) {
 		t.Errorf("hidden fields show: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
 	err = chromedp.Do(ctx,
@@ -117,7 +128,7 @@ func TestBrowserJobBuilder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !visible("error_uri") || !visible("count") || visible("end_time") {
+	if !shown(true, true, false) {
 		t.Errorf("after choosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
 	err = chromedp.Do(ctx,
@@ -127,7 +138,7 @@ func TestBrowserJobBuilder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if visible("error_uri") || visible("count") || visible("end_time") {
+	if !shown(false, false, false) {
 		t.Errorf("after unchoosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
 	// The minute chips: a shortcut checks every 15th minute; a chip
