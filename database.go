@@ -23,8 +23,10 @@ type database struct {
 // directory's embedded PostgreSQL (starting it when no other Sked process
 // on that directory has), and applies pending migrations. Whatever it
 // started is stopped again when a later step fails.
-func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (db *database, err error) {
-	db = &database{logger: logger}
+func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (_ *database, err error) {
+	// db is not the named result: every "return nil, err" below would set
+	// that to nil before the deferred Close ran.
+	db := &database{logger: logger}
 	defer func() {
 		if err != nil {
 			db.Close()

@@ -85,6 +85,11 @@ func secretKeys(cfg Config, logger *slog.Logger) ([][]byte, error) {
 	if _, err := rand.Read(raw); err != nil {
 		return nil, fmt.Errorf("generate secret key: %w", err)
 	}
+	// A command run with --database-url may be the first to use the data
+	// directory (serve creates it with the same mode).
+	if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
+		return nil, fmt.Errorf("save secret key: create data directory: %w", err)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return secretKeys(cfg, logger) // another process wrote it first
