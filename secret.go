@@ -63,7 +63,7 @@ const secretKeyFile = "secret.key"
 
 // secretKeys returns the keys that seal job secrets: cfg.SecretKey when
 // set, else the key kept in the data directory, generated and saved (mode
-// 0600) on first use. Losing that file makes stored secrets unreadable:
+// 0600, the directory created when missing) on first use. Losing that file makes stored secrets unreadable:
 // back it up with the database.
 func secretKeys(cfg Config, logger *slog.Logger) ([][]byte, error) {
 	if cfg.SecretKey != "" {
