@@ -35,6 +35,11 @@ func main() {
 	os.Exit(runCLI(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv}))
 }
 
+// dataDirMode is the mode of a data directory Sked creates: the postgres
+// user must pass through to the embedded cluster; the secrets inside have
+// their own 0600 modes.
+const dataDirMode os.FileMode = 0o711
+
 // run serves Sked until ctx is done: it takes the data directory's serve
 // lock, opens (and if need be starts) the database, migrates it, and serves
 // HTTP on cfg.Listen. ready, when not nil, is called with the listening
@@ -44,9 +49,7 @@ func main() {
 // then cancelled), the engine, then the database (and the embedded
 // PostgreSQL).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Addr)) error {
-	// 0711: the postgres user must pass through to the embedded cluster;
-	// the secrets inside have their own 0600 modes.
-	if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
+	if err := os.MkdirAll(cfg.DataDir, dataDirMode); err != nil {
 		return fmt.Errorf("serve: create data directory: %w", err)
 	}
 	lock, err := pgserver.LockServe(cfg.DataDir)

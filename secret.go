@@ -86,8 +86,8 @@ func secretKeys(cfg Config, logger *slog.Logger) ([][]byte, error) {
 		return nil, fmt.Errorf("generate secret key: %w", err)
 	}
 	// A command run with --database-url may be the first to use the data
-	// directory (serve creates it with the same mode).
-	if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
+	// directory (serve creates it too).
+	if err := os.MkdirAll(cfg.DataDir, dataDirMode); err != nil {
 		return nil, fmt.Errorf("save secret key: create data directory: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

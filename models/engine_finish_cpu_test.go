@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/testdb"
 )
 
 // BenchmarkFinishAttemptsServerCPU measures the PostgreSQL CPU that
@@ -25,13 +24,7 @@ import (
 // `go test ./models/ -run '^$' -bench FinishAttemptsServerCPU -benchtime 5x`.
 func BenchmarkFinishAttemptsServerCPU(b *testing.B) {
 	const jobs, batch = 2000, 100
-	dsn := testdb.DSN(b)
-	store := testdb.Open(b, dsn, models.Options{MaxOpenConns: 1})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDBWith(b, models.Options{MaxOpenConns: 1})
 	db.SetMaxOpenConns(1)
 	ctx := context.Background()
 	if _, err := store.CreateUser(ctx, models.NewUser{Username: "owner", Password: "password123"}); err != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/testdb"
 )
 
 // TestFinishStatementPlanOnAYoungTable: FinishAttempts' statement is
@@ -79,13 +78,7 @@ func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
 // statement by default (custom plans), and the settings it runs with do not outlast it in the
 // transaction that records the results (a claim's goes on).
 func TestFinishStatementPlannedOnce(t *testing.T) {
-	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{MaxOpenConns: 1})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	store, db := storeAndDBWith(t, models.Options{MaxOpenConns: 1})
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

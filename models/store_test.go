@@ -427,8 +427,14 @@ func TestAPITokens(t *testing.T) {
 // itself), closed when the test ends.
 func storeAndDB(t testing.TB) (*models.Store, *sql.DB) {
 	t.Helper()
+	return storeAndDBWith(t, models.Options{})
+}
+
+// storeAndDBWith is storeAndDB with the store opened with opts.
+func storeAndDBWith(t testing.TB, opts models.Options) (*models.Store, *sql.DB) {
+	t.Helper()
 	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, models.Options{})
+	store := testdb.Open(t, dsn, opts)
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
