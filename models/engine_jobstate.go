@@ -87,21 +87,6 @@ func engineEndAction(state jobdef.State) string {
 	return AuditJobComplete
 }
 
-// SetCollectionState sets the state (Enabled, Disabled or Suspended) of
-// collection id. Jobs of a collection that is not Enabled do not run;
-// enabling it wakes the engines. It returns ErrNotFound for an unknown
-// collection.
-func (s *Store) SetCollectionState(ctx context.Context, id int64, state CollectionState) error {
-	res := s.db.WithContext(ctx).Exec(`UPDATE job_collections SET state = ?, updated_at = now() WHERE id = ?`, state, id)
-	if res.Error != nil {
-		return translate("models: set collection state", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return translate("models: set collection state", ErrNotFound)
-	}
-	return nil
-}
-
 // JobSchedule is what a write that creates a job stores in the engine's
 // columns of jobs (see jobScheduleSet for a write that replaces one).
 type JobSchedule struct {

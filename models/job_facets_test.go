@@ -163,11 +163,8 @@ func TestJobFacetsFollowEveryWriter(t *testing.T) {
 		t.Errorf("%d of the %d imported jobs have their facets", n, many)
 	}
 
-	// PutJob (the store's plain upsert).
-	pj := &models.Job{JobCollectionID: c.ID, Name: "Put", Definition: []byte(facetDef("https://put.example/", "Europe/Paris", ""))}
-	if _, err := f.store.PutJob(f.ctx, pj); err != nil {
-		t.Fatal(err)
-	}
+	// SaveJob again, with a job whose facets have no calendars.
+	pj := saveJob(t, f.store, models.JobWrite{CollectionID: c.ID, Name: "Put", Definition: []byte(facetDef("https://put.example/", "Europe/Paris", ""))})
 	want(pj.ID, "put https://put.example/"+pad, "Europe/Paris", "")
 
 	// Bulk: disable with a note, run now, delete.

@@ -14,7 +14,7 @@ import (
 )
 
 // TestEveryStoredJobHasResults: every way the store inserts jobs (SaveJob,
-// SaveJobs, an import of more than one statement's chunk, PutJob) gives
+// SaveJobs, an import of more than one statement's chunk) gives
 // each job its job_results row in the same transaction (migration 0029),
 // and a job written again keeps its results.
 func TestEveryStoredJobHasResults(t *testing.T) {
@@ -45,10 +45,7 @@ func TestEveryStoredJobHasResults(t *testing.T) {
 	if _, err := f.store.ApplyImport(f.ctx, batch); err != nil {
 		t.Fatal(err)
 	}
-	put := &models.Job{JobCollectionID: c.ID, Name: "Put", Definition: json.RawMessage(storedDef)}
-	if _, err := f.store.PutJob(f.ctx, put); err != nil {
-		t.Fatal(err)
-	}
+	saveJob(t, f.store, models.JobWrite{CollectionID: c.ID, Name: "Put", Definition: json.RawMessage(storedDef)})
 	var jobs, missing int
 	if err := db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM job_results r WHERE r.job_id = j.id))
 		FROM jobs j`).Scan(&jobs, &missing); err != nil {
@@ -58,7 +55,7 @@ func TestEveryStoredJobHasResults(t *testing.T) {
 		t.Errorf("%d jobs stored, %d without results; want 1504, 0", jobs, missing)
 	}
 
-	// Alpha has run: written again (SaveJob, PutJob), it keeps its results.
+	// Alpha has run: written again (SaveJob, SaveJobs), it keeps its results.
 	if _, err := db.Exec(`UPDATE job_results SET execution_count = 12, failure_count = 3, faulted_count = 1,
 		last_status = 'Failed', last_status_at = $2 WHERE job_id = $1`, j.ID, now); err != nil {
 		t.Fatal(err)
@@ -70,7 +67,7 @@ func TestEveryStoredJobHasResults(t *testing.T) {
 	if again.ID != j.ID || again.ExecutionCount != 12 || again.FailureCount != 3 || again.FaultedCount != 1 {
 		t.Errorf("SaveJob of a job that ran: %+v, want its results 12, 3, 1", again)
 	}
-	if _, err := f.store.PutJob(f.ctx, &models.Job{JobCollectionID: c.ID, Name: "ALPHA", Definition: json.RawMessage(storedDef)}); err != nil {
+	if _, err := f.store.SaveJobs(f.ctx, []models.JobWrite{{CollectionID: c.ID, Name: "ALPHA", Definition: json.RawMessage(storedDef)}}); err != nil {
 		t.Fatal(err)
 	}
 	read, err := f.store.JobByID(f.ctx, j.ID)
@@ -78,7 +75,7 @@ func TestEveryStoredJobHasResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if read.ExecutionCount != 12 || read.FailureCount != 3 || read.FaultedCount != 1 {
-		t.Errorf("JobByID after PutJob: %d, %d, %d; want 12, 3, 1", read.ExecutionCount, read.FailureCount, read.FaultedCount)
+		t.Errorf("JobByID after SaveJobs: %d, %d, %d; want 12, 3, 1", read.ExecutionCount, read.FailureCount, read.FaultedCount)
 	}
 }
 
@@ -91,10 +88,7 @@ func TestResultsLeaveTheJobRow(t *testing.T) {
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-	j := &models.Job{JobCollectionID: coll.ID, Name: "r", Definition: json.RawMessage(storedDef)}
-	if _, err := store.PutJob(ctx, j); err != nil {
-		t.Fatal(err)
-	}
+	j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: "r", Definition: json.RawMessage(storedDef)})
 	xmin := func() string {
 		t.Helper()
 		var x string
