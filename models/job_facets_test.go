@@ -69,7 +69,7 @@ func checkFacets(t *testing.T, db *sql.DB) {
 
 // TestJobFacetsFollowEveryWriter writes jobs through every writer of a
 // job's name, definition or state note (SaveJob, SaveJobs, ApplyImport,
-// PutJob, SetJobState, SetJobsState) and checks after each that the
+// SetJobState, SetJobsState) and checks after each that the
 // job's facets (migration 0025) are those of its new row, and at the end,
 // after the other writes of jobs too (run now, delete), that every job
 // has its facets and none is stale.

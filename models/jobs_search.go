@@ -2,9 +2,11 @@ package models
 
 // The "All jobs" page's read model: every job a user may see, across
 // workspaces and collections, searched, filtered and sorted, a keyset page
-// at a time. Migration 0011 adds one btree index per sort order; the
-// search text and the time zone are the jobs' facets (migration 0025:
-// job_facets, with a trigram index on search).
+// at a time (its orders and their keysets: jobs_search_keyset.go; the
+// collections a user may see: collections_visible.go). Migration 0011
+// adds one btree index per sort order; the search text and the time zone
+// are the jobs' facets (migration 0025: job_facets, with a trigram index
+// on search).
 
 import (
 	"context"

@@ -15,8 +15,8 @@ import (
 
 // TestRollupsMatchCounts makes a random mix of every kind of write that
 // creates, deletes or changes the state of jobs or writes or deletes
-// history (single and batch saves, imports, PutJob, state changes one by
-// one and in bulk, run now and the engine's results, completions and
+// history (single and batch saves, imports, saves of finished jobs,
+// state changes one by one and in bulk, run now and the engine's results, completions and
 // faults, postponed occurrences, deletes of jobs and collections,
 // retention) and checks, after each round, that the rollups of migrations
 // 0022 and 0023 equal what count(*) finds (and that 0024's last failure is
