@@ -3,11 +3,18 @@
 // Each file is named NNNN_description.sql and runs once, in its own
 // transaction, in ascending order of NNNN. A migration that has landed is
 // never edited: a change to the schema is a new file.
+//
+// schema.sql is the schema the migrations make, dumped from a migrated
+// database so that it can be read in one place. It is generated, never
+// run: after adding a migration, rewrite it with
+//
+//	go test ./models -run TestSchemaFileIsCurrent -update-schema
 package migrations
 
 import "embed"
 
-// FS holds every migration file, embedded in the binary.
+// FS holds every migration file (the numbered ones: not schema.sql),
+// embedded in the binary.
 //
-//go:embed *.sql
+//go:embed [0-9]*.sql
 var FS embed.FS

@@ -173,3 +173,13 @@ func isForeignKeyViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23503"
 }
+
+// alertRuleApplies is the join condition of an alert rule r on a job j of
+// the collection jc in the resource group rg: the rule's workspace, and
+// each part of its scope empty (all) or the name, case-insensitively. The
+// engine matches rules to jobs with it (enqueueJobEvents) and the "has alerts"
+// filter of SearchJobs keeps the jobs it finds a rule for.
+const alertRuleApplies = `r.workspace_id = rg.workspace_id
+	AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(rg.name))
+	AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(jc.name))
+	AND (r.scope_job = '' OR lower(r.scope_job) = lower(j.name))`

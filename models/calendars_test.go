@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
@@ -130,7 +131,7 @@ func TestForecastJobsAreTheEnabledJobsOfEnabledCollections(t *testing.T) {
 	ctx := context.Background()
 	on := newCollection(t, store, "rg", "on")
 	off := newCollection(t, store, "rg", "off")
-	if err := store.SetCollectionState(ctx, off.ID, "Disabled"); err != nil {
+	if err := store.SetCollectionStateNote(ctx, off.ID, models.CollectionDisabled, "", "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []models.JobWrite{

@@ -23,10 +23,7 @@ func TestClaimReadsTheNextWakeInItsTransaction(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	var ids []int64
 	for _, name := range []string{"a", "b"} {
-		j := &models.Job{JobCollectionID: coll.ID, Name: name, Definition: json.RawMessage(storedDef)}
-		if _, err := store.PutJob(ctx, j); err != nil {
-			t.Fatal(err)
-		}
+		j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: name, Definition: json.RawMessage(storedDef)})
 		if _, err := store.RunNow(ctx, j.ID, t0); err != nil {
 			t.Fatal(err)
 		}

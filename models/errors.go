@@ -43,7 +43,7 @@ var (
 )
 
 // The engine's own sentinels, ErrJobNotEnabled and ErrJobFinished, are
-// declared with its queries in engine_store.go.
+// declared with its job states in engine_states.go.
 
 // ConflictError is an ErrConflict with a message the user can act on,
 // such as the jobs that still use a calendar to be deleted.

@@ -40,11 +40,7 @@ func TestRunningAttemptsOfAWorkspace(t *testing.T) {
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	put := func(name string) int64 {
-		j := &models.Job{JobCollectionID: coll.ID, Name: name, Definition: json.RawMessage(storedDef)}
-		if _, err := store.PutJob(ctx, j); err != nil {
-			t.Fatal(err)
-		}
-		return j.ID
+		return saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: name, Definition: json.RawMessage(storedDef)}).ID
 	}
 	a, b, c := put("a"), put("b"), put("c")
 	startRun(t, store, b, "inst-2", t0)
@@ -75,10 +71,7 @@ func TestTrendsReadRunsAndRates(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
-	j := &models.Job{JobCollectionID: coll.ID, Name: "j", Definition: json.RawMessage(storedDef)}
-	if _, err := store.PutJob(ctx, j); err != nil {
-		t.Fatal(err)
-	}
+	j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: "j", Definition: json.RawMessage(storedDef)})
 	now := time.Date(2026, 3, 31, 12, 0, 0, 0, time.UTC)
 	add := func(ago time.Duration, st models.HistoryStatus) {
 		start := now.Add(-ago)
@@ -115,10 +108,7 @@ func TestRerunRefusals(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
-	j := &models.Job{JobCollectionID: coll.ID, Name: "j", Definition: json.RawMessage(storedDef)}
-	if _, err := store.PutJob(ctx, j); err != nil {
-		t.Fatal(err)
-	}
+	j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: "j", Definition: json.RawMessage(storedDef)})
 	now := time.Date(2026, 3, 31, 12, 0, 0, 0, time.UTC)
 	entry := func(st models.HistoryStatus) int64 {
 		e := &models.HistoryEntry{JobID: j.ID, StartTime: now, ExpectedExecutionTime: now, ActionName: models.MainAction, Status: st}

@@ -23,11 +23,8 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	t0 := time.Now().Truncate(time.Second)
 	var jobs []int64
 	for _, name := range []string{"dead", "live", "self"} {
-		j := &models.Job{JobCollectionID: coll.ID, Name: name, Definition: json.RawMessage(
-			`{"startTime":"2099-01-01T00:00:00Z","action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}}}`)}
-		if _, err := store.PutJob(ctx, j); err != nil {
-			t.Fatal(err)
-		}
+		j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: name, Definition: json.RawMessage(
+			`{"startTime":"2099-01-01T00:00:00Z","action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}}}`)})
 		jobs = append(jobs, j.ID)
 		if _, err := db.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
 				lease_owner, lease_expires_at, started_at)

@@ -10,7 +10,8 @@ package models
 // The expressions live in the view job_facets_derived (migration 0025).
 // Every statement that inserts jobs or changes a job's name, definition or
 // state note is followed, in its transaction, by refreshJobFacets for the
-// jobs it wrote (SaveJob, SaveJobs and imports, PutJob, SetJobsState);
+// jobs it wrote (upsertJobs, the one statement of SaveJob, SaveJobs and
+// imports; SetJobsState);
 // jobs are deleted with their facets (ON DELETE CASCADE).
 // TestJobFacetsFollowEveryWriter checks every row against the view.
 

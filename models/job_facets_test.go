@@ -69,7 +69,7 @@ func checkFacets(t *testing.T, db *sql.DB) {
 
 // TestJobFacetsFollowEveryWriter writes jobs through every writer of a
 // job's name, definition or state note (SaveJob, SaveJobs, ApplyImport,
-// PutJob, SetJobState, SetJobsState) and checks after each that the
+// SetJobState, SetJobsState) and checks after each that the
 // job's facets (migration 0025) are those of its new row, and at the end,
 // after the other writes of jobs too (run now, delete), that every job
 // has its facets and none is stale.
@@ -163,11 +163,8 @@ func TestJobFacetsFollowEveryWriter(t *testing.T) {
 		t.Errorf("%d of the %d imported jobs have their facets", n, many)
 	}
 
-	// PutJob (the store's plain upsert).
-	pj := &models.Job{JobCollectionID: c.ID, Name: "Put", Definition: []byte(facetDef("https://put.example/", "Europe/Paris", ""))}
-	if _, err := f.store.PutJob(f.ctx, pj); err != nil {
-		t.Fatal(err)
-	}
+	// SaveJob again, with a job whose facets have no calendars.
+	pj := saveJob(t, f.store, models.JobWrite{CollectionID: c.ID, Name: "Put", Definition: []byte(facetDef("https://put.example/", "Europe/Paris", ""))})
 	want(pj.ID, "put https://put.example/"+pad, "Europe/Paris", "")
 
 	// Bulk: disable with a note, run now, delete.

@@ -9,8 +9,8 @@ package models
 // jobs' indexes.
 //
 // Every statement that inserts jobs is followed, in its transaction, by
-// ensureJobResults for the jobs it wrote (SaveJob, SaveJobs and imports,
-// PutJob); jobs are deleted with their results (ON DELETE CASCADE). The
+// ensureJobResults for the jobs it wrote (upsertJobs, the one statement
+// of SaveJob, SaveJobs and imports); jobs are deleted with their results (ON DELETE CASCADE). The
 // reads that show results go through the view jobs_with_results (a job
 // joined to its results; Job's table).
 //

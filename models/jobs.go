@@ -44,51 +44,6 @@ type Job struct {
 // job_results). Jobs are written with SQL on the jobs table.
 func (Job) TableName() string { return "jobs_with_results" }
 
-// PutJob creates the job j.Name in its collection or replaces the one that
-// exists under that name (case-insensitive), keeping its id, counters and
-// creation time. It reports whether the job was created. An empty State
-// means enabled.
-func (s *Store) PutJob(ctx context.Context, j *Job) (created bool, err error) {
-	if j.State == "" {
-		j.State = jobdef.Enabled
-	}
-	now := time.Now().UTC()
-	var row struct {
-		ID        int64
-		CreatedAt time.Time
-		Inserted  bool
-	}
-	sched := newJobSchedule(jobdef.State(j.State), j.NextRunAt, now)
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		err := tx.Raw(`
-		INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, ended_at, created_at, updated_at,
-			schedule_base, needs_schedule)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
-		SET definition = EXCLUDED.definition, state = EXCLUDED.state,
-		    ended_at = EXCLUDED.ended_at, updated_at = EXCLUDED.updated_at, `+jobScheduleSet("EXCLUDED.definition")+`
-		RETURNING id, created_at, (xmax = 0) AS inserted`,
-			j.JobCollectionID, j.Name, string(j.Definition), j.State, sched.NextRunAt, j.EndedAt, now, now,
-			sched.Base, sched.NeedsSchedule).
-			Scan(&row).Error
-		if err != nil {
-			return err
-		}
-		if err := refreshJobFacets(tx, []int64{row.ID}); err != nil {
-			return err
-		}
-		if err := ensureJobResults(tx, []int64{row.ID}); err != nil {
-			return err
-		}
-		return refreshJobCounts(tx, j.JobCollectionID)
-	})
-	if err != nil {
-		return false, translate("models: put job", err)
-	}
-	j.ID, j.CreatedAt, j.UpdatedAt = row.ID, row.CreatedAt, now
-	return row.Inserted, nil
-}
-
 // JobByName returns the job named name in collectionID (case-insensitive),
 // or ErrNotFound.
 func (s *Store) JobByName(ctx context.Context, collectionID int64, name string) (*Job, error) {

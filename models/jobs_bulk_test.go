@@ -22,12 +22,8 @@ func newBulkFixture(t *testing.T) *bulkFixture {
 	c := f.collection("default", "ops", "Enabled")
 	for name, state := range map[string]jobdef.State{"done": jobdef.Completed, "broken": jobdef.Faulted} {
 		ended := at(-60)
-		j := &models.Job{JobCollectionID: c.ID, Name: name, State: state, EndedAt: &ended,
-			Definition: []byte(`{"action":{"type":"http","request":{"uri":"https://example.com","method":"GET"}}}`)}
-		if _, err := f.store.PutJob(f.ctx, j); err != nil {
-			t.Fatal(err)
-		}
-		f.byName[name] = j
+		f.byName[name] = saveJob(t, f.store, models.JobWrite{CollectionID: c.ID, Name: name, State: state, EndedAt: &ended,
+			Definition: []byte(`{"action":{"type":"http","request":{"uri":"https://example.com","method":"GET"}}}`)})
 	}
 	return f
 }

@@ -12,7 +12,8 @@ import (
 	"sked/models/jobdef"
 )
 
-// JobWrite is a job to create or replace by SaveJob.
+// JobWrite is a job to create or replace by SaveJob, SaveJobs or
+// ApplyImport.
 type JobWrite struct {
 	CollectionID int64
 	Name         string
@@ -64,12 +65,10 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	return out, created, nil
 }
 
-// saveJobTx is SaveJob inside tx.
+// saveJobTx is SaveJob inside tx: it checks w under its collection's row
+// lock (the collection exists; a job it creates is within MaxJobs, and
+// MustExist holds), upserts it (upsertJobs) and reads it back.
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
-	sealed, err := s.box.seal(w.Secrets)
-	if err != nil {
-		return nil, false, err
-	}
 	var lock []int64
 	if err := tx.Raw(`SELECT id FROM job_collections WHERE id = ? FOR UPDATE`, w.CollectionID).Scan(&lock).Error; err != nil {
 		return nil, false, err
@@ -82,7 +81,8 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 		w.CollectionID, w.Name).Scan(&existing).Error; err != nil {
 		return nil, false, err
 	}
-	if len(existing) == 0 {
+	created := len(existing) == 0
+	if created {
 		if w.MustExist {
 			return nil, false, ErrNotFound
 		}
@@ -91,42 +91,21 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 			if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
 				return nil, false, err
 			}
-			if n >= int64(w.MaxJobs) {
-				return nil, false, &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
-					"The collection already holds %d jobs, its quota maxJobCount: delete a job or raise the quota.", n)}
+			if err := w.checkQuota(n); err != nil {
+				return nil, false, err
 			}
 		}
 	}
-	now := w.now()
-	state, ended := w.stateAndEnd(now)
-	sched := newJobSchedule(jobdef.State(state), w.NextRunAt, now)
-	note := w.noteRow(state, now)
-	var j Job
-	err = tx.Raw(`
-		INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at, schedule_base, needs_schedule,
-			next_run_at, state_note, state_changed_by, state_changed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
-		SET definition = EXCLUDED.definition, secrets = EXCLUDED.secrets, state = EXCLUDED.state,
-		    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
-		                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
-		    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
-		RETURNING id`, w.CollectionID, w.Name, string(w.Definition), sealed, state, ended,
-		sched.Base, sched.NeedsSchedule, sched.NextRunAt, note.Note, note.By, note.At, w.StateBy, now).Scan(&j.ID).Error
+	ids, err := s.upsertJobs(tx, []JobWrite{w}, nil)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := refreshJobFacets(tx, []int64{j.ID}); err != nil {
-		return nil, false, err
-	}
-	if err := ensureJobResults(tx, []int64{j.ID}); err != nil {
-		return nil, false, err
-	}
 	// The job as read back: with its results (a replaced job keeps them).
-	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, j.ID).Scan(&j).Error; err != nil {
+	var j Job
+	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, ids[0]).Scan(&j).Error; err != nil {
 		return nil, false, err
 	}
-	return &j, len(existing) == 0, refreshJobCounts(tx, w.CollectionID)
+	return &j, created, nil
 }
 
 // jobStateNoteSet is the SET list of the state note columns of a job
@@ -155,10 +134,10 @@ func (w JobWrite) noteRow(state jobdef.State, now time.Time) stateNoteCols {
 	return stateNoteCols{Note: w.StateNote, By: w.StateBy, At: &now}
 }
 
-// now returns w.Now, or time.Now when it is zero.
-func (w JobWrite) now() time.Time {
+// nowOr returns w.Now, or now when it is zero.
+func (w JobWrite) nowOr(now time.Time) time.Time {
 	if w.Now.IsZero() {
-		return time.Now().UTC()
+		return now
 	}
 	return w.Now
 }
@@ -198,27 +177,15 @@ func (s *Store) SaveJobs(ctx context.Context, writes []JobWrite) ([]bool, error)
 }
 
 // saveJobsTx is SaveJobs inside tx; progress, when not nil, is told how
-// many writes are done after each chunk. It makes the checks of saveJobTx
-// for all writes at once (the collections locked in id order, their jobs
-// read once) and then inserts the jobs in chunks of multi-row upserts, so
-// that thousands of jobs take a few statements instead of four each.
+// many writes are done after each statement. It makes the checks of
+// saveJobTx for all writes at once (the collections locked in id order,
+// their jobs read once) and then upserts the jobs (upsertJobs).
 func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]bool, error) {
 	created := make([]bool, len(writes))
 	if len(writes) == 0 {
 		return created, nil
 	}
-	type jobKey struct {
-		coll int64
-		name string
-	}
-	var collIDs []int64
-	seen := map[int64]bool{}
-	for _, w := range writes {
-		if !seen[w.CollectionID] {
-			seen[w.CollectionID] = true
-			collIDs = append(collIDs, w.CollectionID)
-		}
-	}
+	collIDs := collectionsOf(writes)
 	var locked []int64
 	if err := tx.Raw(`SELECT id FROM job_collections WHERE id IN ? ORDER BY id FOR UPDATE`, collIDs).Scan(&locked).Error; err != nil {
 		return nil, err
@@ -240,13 +207,83 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		exists[jobKey{r.JobCollectionID, r.Key}] = true
 		count[r.JobCollectionID]++
 	}
+	for i, w := range writes {
+		key := w.key()
+		if exists[key] {
+			continue
+		}
+		if w.MustExist {
+			return nil, fmt.Errorf("job %q: %w", w.Name, ErrNotFound)
+		}
+		if err := w.checkQuota(count[w.CollectionID]); err != nil {
+			return nil, err
+		}
+		exists[key] = true
+		count[w.CollectionID]++
+		created[i] = true
+	}
+	if _, err := s.upsertJobs(tx, writes, progress); err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// jobKey is a job's identity before it has an id: its collection and its
+// name folded to lower case (the unique key jobs_collection_name_key).
+type jobKey struct {
+	coll int64
+	name string
+}
+
+// key returns the jobKey of the job w writes.
+func (w JobWrite) key() jobKey { return jobKey{w.CollectionID, strings.ToLower(w.Name)} }
+
+// checkQuota returns a *QuotaError when w would create a job in a
+// collection that already holds n jobs, its MaxJobs or more.
+func (w JobWrite) checkQuota(n int64) error {
+	if w.MaxJobs <= 0 || n < int64(w.MaxJobs) {
+		return nil
+	}
+	return &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+		"The collection already holds %d jobs, its quota maxJobCount: delete a job or raise the quota.", n)}
+}
+
+// collectionsOf returns the collections of writes, each once, in the
+// order they first appear.
+func collectionsOf(writes []JobWrite) []int64 {
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, w := range writes {
+		if !seen[w.CollectionID] {
+			seen[w.CollectionID] = true
+			ids = append(ids, w.CollectionID)
+		}
+	}
+	return ids
+}
+
+// upsertJobChunk is how many rows one upsert statement of upsertJobs
+// holds at most: 12 parameters each, far below PostgreSQL's 65,535.
+const upsertJobChunk = 1000
+
+// upsertJobs is the one statement that writes jobs: it inserts the jobs of
+// writes, already checked (SaveJob, SaveJobs and imports check them
+// first), or replaces those that exist under their names, sealing their
+// secrets and scheduling them (newJobSchedule, jobScheduleSet), in chunks
+// of multi-row upserts so that thousands of jobs take a few statements.
+// In tx, it keeps what the store derives from jobs with them: the facets
+// and results of the jobs of each chunk (refreshJobFacets,
+// ensureJobResults), then the job counts of their collections
+// (refreshJobCounts). progress, when not nil, is told how many writes are
+// done after each chunk. It returns the ids of the jobs written, in no
+// particular order.
+func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]int64, error) {
 	now := time.Now().UTC()
-	const chunk = 1000 // rows per statement: 12 parameters each, far below PostgreSQL's 65,535
 	var (
 		sql   strings.Builder
 		args  []any
 		inRow = map[jobKey]bool{}
-		done  int
+		all   []int64
 	)
 	flush := func(upTo int) error {
 		if len(args) == 0 {
@@ -265,7 +302,7 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
 			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
 			RETURNING id`,
-			append(args, last.StateBy, last.now())...).Scan(&ids).Error; err != nil {
+			append(args, last.StateBy, last.nowOr(now))...).Scan(&ids).Error; err != nil {
 			return err
 		}
 		if err := refreshJobFacets(tx, ids); err != nil {
@@ -274,41 +311,26 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if err := ensureJobResults(tx, ids); err != nil {
 			return err
 		}
+		all = append(all, ids...)
 		sql.Reset()
 		args = args[:0]
 		clear(inRow)
-		done = upTo
 		if progress != nil {
-			progress(done)
+			progress(upTo)
 		}
 		return nil
 	}
 	for i, w := range writes {
-		key := jobKey{w.CollectionID, strings.ToLower(w.Name)}
-		if !exists[key] {
-			if w.MustExist {
-				return nil, fmt.Errorf("job %q: %w", w.Name, ErrNotFound)
-			}
-			if n := count[w.CollectionID]; w.MaxJobs > 0 && n >= int64(w.MaxJobs) {
-				return nil, &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
-					"The collection already holds %d jobs, its quota maxJobCount: delete a job or raise the quota.", n)}
-			}
-			exists[key] = true
-			count[w.CollectionID]++
-			created[i] = true
-		}
 		sealed, err := s.box.seal(w.Secrets)
 		if err != nil {
 			return nil, err
 		}
-		wnow := now
-		if !w.Now.IsZero() {
-			wnow = w.Now
-		}
+		wnow := w.nowOr(now)
 		state, ended := w.stateAndEnd(wnow)
-		sched := newJobSchedule(jobdef.State(state), w.NextRunAt, wnow)
+		sched := newJobSchedule(state, w.NextRunAt, wnow)
 		// One statement may not upsert the same row twice.
-		if inRow[key] || len(args) >= chunk*12 {
+		key := w.key()
+		if inRow[key] || len(args) >= upsertJobChunk*12 {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -325,5 +347,5 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 	if err := flush(len(writes)); err != nil {
 		return nil, err
 	}
-	return created, refreshJobCounts(tx, collIDs...)
+	return all, refreshJobCounts(tx, collectionsOf(writes)...)
 }

@@ -2,14 +2,15 @@ package models
 
 // The "All jobs" page's read model: every job a user may see, across
 // workspaces and collections, searched, filtered and sorted, a keyset page
-// at a time. Migration 0011 adds one btree index per sort order; the
-// search text and the time zone are the jobs' facets (migration 0025:
-// job_facets, with a trigram index on search).
+// at a time (its orders and their keysets: jobs_search_keyset.go; the
+// collections a user may see: collections_visible.go). Migration 0011
+// adds one btree index per sort order; the search text and the time zone
+// are the jobs' facets (migration 0025: job_facets, with a trigram index
+// on search).
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sked/models/jobdef"
 	"slices"
 	"strings"
@@ -18,77 +19,6 @@ import (
 
 	"gorm.io/gorm"
 )
-
-// JobSort is an order of SearchJobs. Each ends with the job id, so that
-// equal keys still have one order and keyset paging visits every job once.
-type JobSort string
-
-// The orders of SearchJobs.
-const (
-	// SortNext is by next run, soonest first; jobs without one last.
-	SortNext JobSort = "next"
-	// SortLast is by last run, newest first; jobs that never ran last.
-	SortLast JobSort = "last"
-	// SortName is by name, case-insensitively.
-	SortName JobSort = "name"
-	// SortFailures is by failure count (all time), most first.
-	SortFailures JobSort = "failures"
-)
-
-// JobSorts lists the orders of SearchJobs, the default first.
-var JobSorts = []JobSort{SortNext, SortLast, SortName, SortFailures}
-
-// JobCursor is where a page of SearchJobs ends: the sort key of its last
-// job and that job's id. Exactly the field of the page's order is used:
-// Time for SortNext and SortLast (nil: the job has no such run), Name
-// for SortName (lower-cased), Count for SortFailures.
-type JobCursor struct {
-	Time  *time.Time
-	Name  string
-	Count int64
-	ID    int64
-}
-
-// VisibleCollection is a collection whose jobs a user may see.
-type VisibleCollection struct {
-	ID            int64
-	Name          string
-	ResourceGroup string
-	WorkspaceID   string
-}
-
-// Path is the collection as "workspace/resource group/collection".
-func (c VisibleCollection) Path() string {
-	return c.WorkspaceID + "/" + c.ResourceGroup + "/" + c.Name
-}
-
-// VisibleCollections returns the collections of the workspaces userID is
-// a member of, by workspace, resource group and name.
-func (s *Store) VisibleCollections(ctx context.Context, userID int64) ([]VisibleCollection, error) {
-	var out []VisibleCollection
-	err := s.db.WithContext(ctx).Raw(`
-		SELECT c.id, c.name, rg.name AS resource_group, rg.workspace_id
-		FROM job_collections c
-		JOIN resource_groups rg ON rg.id = c.resource_group_id
-		WHERE `+memberOf+`
-		ORDER BY rg.workspace_id, lower(rg.name), lower(c.name)`, userID).Scan(&out).Error
-	if err != nil {
-		return nil, translate("models: visible collections", err)
-	}
-	return out, nil
-}
-
-// SearchScope returns the collections userID may see (VisibleCollections)
-// and whether they are all there are (the user is a member of every
-// workspace): JobSearchParams.Collections and AllCollections.
-func (s *Store) SearchScope(ctx context.Context, userID int64) ([]VisibleCollection, bool, error) {
-	all, err := s.seesEverything(ctx, userID)
-	if err != nil {
-		return nil, false, translate("models: search scope", err)
-	}
-	cs, err := s.VisibleCollections(ctx, userID)
-	return cs, all, err
-}
 
 // JobSearchParams selects a page of SearchJobs. The zero value of each
 // filter keeps every job.
@@ -158,28 +88,6 @@ type JobSearchRow struct {
 	StateChangedBy string
 	StateChangedAt *time.Time
 }
-
-// Cursor is the keyset position of r in order sort.
-func (r *JobSearchRow) Cursor(sort JobSort) JobCursor {
-	c := JobCursor{ID: r.ID}
-	switch sort {
-	case SortLast:
-		c.Time = r.LastRunAt
-	case SortName:
-		c.Name = strings.ToLower(r.Name)
-	case SortFailures:
-		c.Count = r.FailureCount
-	default:
-		c.Time = r.NextRunAt
-	}
-	return c
-}
-
-// The sort keys, as in the indexes of migration 0011.
-const (
-	nextKey = `coalesce(j.next_run_at, 'infinity'::timestamptz)`
-	lastKey = `coalesce(j.last_run_at, '-infinity'::timestamptz)`
-)
 
 // likeEscaper escapes LIKE's wildcards and its escape character.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -442,94 +350,6 @@ func sparseConds(cond string) string {
 	return strings.ReplaceAll(cond, wordOrCollection, wordOrCollectionSparse)
 }
 
-// alertRuleApplies is the join condition of an alert rule r on a job j of
-// the collection jc in the resource group rg: the rule's workspace, and
-// each part of its scope empty (all) or the name, case-insensitively. The
-// engine matches rules to jobs with it (enqueueJobEvents) and the "has alerts"
-// filter of SearchJobs keeps the jobs it finds a rule for.
-const alertRuleApplies = `r.workspace_id = rg.workspace_id
-	AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(rg.name))
-	AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(jc.name))
-	AND (r.scope_job = '' OR lower(r.scope_job) = lower(j.name))`
-
-// keyset adds the condition "after the cursor" of sort to a query (add)
-// and returns its ORDER BY.
-func keyset(sort JobSort, after *JobCursor, add func(string, ...any)) (string, error) {
-	return keysetCond(sort, after, false, add)
-}
-
-// keysetCond is keyset, or with upTo the condition "up to the cursor,
-// included" (the end of a walk).
-func keysetCond(sort JobSort, after *JobCursor, upTo bool, add func(string, ...any)) (string, error) {
-	// cmpID adds (key, id) op (cursor), the operator turned round for
-	// upTo; cmp with the job's id.
-	cmpID := func(key, id, op string, arg any) {
-		if upTo {
-			op = map[string]string{">": "<=", "<": ">="}[op]
-		}
-		add("("+key+", "+id+") "+op+" ("+key2(arg)+", ?)", append(keyArgs(arg), after.ID)...)
-	}
-	cmp := func(key, op string, arg any) { cmpID(key, "j.id", op, arg) }
-	// timeKey is the cursor's time, or for none the infinity the key
-	// gives a job without that run.
-	timeKey := func(none string) any {
-		if after.Time == nil {
-			return rawSQL(none + "::timestamptz")
-		}
-		return *after.Time
-	}
-	switch sort {
-	case SortNext, "":
-		if after != nil {
-			cmp(nextKey, ">", timeKey("'infinity'"))
-		}
-		return nextKey + ", j.id", nil
-	case SortLast:
-		if after != nil {
-			cmp(lastKey, "<", timeKey("'-infinity'"))
-		}
-		return lastKey + " DESC, j.id DESC", nil
-	case SortName:
-		if after != nil {
-			cmp("lower(j.name)", ">", after.Name)
-		}
-		return "lower(j.name), j.id", nil
-	case SortFailures:
-		// job_results_failures_idx (failure_count, job_id) orders it: the
-		// keyset names its columns (result_id is the job's id), and every
-		// job has its results row, which "IS NOT NULL" tells the planner
-		// so that the walk of that index drives the join.
-		add("j.result_id IS NOT NULL")
-		if after != nil {
-			cmpID("j.failure_count", "j.result_id", "<", after.Count)
-		}
-		return "j.failure_count DESC, j.result_id DESC", nil
-	}
-	return "", fmt.Errorf("models: search jobs: unknown sort %q", sort)
-}
-
-// rawSQL is a key written into the query rather than passed.
-type rawSQL string
-
-// key2 is the SQL of a cursor key: a placeholder, or rawSQL as it is.
-func key2(arg any) string {
-	switch a := arg.(type) {
-	case rawSQL:
-		return string(a)
-	case time.Time:
-		return "?::timestamptz"
-	}
-	return "?"
-}
-
-// keyArgs is the argument of a cursor key: none for rawSQL.
-func keyArgs(arg any) []any {
-	if _, raw := arg.(rawSQL); raw {
-		return nil
-	}
-	return []any{arg}
-}
-
 // trigramWords reports whether a search has a word of three characters
 // or more (one the trigram index can look up).
 func trigramWords(q string) bool {
@@ -539,13 +359,4 @@ func trigramWords(q string) bool {
 		}
 	}
 	return false
-}
-
-// collectionIDs are the ids of cs.
-func collectionIDs(cs []VisibleCollection) []int64 {
-	ids := make([]int64, len(cs))
-	for i, c := range cs {
-		ids[i] = c.ID
-	}
-	return ids
 }

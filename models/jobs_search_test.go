@@ -30,11 +30,7 @@ func newSearchFixture(t *testing.T) *searchFixture {
 			def["recurrence"] = map[string]any{"frequency": "hour", "interval": 1, "timeZone": zone}
 		}
 		b, _ := json.Marshal(def)
-		j := &models.Job{JobCollectionID: c.ID, Name: name, Definition: b, State: jobdef.State(state), NextRunAt: next}
-		if _, err := f.store.PutJob(f.ctx, j); err != nil {
-			t.Fatal(err)
-		}
-		f.byName[name] = j
+		f.byName[name] = saveJob(t, f.store, models.JobWrite{CollectionID: c.ID, Name: name, Definition: b, State: jobdef.State(state), NextRunAt: next})
 	}
 	n1, n2 := at(10), at(20)
 	add(billing, "invoice-run", "enabled", "https://pay.example.com/api/invoices", "Europe/Berlin", &n1)

@@ -71,12 +71,9 @@ func (f *pagesFixture) collection(ws, name, state string) *models.JobCollection 
 
 func (f *pagesFixture) job(c *models.JobCollection, name, state string, next *time.Time) *models.Job {
 	f.t.Helper()
-	j := &models.Job{JobCollectionID: c.ID, Name: name, Definition: json.RawMessage(`{"action":{"type":"http","request":{"uri":"https://example.com","method":"GET"}}}`),
-		State: jobdef.State(state), NextRunAt: next}
-	if _, err := f.store.PutJob(f.ctx, j); err != nil {
-		f.t.Fatal(err)
-	}
-	return j
+	return saveJob(f.t, f.store, models.JobWrite{CollectionID: c.ID, Name: name,
+		Definition: json.RawMessage(`{"action":{"type":"http","request":{"uri":"https://example.com","method":"GET"}}}`),
+		State:      jobdef.State(state), NextRunAt: next})
 }
 
 func (f *pagesFixture) history(j *models.Job, start time.Time, status, action string, lateMs int64) *models.HistoryEntry {

@@ -27,8 +27,8 @@ type Options struct {
 
 // Store owns every query Sked makes. Its methods are grouped in one file
 // per table or aggregate (users.go, sessions.go, jobs.go, history.go,
-// collections.go, calendars.go, …; the engine's in engine_store.go), and
-// the read models that join several tables for one page in *_read.go.
+// collections.go, calendars.go, …; the engine's in engine_*.go), and the
+// read models that join several tables for one page in *_read.go.
 // Every method returns the sentinel errors of errors.go, never GORM's. It
 // is safe for concurrent use; Close releases its connections.
 type Store struct {

@@ -210,6 +210,17 @@ func newCollection(t *testing.T, store *models.Store, group, name string) *model
 	return c
 }
 
+// saveJob stores w with SaveJob, the store's write of one job that the
+// catalog makes, and returns the stored job.
+func saveJob(t testing.TB, store *models.Store, w models.JobWrite) *models.Job {
+	t.Helper()
+	j, _, err := store.SaveJob(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 func TestCollectionsAndImplicitResourceGroups(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
@@ -251,10 +262,9 @@ func TestJobDefinitionRoundTripsExactly(t *testing.T) {
 	c := newCollection(t, store, "rg", "jobs")
 	def := "{\n  \"startTime\": \"2026-01-01T00:00:00Z\",\n  \"action\": {\"type\": \"Http\", \"request\": {\"uri\": \"https://example.com\", \"method\": \"GET\"}},\n  \"recurrence\": {\"frequency\": \"Week\", \"schedule\": {\"weekDays\": [\"Monday\"]}}, \"zz\": 1, \"aa\": 2\n}"
 	next := time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
-	j := &models.Job{JobCollectionID: c.ID, Name: "Weekly", Definition: json.RawMessage(def), NextRunAt: &next}
-	created, err := store.PutJob(ctx, j)
+	j, created, err := store.SaveJob(ctx, models.JobWrite{CollectionID: c.ID, Name: "Weekly", Definition: json.RawMessage(def), NextRunAt: &next})
 	if err != nil || !created {
-		t.Fatalf("PutJob = %v, %v; want created", created, err)
+		t.Fatalf("SaveJob = %v, %v; want created", created, err)
 	}
 	got, err := store.JobByName(ctx, c.ID, "weekly")
 	if err != nil {
@@ -266,16 +276,15 @@ func TestJobDefinitionRoundTripsExactly(t *testing.T) {
 	if got.State != "enabled" || !got.NextRunAt.Equal(next) {
 		t.Errorf("state %q next %v", got.State, got.NextRunAt)
 	}
-	j2 := &models.Job{JobCollectionID: c.ID, Name: "WEEKLY", Definition: json.RawMessage(`{"action":{}}`), State: "disabled"}
-	created, err = store.PutJob(ctx, j2)
+	j2, created, err := store.SaveJob(ctx, models.JobWrite{CollectionID: c.ID, Name: "WEEKLY", Definition: json.RawMessage(`{"action":{}}`), State: "disabled"})
 	if err != nil || created {
 		t.Fatalf("replace: created=%v err=%v; want replaced", created, err)
 	}
 	if j2.ID != j.ID {
 		t.Errorf("replace changed the id from %d to %d", j.ID, j2.ID)
 	}
-	bad := &models.Job{JobCollectionID: c.ID, Name: "bad", Definition: json.RawMessage(`{}`), State: "running"}
-	if _, err := store.PutJob(ctx, bad); err == nil || !strings.Contains(err.Error(), "check constraint") {
+	bad := models.JobWrite{CollectionID: c.ID, Name: "bad", Definition: json.RawMessage(`{}`), State: "running"}
+	if _, _, err := store.SaveJob(ctx, bad); err == nil || !strings.Contains(err.Error(), "check constraint") {
 		t.Errorf("state running: %v, want a check constraint violation", err)
 	}
 	if err := store.DeleteJob(ctx, j.ID); err != nil {
@@ -290,10 +299,7 @@ func TestHistoryIsPagedNewestFirstByKeyset(t *testing.T) {
 	store := testdb.Store(t)
 	ctx := context.Background()
 	c := newCollection(t, store, "rg", "hist")
-	j := &models.Job{JobCollectionID: c.ID, Name: "j", Definition: json.RawMessage(`{}`)}
-	if _, err := store.PutJob(ctx, j); err != nil {
-		t.Fatal(err)
-	}
+	j := saveJob(t, store, models.JobWrite{CollectionID: c.ID, Name: "j", Definition: json.RawMessage(`{}`)})
 	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i := range 7 {
 		start := base.Add(time.Duration(i/2) * time.Minute) // pairs share a start time
@@ -343,10 +349,7 @@ func TestCollectionSummariesCountJobsOfMembersOnly(t *testing.T) {
 	}
 	c := newCollection(t, store, "rg", "c1")
 	for i, state := range []string{"enabled", "enabled", "disabled"} {
-		j := &models.Job{JobCollectionID: c.ID, Name: "j" + string(rune('a'+i)), Definition: json.RawMessage(`{}`), State: jobdef.State(state)}
-		if _, err := store.PutJob(ctx, j); err != nil {
-			t.Fatal(err)
-		}
+		saveJob(t, store, models.JobWrite{CollectionID: c.ID, Name: "j" + string(rune('a'+i)), Definition: json.RawMessage(`{}`), State: jobdef.State(state)})
 	}
 	rows, err := store.CollectionSummaries(ctx, admin.ID)
 	if err != nil {
