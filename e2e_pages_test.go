@@ -28,7 +28,7 @@ func startSkedAllowing(t *testing.T, dataDir string, allow []netip.Prefix) strin
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
 	}()
 	t.Cleanup(func() {
 		cancel()

@@ -5,19 +5,15 @@ import (
 	"context"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"sked/models/pgserver"
 )
 
 // newDataDir returns a fresh data directory that the postgres user can
@@ -53,9 +49,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startSked runs the real server (run) with the embedded PostgreSQL in
+// startSked runs the real server (serve) with the embedded PostgreSQL in
 // dataDir and returns its base URL and a function that stops it and
-// reports run's error. Each of opts may change the configuration.
+// reports serve's error. Each of opts may change the configuration.
 func startSked(t *testing.T, dataDir string, opts ...func(*Config)) (string, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,7 +63,7 @@ func startSked(t *testing.T, dataDir string, opts ...func(*Config)) (string, fun
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
 	}()
 	var stopped bool
 	var stopErr error
@@ -274,136 +270,4 @@ func TestBrowserSetupSignInDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, "05-dashboard-375px")
-}
-
-func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
-	dataDir := newDataDir(t)
-	env := map[string]string{"SKED_DATA_DIR": dataDir}
-
-	// With no serve running, a command starts PostgreSQL for its own
-	// duration and stops it again.
-	code, stdout, stderr := runForTest([]string{"migrate"}, env, "")
-	if code != 0 || !strings.Contains(stdout, "database schema is at version") {
-		t.Fatalf("migrate: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
-	}
-	if pid := pgserver.ServerPID(dataDir); pid != 0 {
-		t.Fatalf("PostgreSQL (pid %d) still runs after migrate", pid)
-	}
-
-	base, stop := startSked(t, dataDir)
-	pgPID := pgserver.ServerPID(dataDir)
-	if pgPID == 0 {
-		t.Fatalf("no PostgreSQL runs for the server (pid %d)", pgPID)
-	}
-
-	// While serve runs, user add uses its PostgreSQL and leaves it running.
-	code, stdout, stderr = runForTest([]string{"user", "add", "bob", "--admin"}, env, "password123\n")
-	if code != 0 || stdout != "created administrator bob\n" {
-		t.Fatalf("user add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
-	}
-	if pgserver.ServerPID(dataDir) != pgPID {
-		t.Fatal("user add stopped or replaced the server's PostgreSQL")
-	}
-	resp, err := http.Get(base + "/setup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.Request.URL.Path != "/signin" {
-		t.Errorf("after user add --admin, /setup leads to %s, want /signin", resp.Request.URL.Path)
-	}
-	code, stdout, stderr = runForTest([]string{"token", "add", "BOB", "--name", "ci"}, env, "")
-	if code != 0 || !strings.HasPrefix(stdout, "sked_") || strings.Count(stdout, "\n") != 1 {
-		t.Fatalf("token add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
-	}
-	code, stdout, stderr = runForTest([]string{"token", "add", "nobody"}, env, "")
-	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `there is no user "nobody"`) {
-		t.Errorf("token add for an unknown user: exit %d, stdout %q, stderr %s", code, stdout, stderr)
-	}
-	code, _, stderr = runForTest([]string{"user", "add", "BOB"}, env, "password123\n")
-	if code != exitUsage || !strings.Contains(stderr, "username: is already taken") {
-		t.Errorf("duplicate user add: exit %d, %s", code, stderr)
-	}
-
-	// A second serve on the same data directory is refused and harms nothing.
-	code, _, stderr = runForTest([]string{"serve", "--listen", "127.0.0.1:0"}, env, "")
-	if code != exitError || !strings.Contains(stderr, "already running") {
-		t.Errorf("second serve: exit %d, %s", code, stderr)
-	}
-	if r, err := http.Get(base + "/readyz"); err != nil || r.StatusCode != http.StatusOK {
-		t.Errorf("first serve not ready after the second was refused: %v %v", r, err)
-	}
-
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if pgserver.ServerPID(dataDir) != 0 {
-		t.Errorf("PostgreSQL (pid %d) still runs after serve stopped", pgPID)
-	}
-}
-
-func TestBinaryStopsWithItsPostgreSQLOnSIGTERM(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "sked")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	dataDir := newDataDir(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "SKED_DATA_DIR="+dataDir, "SKED_LISTEN="+addr)
-	logs := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/setup")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("/setup: status %d", resp.StatusCode)
-			}
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("sked exited early: %v\n%s", err, logs)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sked did not serve within 90 s\n%s", logs)
-		}
-	}
-	pgPID := pgserver.ServerPID(dataDir)
-	if pgPID == 0 {
-		t.Fatalf("no PostgreSQL runs (pid %d)", pgPID)
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("sked exited with %v after SIGTERM\n%s", err, logs)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("sked did not stop within 60 s of SIGTERM\n%s", logs)
-	}
-	if pgserver.ServerPID(dataDir) != 0 {
-		t.Errorf("PostgreSQL (pid %d) still runs after sked stopped\n%s", pgPID, logs)
-	}
-	if _, err := os.Stat(filepath.Join(dataDir, "serve.lock")); err != nil {
-		t.Errorf("serve.lock: %v", err)
-	}
 }
