@@ -203,6 +203,7 @@ func printImportReport(w io.Writer, rep *catalog.ImportReport) {
 	}
 }
 
+// dash is s, or "-" for an empty cell of the report table.
 func dash(s string) string {
 	if s == "" {
 		return "-"

@@ -23,10 +23,11 @@ import (
 const maxPreviewInput = 4 * jobdef.MaxJobBytes
 
 // cmdPreview implements `sked preview [--now RFC3339] [-n N] [--json]
-// [--calendar NAME=FILE …] [FILE]`
-// (SPEC §3): the next N occurrences of the job in FILE (or stdin) as if it
-// were created at --now. Invalid input: exit status 2, nothing on stdout,
-// one validation error per line on stderr.
+// [--calendar NAME=FILE …] [FILE]` (SPEC §3): the next N occurrences of
+// the job in FILE (or stdin) as if it were created at --now, with the
+// warnings (targets that SKED_ALLOW_TARGETS would refuse among them). It
+// needs no database. Invalid input: exit status 2, nothing on stdout, one
+// validation error per line on stderr.
 func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 	fs := flag.NewFlagSet("sked preview", flag.ContinueOnError)
 	fs.SetOutput(sio.err)
