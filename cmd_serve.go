@@ -32,14 +32,16 @@ func cmdServe(ctx context.Context, sio stdio, args []string) error {
 	return serve(ctx, cfg, newLogger(sio.err, cfg), nil)
 }
 
-// serve serves Sked until ctx is done: it takes the data directory's serve
-// lock, opens (and if need be starts) the database, migrates it, and serves
-// HTTP on cfg.Listen. ready, when not nil, is called with the listening
-// address once requests are accepted. On the way out it shuts down in
-// order: the HTTP server (no new requests, so no new imports), the
-// background imports (waited for, at most half of cfg.ShutdownTimeout,
-// then cancelled), the engine, then the database (and the embedded
-// PostgreSQL).
+// serve serves Sked until ctx is done: it creates the data directory when
+// missing and takes its serve lock, opens (and if need be starts) the
+// database, migrates it, starts the engine and the background imports,
+// logs the setup code while there is no administrator, purges ended
+// sessions (session_purge.go), and serves HTTP on cfg.Listen. ready, when
+// not nil, is called with the listening address once requests are
+// accepted. On the way out it shuts down in order: the HTTP server (no new
+// requests, so no new imports), the background imports (waited for, at
+// most half of cfg.ShutdownTimeout, then cancelled), the engine, then the
+// database (and the embedded PostgreSQL).
 func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Addr)) error {
 	if err := os.MkdirAll(cfg.DataDir, dataDirMode); err != nil {
 		return fmt.Errorf("serve: create data directory: %w", err)
