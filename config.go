@@ -19,14 +19,16 @@ import (
 )
 
 // Config is Sked's configuration. Each setting comes from a flag, else from
-// its SKED_* environment variable, else from its default (see
-// defaultConfig). It is built once in main and passed down; nothing reads
-// it globally.
+// its SKED_* environment variable, else from its default (the settings
+// table). Each command builds it once from its command line (parseFlags)
+// and passes it down; nothing reads it globally. The zero Config is not
+// valid: Validate refuses, among others, an empty Listen and DataDir.
 type Config struct {
 	// Listen is the HTTP listen address (--listen, SKED_LISTEN). Default ":8080".
 	Listen string
-	// DataDir holds the embedded PostgreSQL cluster, the session secret and
-	// the serve lock (--data-dir, SKED_DATA_DIR). Default "./data".
+	// DataDir holds the embedded PostgreSQL cluster, the generated session
+	// secret and job secrets key, and the serve lock (--data-dir,
+	// SKED_DATA_DIR). Default "./data".
 	DataDir string
 	// DatabaseURL names an external PostgreSQL database (--database-url,
 	// SKED_DATABASE_URL). Empty (the default) means the embedded one.
@@ -35,8 +37,9 @@ type Config struct {
 	// SKED_BASE_URL). An https URL makes cookies Secure. Default empty.
 	BaseURL string
 	// SessionSecret keys the CSRF tokens of visitors who have not signed
-	// in (--session-secret, SKED_SESSION_SECRET), at least 32 characters;
-	// sessions themselves are kept in the database. Empty (the default)
+	// in and the OpenID Connect sign-in's flow cookie (--session-secret,
+	// SKED_SESSION_SECRET), at least 32 characters; sessions themselves
+	// are kept in the database. Empty (the default)
 	// means a random secret generated once and kept in the data directory.
 	SessionSecret string
 	// SessionIdleTimeout ends a session that has not been used for this
@@ -107,12 +110,15 @@ type Config struct {
 }
 
 // setting describes one configuration setting: its flag, its environment
-// variable, its default and its help line.
+// variable, its default and its help line, and apply, which parses a value
+// into a Config (an error names what is wrong with the value).
 type setting struct {
 	flag, env, def, help string
 	apply                func(c *Config, v string) error
 }
 
+// settings are every configuration setting, the OpenID Connect ones
+// (config_oidc.go) last; the flags are registered in this order.
 var settings = append([]setting{
 	{"listen", "SKED_LISTEN", ":8080", "HTTP listen address", func(c *Config, v string) error { c.Listen = v; return nil }},
 	{"data-dir", "SKED_DATA_DIR", "./data", "data directory (embedded PostgreSQL, session secret)", func(c *Config, v string) error { c.DataDir = v; return nil }},
@@ -173,6 +179,8 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("invalid --%s (%s): %s", e.Flag, e.Env, e.Problem)
 }
 
+// settingByFlag returns the setting of flag name; it panics for a name
+// that is not a setting's flag (a mistake in the code).
 func settingByFlag(name string) setting {
 	for _, s := range settings {
 		if s.flag == name {
@@ -182,6 +190,8 @@ func settingByFlag(name string) setting {
 	panic("no setting " + name)
 }
 
+// configError returns a ConfigError for the setting of flag flagName
+// with the problem format makes of args.
 func configError(flagName, format string, args ...any) *ConfigError {
 	s := settingByFlag(flagName)
 	return &ConfigError{Flag: s.flag, Env: s.env, Problem: fmt.Sprintf(format, args...)}
@@ -234,6 +244,8 @@ func (b boolString) String() string {
 func (b boolString) Set(v string) error { *b.p = v; return nil }
 func (b boolString) IsBoolFlag() bool   { return true }
 
+// defaultNote is the end of a flag's help line naming its default def;
+// "" when there is none.
 func defaultNote(def string) string {
 	if def == "" {
 		return ""
@@ -317,6 +329,7 @@ func (c Config) SecureCookies() bool {
 	return strings.HasPrefix(strings.ToLower(c.BaseURL), "https://")
 }
 
+// parseAllowTargets sets c.AllowTargets from v (parsePrefixes).
 func parseAllowTargets(c *Config, v string) error {
 	var err error
 	c.AllowTargets, err = parsePrefixes(v)
@@ -381,6 +394,7 @@ func parseBaseURL(name string, set func(c *Config, v string)) func(c *Config, v 
 	}
 }
 
+// parseLogLevel sets c.LogLevel from v: debug, info, warn or error.
 func parseLogLevel(c *Config, v string) error {
 	if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 		return fmt.Errorf("%q is not one of debug, info, warn, error", v)
@@ -388,6 +402,7 @@ func parseLogLevel(c *Config, v string) error {
 	return nil
 }
 
+// parseShutdownTimeout sets c.ShutdownTimeout from v, a Go duration.
 func parseShutdownTimeout(c *Config, v string) error {
 	d, err := time.ParseDuration(v)
 	if err != nil {
@@ -430,9 +445,10 @@ func parseAge(dst *time.Duration, v string) error {
 	return nil
 }
 
-// Engine returns the engine's configuration: the settings above, with the
-// engine's own defaults for the rest. A zero retention setting means "keep"
-// (the engine's negative value).
+// Engine returns the engine's configuration: the outbound targets, the
+// Azure endpoints, the workers and the retention settings of c, with the
+// engine's own defaults for the rest. A zero retention setting means
+// "keep", which the engine spells as a negative value.
 func (c Config) Engine() scheduler.Config {
 	keep := func(d time.Duration) time.Duration {
 		if d == 0 {

@@ -127,6 +127,7 @@ func (o OIDCConfig) validate() error {
 }
 
 // Client returns the OpenID Connect client of o, or nil when o is off.
+// now is the clock that judges token expiry; nil means time.Now.
 func (o OIDCConfig) Client(now func() time.Time) *oidcauth.Client {
 	if o.Issuer == "" {
 		return nil

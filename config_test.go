@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"io"
@@ -158,77 +156,5 @@ func TestConfigBadValuesNameTheSetting(t *testing.T) {
 		if !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v %v: %q does not name %s", tt.args, tt.env, err, tt.want)
 		}
-	}
-}
-
-func runForTest(args []string, env map[string]string, stdin string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	code = runCLI(context.Background(), args, stdio{
-		in: strings.NewReader(stdin), out: &out, err: &errb,
-		getenv: func(k string) string { return env[k] },
-	})
-	return code, out.String(), errb.String()
-}
-
-func TestCLIExitStatusTwoForBadConfiguration(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		env  map[string]string
-		want string
-	}{
-		{[]string{"--listen", "nope"}, nil, "--listen"},
-		{[]string{"serve", "--bogus"}, nil, "flag provided but not defined: -bogus"},
-		{[]string{"migrate"}, map[string]string{"SKED_LOG_LEVEL": "chatty"}, "SKED_LOG_LEVEL"},
-		{[]string{"frobnicate"}, nil, `unknown command "frobnicate"`},
-		{[]string{"user"}, nil, "usage: sked user add"},
-		{[]string{"user", "add"}, nil, "usage: sked user add"},
-		{[]string{"token"}, nil, "usage: sked token add"},
-		{[]string{"token", "add"}, nil, "usage: sked token add"},
-	} {
-		code, stdout, stderr := runForTest(tc.args, tc.env, "")
-		if code != exitUsage {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, stderr)
-		}
-		if !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: stderr %q does not contain %q", tc.args, stderr, tc.want)
-		}
-		if stdout != "" {
-			t.Errorf("%v: stdout %q, want nothing", tc.args, stdout)
-		}
-	}
-}
-
-func TestCLIHelpListsEveryCommand(t *testing.T) {
-	code, stdout, _ := runForTest([]string{"--help"}, nil, "")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	for _, c := range []string{"serve", "migrate", "preview", "user add", "token add", "version", "help"} {
-		if !strings.Contains(stdout, "\n  "+c+" ") {
-			t.Errorf("help does not list %q:\n%s", c, stdout)
-		}
-	}
-	code, stdout, _ = runForTest([]string{"version"}, nil, "")
-	if code != 0 || !strings.HasPrefix(stdout, "sked ") {
-		t.Errorf("version: exit %d, %q", code, stdout)
-	}
-}
-
-func TestUserAddRejectsBadInputBeforeTouchingTheDatabase(t *testing.T) {
-	// The data directory does not exist and is never created: validation
-	// happens first.
-	dir := t.TempDir() + "/never"
-	env := map[string]string{"SKED_DATA_DIR": dir}
-	code, _, stderr := runForTest([]string{"user", "add", "bob"}, env, "")
-	if code != exitUsage || !strings.Contains(stderr, "no password on stdin") {
-		t.Errorf("empty stdin: exit %d, %q", code, stderr)
-	}
-	code, _, stderr = runForTest([]string{"user", "add", "bob"}, env, "short\n")
-	if code != exitUsage || !strings.Contains(stderr, "password: must be at least 8 characters") {
-		t.Errorf("short password: exit %d, %q", code, stderr)
-	}
-	code, _, stderr = runForTest([]string{"user", "add", "b b", "--admin"}, env, "password123\n")
-	if code != exitUsage || !strings.Contains(stderr, "username: must be") {
-		t.Errorf("bad name: exit %d, %q", code, stderr)
 	}
 }

@@ -1,43 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
-
-// acceptDialogs accepts every confirm() the page opens (htmx's
-// hx-confirm) and records their messages.
-func acceptDialogs(ctx context.Context) func() []string {
-	var mu sync.Mutex
-	var seen []string
-	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
-	go func() {
-		for ev, err := range dialogs {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			seen = append(seen, ev.Message)
-			mu.Unlock()
-			go func() {
-				_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
-			}()
-		}
-	}()
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), seen...)
-	}
-}
 
 // previewStatus calls the REST API's preview with token and returns the
 // status.
@@ -56,15 +27,6 @@ func previewStatus(t *testing.T, base, token string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
-}
-
-// noSidewaysScroll fails t when the page is wider than the viewport.
-func noSidewaysScroll(t *testing.T, ctx context.Context, what string) {
-	t.Helper()
-	wide, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
-	if err != nil || wide {
-		t.Errorf("%s scrolls sideways (%v)", what, err)
-	}
 }
 
 // TestBrowserAccountPages creates an API token (shown once), uses it,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
@@ -151,20 +150,4 @@ func TestBrowserAllJobsSearch(t *testing.T) {
 	if e := errs(); len(e) > 0 {
 		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
 	}
-}
-
-// failOnFailTarget is a loopback HTTP target for the browser tests' jobs:
-// it answers 500 to a path holding "fail" and 200 "ok" to any other. It
-// is closed when the test ends.
-func failOnFailTarget(t *testing.T) *httptest.Server {
-	t.Helper()
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "fail") {
-			http.Error(w, "no", http.StatusInternalServerError)
-			return
-		}
-		fmt.Fprint(w, "ok")
-	}))
-	t.Cleanup(target.Close)
-	return target
 }

@@ -16,7 +16,9 @@ import (
 // that match and disables them with a note; the note shows on each job's
 // page. Then it filters "failed in the last 24 hours", selects every job
 // that matches and runs them now; and asks to delete one (the question
-// names it). Screenshots at 1280 and 375 px.
+// names it). On a phone, nothing scrolls sideways: the bulk bar, a job's
+// note, the delete question and its result, and the audit log that
+// records it. Screenshots at 1280 and 375 px.
 func TestBrowserBulkActions(t *testing.T) {
 	target := failOnFailTarget(t)
 	dataDir := newDataDir(t)
@@ -157,6 +159,26 @@ func TestBrowserBulkActions(t *testing.T) {
 	waitDo(t, ctx, "375 job", chromedp.Navigate(base+"/c/default/prod/billing/jobs/invoice-run"), chromedp.WaitVisible(chromedp.ID("job-state-note")))
 	noSidewaysScroll(t, ctx, "job page at 375 px")
 	screenshot(t, ctx, "bulk-07-job-note-375")
+
+	// The delete question and its result on a phone, then the audit log
+	// that records the deletion.
+	waitDo(t, ctx, "375 payout", chromedp.Navigate(base+"/jobs?q=payout"), chromedp.WaitVisible(chromedp.CSS(`tr[data-job="payout-report"]`)))
+	waitDo(t, ctx, "375 delete", chromedp.Click(chromedp.CSS(`tr[data-job="payout-report"] input[name="id"]`)),
+		chromedp.Click(chromedp.ID("bulk-delete")), chromedp.WaitVisible(chromedp.ID("bulk-confirm-title")))
+	noSidewaysScroll(t, ctx, "bulk confirm at 375 px")
+	screenshot(t, ctx, "bulk-08-delete-confirm-375")
+	waitDo(t, ctx, "375 deleted", chromedp.Click(chromedp.ID("bulk-confirm-delete")), chromedp.WaitVisible(chromedp.ID("flash")))
+	if got := text("#flash"); got != "1 deleted." {
+		t.Errorf("flash after delete at 375 px %q", got)
+	}
+	noSidewaysScroll(t, ctx, "bulk result at 375 px")
+	screenshot(t, ctx, "bulk-09-delete-result-375")
+	waitDo(t, ctx, "375 audit", chromedp.Navigate(base+"/w/default/audit"), chromedp.WaitVisible(chromedp.ID("audit-results")))
+	if got := text("#audit-results"); !strings.Contains(got, "payout-report") {
+		t.Errorf("the audit log at 375 px does not show the deletion: %q", got)
+	}
+	noSidewaysScroll(t, ctx, "audit at 375 px")
+	screenshot(t, ctx, "bulk-10-audit-375")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
 	}

@@ -67,7 +67,7 @@ type cspKey struct{}
 // uncaught exception of its scripts. newBrowser calls it, so that every
 // browser test fails on a violation or a script error. (Console errors
 // are not all failures: htmx logs the 4xx answers that some tests ask
-// for; the tests of the fleet UI check them with consoleErrors.)
+// for; the tests that expect none check them with consoleErrors.)
 func watchCSP(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
 	w := &cspWatch{set: map[string]bool{}}

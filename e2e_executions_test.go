@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,31 +13,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 )
-
-// consoleErrors collects the console errors and uncaught exceptions of
-// ctx's tab; the returned function reports those seen so far.
-func consoleErrors(ctx context.Context) func() []string {
-	var mu sync.Mutex
-	var seen []string
-	messages := chromedp.Console(ctx)
-	go func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
-				mu.Lock()
-				seen = append(seen, fmt.Sprintf("%s (%s:%d)", m.Text, m.URL, m.Line))
-				mu.Unlock()
-			}
-		}
-	}()
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), seen...)
-	}
-}
 
 // TestBrowserExecutionDetailRerunAndRunningNow opens a failed run's
 // detail page (request and response as sent and received), re-runs it

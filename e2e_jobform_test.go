@@ -32,33 +32,6 @@ func nextLastFriday(t *testing.T, now time.Time) time.Time {
 	return time.Time{}
 }
 
-func berlinZone(t *testing.T) *time.Location {
-	loc, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
-
-// setupAndSignIn completes the first-run setup in the browser, with the
-// setup code from the server's log.
-func setupAndSignIn(t *testing.T, ctx context.Context, base string) {
-	t.Helper()
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(base+"/setup"),
-		chromedp.WaitVisible(chromedp.ID("setup-form")),
-		chromedp.SendKeys(chromedp.ID("setup_code"), setupCode(t, base)),
-		chromedp.SendKeys(chromedp.ID("username"), "admin"),
-		chromedp.SendKeys(chromedp.ID("password"), "password123"),
-		chromedp.SendKeys(chromedp.ID("confirm"), "password123"),
-		chromedp.Click(chromedp.ID("setup-submit")),
-		chromedp.WaitVisible(chromedp.ID("current-user")),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestBrowserJobBuilder builds "last Friday of every month at 05:15,
 // Europe/Berlin" with the builder, sees the preview follow WITHOUT
 // submitting, switches to the JSON tab and back, and saves.

@@ -3,22 +3,34 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
-	"sked/models/pgserver"
 )
+
+// The browser tests (e2e_NAME_test.go, one file per page or feature, tests
+// named TestBrowser…) run the real server in this process (serve, with the
+// embedded PostgreSQL in a fresh data directory) and drive it with a
+// headless Chromium. They live in package main because they call serve
+// and the commands (runForTest) directly. This file is their harness: the
+// server, the browser, waits and screenshots, sign-in, REST API calls and
+// checks shared by several pages.
 
 // newDataDir returns a fresh data directory that the postgres user can
 // enter (t.TempDir's parent is private to root).
@@ -53,9 +65,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startSked runs the real server (run) with the embedded PostgreSQL in
+// startSked runs the real server (serve) with the embedded PostgreSQL in
 // dataDir and returns its base URL and a function that stops it and
-// reports run's error. Each of opts may change the configuration.
+// reports serve's error. Each of opts may change the configuration.
 func startSked(t *testing.T, dataDir string, opts ...func(*Config)) (string, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,7 +79,7 @@ func startSked(t *testing.T, dataDir string, opts ...func(*Config)) (string, fun
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
 	}()
 	var stopped bool
 	var stopErr error
@@ -165,6 +177,8 @@ func waitWithin(t *testing.T, ctx context.Context, d time.Duration, what string,
 	}
 }
 
+// screenshot saves a full-page PNG of the browser ctx as name.png in
+// artifactsDir.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	// A page still loading after a navigation (a form's save redirects)
@@ -187,223 +201,209 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
-func TestBrowserSetupSignInDashboard(t *testing.T) {
-	dataDir := newDataDir(t)
-	base, _ := startSked(t, dataDir)
-	ctx := newBrowser(t)
+// startSkedAllowing is startSked with the engine allowed to call the
+// networks allow (the loopback targets of browser tests); the server stops
+// when the test ends.
+func startSkedAllowing(t *testing.T, dataDir string, allow []netip.Prefix) string {
+	t.Helper()
+	base, _ := startSked(t, dataDir, func(c *Config) { c.AllowTargets = allow })
+	return base
+}
 
-	// A fresh Sked sends everyone to the setup page.
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("setup-form"))); err != nil {
+// adminToken issues an API token named name for the administrator of the
+// Sked whose data directory is dataDir (sked token add) and returns it.
+func adminToken(t *testing.T, dataDir, name string) string {
+	t.Helper()
+	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", name}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
+	if code != 0 {
+		t.Fatalf("token add: exit %d: %s", code, stderr)
+	}
+	return strings.TrimSpace(stdout)
+}
+
+// apiCall sends a REST API request with a bearer token and fails t unless
+// it answers want.
+func apiCall(t *testing.T, method, url, token, body string, want int) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
 		t.Fatal(err)
 	}
-	loc, err := chromedp.Run(ctx, chromedp.Location())
-	if err != nil || loc != base+"/setup" {
-		t.Fatalf("fresh Sked at %q (%v), want %s/setup", loc, err, base)
-	}
-	screenshot(t, ctx, "01-setup")
-
-	// A mismatched password is shown in place, without leaving the page:
-	// htmx swaps the form (a marker set on the page survives), which also
-	// shows that htmx works under the Content-Security-Policy.
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 42")); err != nil {
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
 		t.Fatal(err)
 	}
-	err = chromedp.Do(ctx,
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: %d, want %d\n%s", method, url, resp.StatusCode, want, b)
+	}
+}
+
+// skedLogs holds the log of each server startSked started, by base URL.
+var skedLogs sync.Map
+
+// setupCodeLine finds the setup code in a server's log.
+var setupCodeLine = regexp.MustCompile(`setup_code=([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})`)
+
+// setupCode reads the one-time setup code from the log of the server at
+// base, as an operator would.
+func setupCode(t *testing.T, base string) string {
+	t.Helper()
+	logs, ok := skedLogs.Load(base)
+	if !ok {
+		t.Fatalf("no log kept for %s", base)
+	}
+	m := setupCodeLine.FindStringSubmatch(logs.(*syncBuffer).String())
+	if m == nil {
+		t.Fatalf("the log of %s has no setup_code line:\n%s", base, logs)
+	}
+	return m[1]
+}
+
+// setupAndSignIn completes the first-run setup in the browser, with the
+// setup code from the server's log.
+func setupAndSignIn(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/setup"),
+		chromedp.WaitVisible(chromedp.ID("setup-form")),
 		chromedp.SendKeys(chromedp.ID("setup_code"), setupCode(t, base)),
 		chromedp.SendKeys(chromedp.ID("username"), "admin"),
 		chromedp.SendKeys(chromedp.ID("password"), "password123"),
-		chromedp.SendKeys(chromedp.ID("confirm"), "password124"),
-		chromedp.Click(chromedp.ID("setup-submit")),
-		chromedp.WaitVisible(chromedp.ID("confirm-error")),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("confirm-error")))
-	if err != nil || !strings.Contains(msg, "does not match") {
-		t.Fatalf("confirm error %q (%v)", msg, err)
-	}
-	if marker, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker || 0")); err != nil || marker != 42 {
-		t.Fatalf("the setup error reloaded the page instead of swapping the form in place (marker %d, %v)", marker, err)
-	}
-	screenshot(t, ctx, "02-setup-error")
-
-	err = chromedp.Do(ctx,
-		chromedp.SendKeys(chromedp.ID("password"), "password123"),
 		chromedp.SendKeys(chromedp.ID("confirm"), "password123"),
 		chromedp.Click(chromedp.ID("setup-submit")),
-		chromedp.WaitVisible(chromedp.ID("dashboard-empty")),
+		chromedp.WaitVisible(chromedp.ID("current-user")),
 	)
 	if err != nil {
 		t.Fatal(err)
-	}
-	user, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("current-user")))
-	if err != nil || user != "admin" {
-		t.Fatalf("dashboard user %q (%v)", user, err)
-	}
-	screenshot(t, ctx, "03-dashboard-empty")
-
-	// Sign out, fail once, then sign in.
-	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`form[action="/signout"] button`)),
-		chromedp.WaitVisible(chromedp.ID("signin-form")),
-		chromedp.SendKeys(chromedp.ID("username"), "admin"),
-		chromedp.SendKeys(chromedp.ID("password"), "wrong-password"),
-		chromedp.Click(chromedp.ID("signin-submit")),
-		chromedp.WaitVisible(chromedp.ID("signin-error")),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg, err = chromedp.Run(ctx, chromedp.Text(chromedp.ID("signin-error")))
-	if err != nil || msg != "Unknown user name or wrong password." {
-		t.Fatalf("sign-in error %q (%v)", msg, err)
-	}
-	screenshot(t, ctx, "04-signin-error")
-	err = chromedp.Do(ctx,
-		chromedp.SendKeys(chromedp.ID("password"), "password123"),
-		chromedp.Click(chromedp.ID("signin-submit")),
-		chromedp.WaitVisible(chromedp.ID("dashboard-empty")),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// Readable on a phone.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 740), chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("dashboard-empty"))); err != nil {
-		t.Fatal(err)
-	}
-	screenshot(t, ctx, "05-dashboard-375px")
-}
-
-func TestCommandsShareTheEmbeddedPostgreSQL(t *testing.T) {
-	dataDir := newDataDir(t)
-	env := map[string]string{"SKED_DATA_DIR": dataDir}
-
-	// With no serve running, a command starts PostgreSQL for its own
-	// duration and stops it again.
-	code, stdout, stderr := runForTest([]string{"migrate"}, env, "")
-	if code != 0 || !strings.Contains(stdout, "database schema is at version") {
-		t.Fatalf("migrate: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
-	}
-	if pid := pgserver.ServerPID(dataDir); pid != 0 {
-		t.Fatalf("PostgreSQL (pid %d) still runs after migrate", pid)
-	}
-
-	base, stop := startSked(t, dataDir)
-	pgPID := pgserver.ServerPID(dataDir)
-	if pgPID == 0 {
-		t.Fatalf("no PostgreSQL runs for the server (pid %d)", pgPID)
-	}
-
-	// While serve runs, user add uses its PostgreSQL and leaves it running.
-	code, stdout, stderr = runForTest([]string{"user", "add", "bob", "--admin"}, env, "password123\n")
-	if code != 0 || stdout != "created administrator bob\n" {
-		t.Fatalf("user add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
-	}
-	if pgserver.ServerPID(dataDir) != pgPID {
-		t.Fatal("user add stopped or replaced the server's PostgreSQL")
-	}
-	resp, err := http.Get(base + "/setup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.Request.URL.Path != "/signin" {
-		t.Errorf("after user add --admin, /setup leads to %s, want /signin", resp.Request.URL.Path)
-	}
-	code, stdout, stderr = runForTest([]string{"token", "add", "BOB", "--name", "ci"}, env, "")
-	if code != 0 || !strings.HasPrefix(stdout, "sked_") || strings.Count(stdout, "\n") != 1 {
-		t.Fatalf("token add: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
-	}
-	code, stdout, stderr = runForTest([]string{"token", "add", "nobody"}, env, "")
-	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `there is no user "nobody"`) {
-		t.Errorf("token add for an unknown user: exit %d, stdout %q, stderr %s", code, stdout, stderr)
-	}
-	code, _, stderr = runForTest([]string{"user", "add", "BOB"}, env, "password123\n")
-	if code != exitUsage || !strings.Contains(stderr, "username: is already taken") {
-		t.Errorf("duplicate user add: exit %d, %s", code, stderr)
-	}
-
-	// A second serve on the same data directory is refused and harms nothing.
-	code, _, stderr = runForTest([]string{"serve", "--listen", "127.0.0.1:0"}, env, "")
-	if code != exitError || !strings.Contains(stderr, "already running") {
-		t.Errorf("second serve: exit %d, %s", code, stderr)
-	}
-	if r, err := http.Get(base + "/readyz"); err != nil || r.StatusCode != http.StatusOK {
-		t.Errorf("first serve not ready after the second was refused: %v %v", r, err)
-	}
-
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if pgserver.ServerPID(dataDir) != 0 {
-		t.Errorf("PostgreSQL (pid %d) still runs after serve stopped", pgPID)
 	}
 }
 
-func TestBinaryStopsWithItsPostgreSQLOnSIGTERM(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "sked")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	dataDir := newDataDir(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// berlinZone is Europe/Berlin, the zone of the browser tests' jobs.
+func berlinZone(t *testing.T) *time.Location {
+	loc, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	return loc
+}
 
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "SKED_DATA_DIR="+dataDir, "SKED_LISTEN="+addr)
-	logs := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/setup")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("/setup: status %d", resp.StatusCode)
+// acceptDialogs accepts every confirm() the page opens (htmx's
+// hx-confirm) and records their messages.
+func acceptDialogs(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var seen []string
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range dialogs {
+			if err != nil {
+				return
 			}
-			break
+			mu.Lock()
+			seen = append(seen, ev.Message)
+			mu.Unlock()
+			go func() {
+				_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+			}()
 		}
-		select {
-		case err := <-exited:
-			t.Fatalf("sked exited early: %v\n%s", err, logs)
-		case <-time.After(100 * time.Millisecond):
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+}
+
+// noSidewaysScroll fails t when the page is wider than the viewport.
+func noSidewaysScroll(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	wide, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
+	if err != nil || wide {
+		t.Errorf("%s scrolls sideways (%v)", what, err)
+	}
+}
+
+// consoleErrors collects the console errors and uncaught exceptions of
+// ctx's tab; the returned function reports those seen so far.
+func consoleErrors(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var seen []string
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+				mu.Lock()
+				seen = append(seen, fmt.Sprintf("%s (%s:%d)", m.Text, m.URL, m.Line))
+				mu.Unlock()
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sked did not serve within 90 s\n%s", logs)
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+}
+
+// failOnFailTarget is a loopback HTTP target for the browser tests' jobs:
+// it answers 500 to a path holding "fail" and 200 "ok" to any other. It
+// is closed when the test ends.
+func failOnFailTarget(t *testing.T) *httptest.Server {
+	t.Helper()
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "fail") {
+			http.Error(w, "no", http.StatusInternalServerError)
+			return
 		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(target.Close)
+	return target
+}
+
+// trendsLayout is how the trends chart of a job page renders: its labels'
+// font sizes in CSS pixels, the picture's size and how many SVG texts it
+// holds.
+type trendsLayout struct {
+	Label, Max, LegendText float64
+	Height, Width          float64
+	SVGTexts               int
+}
+
+// checkTrendsLayout fails unless the trends chart's lane labels and legend
+// have the page's text sizes (14 px, 12 px for the maxima) and the picture
+// is 208 px high at any width, with no text drawn in SVG units (which
+// would grow with the width).
+func checkTrendsLayout(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	l, err := chromedp.Run(ctx, chromedp.Evaluate[trendsLayout](`(() => {
+		const px = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+		const svg = document.querySelector('#trends-chart [data-testid="trends-svg"]').getBoundingClientRect();
+		return {Label: px('[data-testid="trends-labels"] p'), Max: px('[data-testid="trends-labels"] p span'),
+			LegendText: px('#trends-chart ul[aria-label="Legend"] li'), Height: svg.height, Width: svg.width,
+			SVGTexts: document.querySelectorAll('#trends-chart svg text').length};
+	})()`))
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-	pgPID := pgserver.ServerPID(dataDir)
-	if pgPID == 0 {
-		t.Fatalf("no PostgreSQL runs (pid %d)", pgPID)
+	if l.Label != 14 || l.Max != 12 || l.LegendText != 14 || l.Height != 208 || l.Width < 150 || l.SVGTexts != 0 {
+		t.Errorf("%s: trends chart %+v, want labels 14 px, maxima 12 px, legend 14 px, 208 px high, no SVG text", what, l)
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("sked exited with %v after SIGTERM\n%s", err, logs)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("sked did not stop within 60 s of SIGTERM\n%s", logs)
-	}
-	if pgserver.ServerPID(dataDir) != 0 {
-		t.Errorf("PostgreSQL (pid %d) still runs after sked stopped\n%s", pgPID, logs)
-	}
-	if _, err := os.Stat(filepath.Join(dataDir, "serve.lock")); err != nil {
-		t.Errorf("serve.lock: %v", err)
+}
+
+// checkInside fails when the element inner reaches past the right edge of
+// outer (a table scrolling sideways in its box).
+func checkInside(t *testing.T, ctx context.Context, inner, outer, what string) {
+	t.Helper()
+	past, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector(`+strconv.Quote(inner)+`).getBoundingClientRect().right -
+		document.querySelector(`+strconv.Quote(outer)+`).getBoundingClientRect().right`))
+	if err != nil || past > 0.5 {
+		t.Errorf("%s: %s reaches %.1f px past %s (%v)", what, inner, past, outer, err)
 	}
 }

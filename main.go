@@ -1,33 +1,26 @@
 // Command sked is a self-hosted job scheduler that speaks the job JSON and
 // the REST API of the retired Azure Scheduler.
 //
-// main only wires: commands and flags are in cli.go, configuration in
-// config.go, and run (below) starts and stops the server.
+// main only wires: it picks the command named on the command line
+// (commands, runCLI), whose flags and environment build the Config
+// (parseFlags, config.go), and calls it. Each command lives in its own
+// file, cmd_NAME.go: serve (cmd_serve.go) runs the server; the others
+// open the database (database.go) for their own duration.
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
-	"time"
-
-	"sked/handlers"
-	"sked/models"
-	"sked/models/pgserver"
-	"sked/scheduler"
-	"sked/scheduler/catalog"
-	"sked/web"
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -35,150 +28,140 @@ func main() {
 	os.Exit(runCLI(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv}))
 }
 
-// dataDirMode is the mode of a data directory Sked creates: the postgres
-// user must pass through to the embedded cluster; the secrets inside have
-// their own 0600 modes.
-const dataDirMode os.FileMode = 0o711
-
-// run serves Sked until ctx is done: it takes the data directory's serve
-// lock, opens (and if need be starts) the database, migrates it, and serves
-// HTTP on cfg.Listen. ready, when not nil, is called with the listening
-// address once requests are accepted. On the way out it shuts down in
-// order: the HTTP server (no new requests, so no new imports), the
-// background imports (waited for, at most half of cfg.ShutdownTimeout,
-// then cancelled), the engine, then the database (and the embedded
-// PostgreSQL).
-func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Addr)) error {
-	if err := os.MkdirAll(cfg.DataDir, dataDirMode); err != nil {
-		return fmt.Errorf("serve: create data directory: %w", err)
-	}
-	lock, err := pgserver.LockServe(cfg.DataDir)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	defer lock.Release()
-
-	secret, err := sessionSecret(cfg, logger)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	db, err := openDatabase(ctx, cfg, logger)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	defer db.Close()
-
-	engine, err := scheduler.New(cfg.Engine(), scheduler.Deps{
-		Store:    db.Store,
-		Notifier: models.NewListener(db.Store.DSN(), logger),
-		Logger:   logger,
-		Metrics:  scheduler.DefaultMetrics(),
-		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).
-		Calendars: catalog.New(db.Store, nil),
-		// The link of a notification's event to the job page.
-		JobURL: jobURL(cfg.BaseURL),
-	})
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	if err := engine.Start(); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	// Stopped below after the HTTP server; on an early return, at once.
-	defer engine.Stop(context.Background())
-
-	// Every write goes through the catalog; it runs jobs now through the
-	// engine. Background imports run under its lifecycle.
-	cat := catalog.New(db.Store, nil).WithRunner(engine)
-	imports := catalog.NewImports(cat)
-	if err := imports.Start(ctx); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	// Stopped below after the HTTP server; on an early return, at once
-	// (before the engine and the database: defers run last first).
-	defer imports.Stop(doneContext())
-
-	if err := announceSetupCode(ctx, db.Store, logger); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	stopPurge := startSessionPurge(db.Store, sessionIdle(cfg), logger)
-	defer stopPurge()
-
-	handler := handlers.New(handlers.Deps{
-		Store:              db.Store,
-		SessionSecret:      secret,
-		SessionIdleTimeout: cfg.SessionIdleTimeout,
-		SessionMaxAge:      cfg.SessionMaxAge,
-		TrustedProxies:     cfg.TrustedProxies,
-		SecureCookies:      cfg.SecureCookies(),
-		Logger:             logger,
-		Version:            version,
-		Catalog:            cat,
-		Imports:            imports,
-		BaseURL:            cfg.BaseURL,
-		AllowTargets:       cfg.AllowTargets,
-		OIDC:               cfg.OIDC.Client(nil),
-		OpenWorkspaces:     cfg.OpenWorkspaces,
-	})
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("serve: listen on %s: %w", cfg.Listen, err)
-	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-	logger.Info("sked is serving", "addr", ln.Addr().String(), "version", version)
-	if ready != nil {
-		ready(ln.Addr())
-	}
-
-	select {
-	case <-ctx.Done():
-		logger.Info("shutting down")
-	case err := <-serveErr:
-		return fmt.Errorf("serve: %w", err)
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		logger.Warn("HTTP server did not shut down cleanly", "err", err)
-	}
-	logger.Info("HTTP server stopped")
-	// Background imports end next: waited for, then cancelled.
-	importsCtx, cancelImports := context.WithTimeout(shutdownCtx, cfg.ShutdownTimeout/2)
-	if err := imports.Stop(importsCtx); err != nil {
-		logger.Warn("background imports did not finish in time", "err", err)
-	}
-	cancelImports()
-	logger.Info("background imports stopped")
-	// The engine stops after the HTTP server and before the database.
-	if err := engine.Stop(shutdownCtx); err != nil {
-		logger.Warn("engine did not stop cleanly", "err", err)
-	}
-	return nil
+// stdio is the outside world of a command: its input and output streams
+// and its environment.
+type stdio struct {
+	in     io.Reader
+	out    io.Writer
+	err    io.Writer
+	getenv func(string) string
 }
 
-// doneContext returns a context that has already ended: a Stop given it
-// stops at once.
-func doneContext() context.Context {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	return ctx
+// command is one command of sked. A name of two words ("workspace add")
+// is a subcommand of the first word's group.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, sio stdio, args []string) error
 }
 
-// jobURL returns the absolute URL of a job's page under base (--base-url),
-// for the engine's notification events; nil without a base URL.
-func jobURL(base string) func(workspace, resourceGroup, collection, job string) string {
-	if base == "" {
-		return nil
+// commands lists every command, in the order of the help.
+func commands() []command {
+	return []command{
+		{"serve", "run the web UI, the REST API and the engine (the default command)", cmdServe},
+		{"migrate", "apply pending database migrations and exit", cmdMigrate},
+		{"preview", "print the next occurrences of a job: sked preview [--now T] [-n N] [--json] [FILE]", cmdPreview},
+		{"user add", "create a user: sked user add NAME [--admin], password read from stdin", cmdUserAdd},
+		{"token add", "issue an API token: sked token add USER [--name NAME] [--workspace WS]... [--role ROLE] [--expires 2027-01-01], printed once on stdout", cmdTokenAdd},
+		{"workspace add", "create a workspace: sked workspace add ID [--name DISPLAY] --owner USER", cmdWorkspaceAdd},
+		{"workspace list", "list the workspaces with their members' roles", cmdWorkspaceList},
+		{"workspace rename", "set a workspace's display name: sked workspace rename ID DISPLAY", cmdWorkspaceRename},
+		{"workspace delete", "delete an empty workspace: sked workspace delete ID", cmdWorkspaceDelete},
+		{"audit list", "print a workspace's audit log: sked audit list --workspace WS [--actor USER] [--resource PATH] [--action A] [--since DAY] [--until DAY]", cmdAuditList},
+		{"channel list", "list a workspace's notification channels: sked channel list [--workspace WS]", cmdChannelList},
+		{"channel add", "add a channel: sked channel add NAME --type webhook|slack|teams|email [--url URL] [--host H --port N --security S --smtp-user U --from F --to T...]; a webhook's secret is printed once", cmdChannelAdd},
+		{"channel delete", "delete a channel no alert rule uses: sked channel delete NAME", cmdChannelDelete},
+		{"channel test", "send a test event to a channel and print the answer: sked channel test NAME", cmdChannelTest},
+		{"alert list", "list a workspace's alert rules: sked alert list [--workspace WS]", cmdAlertList},
+		{"alert add", "add or replace an alert rule: sked alert add NAME --channel C --event E... [--resource-group RG [--collection JC [--job J]]] [--threshold N] [--min-interval PT15M]", cmdAlertAdd},
+		{"alert delete", "delete an alert rule: sked alert delete NAME", cmdAlertDelete},
+		{"import", "import jobs from a JSON file: sked import FILE [--dry-run] [--mode all|valid] [--on-conflict skip|replace] …", cmdImport},
+		{"export", "print jobs as JSON, without secrets: sked export [--resource-group RG --collection JC [--job NAME]] …", cmdExport},
+		{"secrets rotate", "re-encrypt job secrets with the first --secret-key, so older keys can go", cmdSecretsRotate},
+		{"version", "print the version", cmdVersion},
+		{"help", "show this help", nil},
 	}
-	base = strings.TrimRight(base, "/")
-	return func(workspace, resourceGroup, collection, job string) string {
-		return base + web.JobPath(workspace, resourceGroup, collection, job)
+}
+
+// runCLI runs the command named by args (serve when args start with a
+// flag or are empty) and returns the exit status.
+func runCLI(ctx context.Context, args []string, sio stdio) int {
+	name, rest := "serve", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, rest = args[0], args[1:]
+		if subs := subcommands(name); len(subs) > 0 {
+			if len(rest) == 0 || !slices.Contains(subs, rest[0]) {
+				fmt.Fprintf(sio.err, "sked: usage: sked %s %s …; run \"sked --help\"\n", name, strings.Join(subs, "|"))
+				return exitUsage
+			}
+			name, rest = name+" "+rest[0], rest[1:]
+		}
 	}
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
+		printHelp(sio.out)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == name && c.run != nil {
+			return exitStatus(sio, c.run(ctx, sio, rest))
+		}
+	}
+	fmt.Fprintf(sio.err, "sked: unknown command %q; run \"sked --help\" for the list\n", name)
+	return exitUsage
+}
+
+// subcommands returns the subcommands of the group named group ("add",
+// "list", … for "workspace"), in the order of commands; none when group
+// is not a group.
+func subcommands(group string) []string {
+	var subs []string
+	for _, c := range commands() {
+		if g, sub, ok := strings.Cut(c.name, " "); ok && g == group {
+			subs = append(subs, sub)
+		}
+	}
+	return subs
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "Sked is a self-hosted job scheduler that speaks the Azure Scheduler API.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: sked [COMMAND] [FLAGS]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "sked COMMAND --help" for the flags of a command. Every flag also`)
+	fmt.Fprintln(w, "has an environment variable (SKED_LISTEN for --listen, and so on).")
+}
+
+// parseFlags parses args for command name with the configuration flags plus
+// those extra adds, and returns the configuration and the positional
+// arguments.
+func parseFlags(name string, sio stdio, args []string, extra func(*flag.FlagSet)) (Config, []string, error) {
+	fs := flag.NewFlagSet("sked "+name, flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	load := registerConfigFlags(fs, sio.getenv)
+	if extra != nil {
+		extra(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return Config{}, nil, err
+		}
+		return Config{}, nil, usagef("%v", err)
+	}
+	// Flags may also follow positional arguments: sked user add NAME --admin.
+	positional := []string{}
+	for fs.NArg() > 0 {
+		positional = append(positional, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return Config{}, nil, usagef("%v", err)
+		}
+	}
+	cfg, err := load()
+	return cfg, positional, err
+}
+
+// stringList is a flag that may be repeated (--workspace a --workspace b).
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// newLogger returns the logger of a command: text on w, from cfg.LogLevel.
+func newLogger(w io.Writer, cfg Config) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel}))
 }

@@ -2,42 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"time"
 
-	"sked/models"
-	"sked/models/problem"
 	"sked/scheduler/catalog"
 )
-
-// stringList is a flag that may be repeated (--workspace a --workspace b).
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-// tokenScope builds the scope of `sked token add` from its flags: the
-// workspaces (none: all the user's), the role and the expiry day
-// (YYYY-MM-DD, the token is refused from its midnight UTC; "" never).
-func tokenScope(workspaces []string, role, expires string) (models.TokenScope, error) {
-	r, err := models.ParseRole(role)
-	if err != nil {
-		return models.TokenScope{}, fmt.Errorf("--role: %w", err)
-	}
-	sc := models.TokenScope{Role: r, Workspaces: workspaces}
-	if expires != "" {
-		t, err := time.Parse(time.DateOnly, expires)
-		if err != nil {
-			return models.TokenScope{}, fmt.Errorf("--expires: %q is not a day like 2027-01-01", expires)
-		}
-		sc.ExpiresAt = t
-	}
-	return sc, nil
-}
 
 // cmdWorkspaceAdd creates a workspace owned by --owner (a Sked user).
 func cmdWorkspaceAdd(ctx context.Context, sio stdio, args []string) error {
@@ -65,7 +36,7 @@ func cmdWorkspaceAdd(ctx context.Context, sio stdio, args []string) error {
 	// workspaces whatever --open-workspaces says.
 	ws, err := catalog.New(db.Store, nil).CreateWorkspace(ctx, cliActor(user), true, catalog.WorkspacePolicy{}, rest[0], name)
 	if err != nil {
-		return workspaceCLIError("workspace add", err)
+		return inputError("workspace add", "such workspace", err)
 	}
 	fmt.Fprintf(sio.out, "created workspace %s (%s), owned by %s\n", ws.ID, ws.DisplayName, user.Username)
 	return nil
@@ -125,7 +96,7 @@ func cmdWorkspaceRename(ctx context.Context, sio stdio, args []string) error {
 	defer db.Close()
 	ws, err := catalog.New(db.Store, nil).RenameWorkspace(ctx, cliActor(nil), rest[0], rest[1])
 	if err != nil {
-		return workspaceCLIError("workspace rename", err)
+		return inputError("workspace rename", "such workspace", err)
 	}
 	fmt.Fprintf(sio.out, "renamed workspace %s to %s\n", ws.ID, ws.DisplayName)
 	return nil
@@ -146,22 +117,8 @@ func cmdWorkspaceDelete(ctx context.Context, sio stdio, args []string) error {
 	}
 	defer db.Close()
 	if err := catalog.New(db.Store, nil).DeleteWorkspace(ctx, cliActor(nil), rest[0]); err != nil {
-		return workspaceCLIError("workspace delete", err)
+		return inputError("workspace delete", "such workspace", err)
 	}
 	fmt.Fprintf(sio.out, "deleted workspace %s\n", rest[0])
 	return nil
-}
-
-// workspaceCLIError makes the errors a user can act on usage errors (exit
-// 2) with their message.
-func workspaceCLIError(op string, err error) error {
-	var ve *problem.List
-	var ce *models.ConflictError
-	switch {
-	case errors.As(err, &ve), errors.As(err, &ce):
-		return usagef("%s: %v", op, err)
-	case errors.Is(err, models.ErrNotFound):
-		return usagef("%s: there is no such workspace", op)
-	}
-	return fmt.Errorf("%s: %w", op, err)
 }

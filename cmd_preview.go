@@ -22,17 +22,12 @@ import (
 // job may be (jobdef.MaxJobBytes) is refused by the parser with a message.
 const maxPreviewInput = 4 * jobdef.MaxJobBytes
 
-// reportedError is an error whose messages were already written to stderr;
-// runCLI only turns it into the exit status.
-type reportedError struct{ code int }
-
-func (e *reportedError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
 // cmdPreview implements `sked preview [--now RFC3339] [-n N] [--json]
-// [--calendar NAME=FILE …] [FILE]`
-// (SPEC §3): the next N occurrences of the job in FILE (or stdin) as if it
-// were created at --now. Invalid input: exit status 2, nothing on stdout,
-// one validation error per line on stderr.
+// [--calendar NAME=FILE …] [FILE]` (SPEC §3): the next N occurrences of
+// the job in FILE (or stdin) as if it were created at --now, with the
+// warnings (targets that SKED_ALLOW_TARGETS would refuse among them). It
+// needs no database. Invalid input: exit status 2, nothing on stdout, one
+// validation error per line on stderr.
 func cmdPreview(ctx context.Context, sio stdio, args []string) error {
 	fs := flag.NewFlagSet("sked preview", flag.ContinueOnError)
 	fs.SetOutput(sio.err)

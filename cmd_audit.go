@@ -57,7 +57,7 @@ func cmdAuditList(ctx context.Context, sio stdio, args []string) error {
 	defer db.Close()
 	w, err := db.Store.WorkspaceFold(ctx, ws)
 	if err != nil {
-		return workspaceCLIError("audit list", err)
+		return inputError("audit list", "such workspace", err)
 	}
 	page, err := db.Store.AuditEntries(ctx, p.Filter(w.ID))
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -14,21 +13,6 @@ import (
 // sessionPurgeInterval is how often serve deletes the sessions that have
 // ended (each request also deletes its own ended session when it sees it).
 const sessionPurgeInterval = time.Hour
-
-// announceSetupCode logs a new one-time setup code (key setup_code) while
-// no administrator exists; the first-run setup page asks for it. Each
-// instance logs its own; every one is accepted until the setup is done.
-func announceSetupCode(ctx context.Context, store *models.Store, logger *slog.Logger) error {
-	code, ok, err := store.NewSetupCode(ctx, time.Now())
-	if err != nil {
-		return fmt.Errorf("setup code: %w", err)
-	}
-	if ok {
-		logger.Warn("no administrator yet: open the setup page and enter this setup code (or run `sked user add NAME --admin`)",
-			"setup_code", code, "path", "/setup")
-	}
-	return nil
-}
 
 // sessionIdle is the idle timeout in force: cfg's, or the default when
 // unset.

@@ -2,33 +2,11 @@ package main
 
 import (
 	"context"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 )
-
-// skedLogs holds the log of each server startSked started, by base URL.
-var skedLogs sync.Map
-
-var setupCodeLine = regexp.MustCompile(`setup_code=([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})`)
-
-// setupCode reads the one-time setup code from the log of the server at
-// base, as an operator would.
-func setupCode(t *testing.T, base string) string {
-	t.Helper()
-	logs, ok := skedLogs.Load(base)
-	if !ok {
-		t.Fatalf("no log kept for %s", base)
-	}
-	m := setupCodeLine.FindStringSubmatch(logs.(*syncBuffer).String())
-	if m == nil {
-		t.Fatalf("the log of %s has no setup_code line:\n%s", base, logs)
-	}
-	return m[1]
-}
 
 // signInBrowser signs the browser of ctx in as admin.
 func signInBrowser(t *testing.T, ctx context.Context, base string) {
@@ -180,4 +158,93 @@ func TestBrowserSessions(t *testing.T) {
 	wantSignInPage(t, a, base, "this browser after “sign out everywhere”")
 	wantSignInPage(t, b, base, "the other browser after “sign out everywhere”")
 	screenshot(t, b, "45-signed-out-everywhere")
+}
+
+func TestBrowserSetupSignInDashboard(t *testing.T) {
+	dataDir := newDataDir(t)
+	base, _ := startSked(t, dataDir)
+	ctx := newBrowser(t)
+
+	// A fresh Sked sends everyone to the setup page.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("setup-form"))); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil || loc != base+"/setup" {
+		t.Fatalf("fresh Sked at %q (%v), want %s/setup", loc, err, base)
+	}
+	screenshot(t, ctx, "01-setup")
+
+	// A mismatched password is shown in place, without leaving the page:
+	// htmx swaps the form (a marker set on the page survives), which also
+	// shows that htmx works under the Content-Security-Policy.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 42")); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("setup_code"), setupCode(t, base)),
+		chromedp.SendKeys(chromedp.ID("username"), "admin"),
+		chromedp.SendKeys(chromedp.ID("password"), "password123"),
+		chromedp.SendKeys(chromedp.ID("confirm"), "password124"),
+		chromedp.Click(chromedp.ID("setup-submit")),
+		chromedp.WaitVisible(chromedp.ID("confirm-error")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("confirm-error")))
+	if err != nil || !strings.Contains(msg, "does not match") {
+		t.Fatalf("confirm error %q (%v)", msg, err)
+	}
+	if marker, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker || 0")); err != nil || marker != 42 {
+		t.Fatalf("the setup error reloaded the page instead of swapping the form in place (marker %d, %v)", marker, err)
+	}
+	screenshot(t, ctx, "02-setup-error")
+
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("password"), "password123"),
+		chromedp.SendKeys(chromedp.ID("confirm"), "password123"),
+		chromedp.Click(chromedp.ID("setup-submit")),
+		chromedp.WaitVisible(chromedp.ID("dashboard-empty")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("current-user")))
+	if err != nil || user != "admin" {
+		t.Fatalf("dashboard user %q (%v)", user, err)
+	}
+	screenshot(t, ctx, "03-dashboard-empty")
+
+	// Sign out, fail once, then sign in.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`form[action="/signout"] button`)),
+		chromedp.WaitVisible(chromedp.ID("signin-form")),
+		chromedp.SendKeys(chromedp.ID("username"), "admin"),
+		chromedp.SendKeys(chromedp.ID("password"), "wrong-password"),
+		chromedp.Click(chromedp.ID("signin-submit")),
+		chromedp.WaitVisible(chromedp.ID("signin-error")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err = chromedp.Run(ctx, chromedp.Text(chromedp.ID("signin-error")))
+	if err != nil || msg != "Unknown user name or wrong password." {
+		t.Fatalf("sign-in error %q (%v)", msg, err)
+	}
+	screenshot(t, ctx, "04-signin-error")
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("password"), "password123"),
+		chromedp.Click(chromedp.ID("signin-submit")),
+		chromedp.WaitVisible(chromedp.ID("dashboard-empty")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Readable on a phone.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 740), chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("dashboard-empty"))); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "05-dashboard-375px")
 }

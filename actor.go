@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/user"
 
@@ -23,4 +26,17 @@ func cliActor(u *models.User) catalog.Actor {
 		a.UserName = os.Getenv("USER")
 	}
 	return a
+}
+
+// cliUser looks up the Sked user a command names (--user, --owner); an
+// unknown name is a usage error.
+func cliUser(ctx context.Context, store *models.Store, name string) (*models.User, error) {
+	user, err := store.UserByName(ctx, name)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, usagef("there is no user %q", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up user: %w", err)
+	}
+	return user, nil
 }

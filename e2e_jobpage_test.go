@@ -2,84 +2,20 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
-
-// startSkedAllowing is startSked with the engine allowed to call the
-// networks allow (the loopback targets of browser tests).
-func startSkedAllowing(t *testing.T, dataDir string, allow []netip.Prefix) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
-	cfg := Config{Listen: "127.0.0.1:0", DataDir: dataDir, LogLevel: slog.LevelInfo, ShutdownTimeout: 10 * time.Second,
-		AllowTargets: allow}
-	addrs := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("sked stopped with %v\nlogs:\n%s", err, logs)
-		}
-	})
-	select {
-	case a := <-addrs:
-		skedLogs.Store("http://"+a.String(), logs)
-		return "http://" + a.String()
-	case err := <-done:
-		done <- err
-		t.Fatalf("sked did not start: %v\nlogs:\n%s", err, logs)
-	case <-time.After(90 * time.Second):
-		t.Fatalf("sked did not start within 90 s\nlogs:\n%s", logs)
-	}
-	return ""
-}
-
-// apiCall sends a REST API request with a bearer token and fails t unless
-// it answers want.
-// adminToken issues an API token named name for the administrator of the
-// Sked whose data directory is dataDir (sked token add) and returns it.
-func adminToken(t *testing.T, dataDir, name string) string {
-	t.Helper()
-	code, stdout, stderr := runForTest([]string{"token", "add", "admin", "--name", name}, map[string]string{"SKED_DATA_DIR": dataDir}, "")
-	if code != 0 {
-		t.Fatalf("token add: exit %d: %s", code, stderr)
-	}
-	return strings.TrimSpace(stdout)
-}
-
-func apiCall(t *testing.T, method, url, token, body string, want int) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		t.Fatalf("%s %s: %d, want %d\n%s", method, url, resp.StatusCode, want, b)
-	}
-}
 
 // TestBrowserDashboardCollectionAndJobPages signs in, creates a collection
 // and two jobs through the REST API, looks at the dashboard, the
@@ -262,4 +198,204 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 		t.Errorf("jobs after delete: %d", n)
 	}
 	screenshot(t, ctx, "pages-07-collection-after-delete-1280")
+}
+
+// TestBrowserJobPageTimelineAndNote checks the job page at 1280 and 375
+// px, with no console error: two runs started in the same second drawn as
+// two dots on the timeline; a paused job's note changed from its page
+// without a page load (refused in place when too long), also shown in
+// "All jobs"; and the page in dark mode.
+func TestBrowserJobPageTimelineAndNote(t *testing.T) {
+	target := failOnFailTarget(t)
+	dataDir := newDataDir(t)
+	base := startSkedAllowing(t, dataDir, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
+	ctx := newBrowser(t)
+	errs := consoleErrors(ctx)
+	setupAndSignIn(t, ctx, base)
+	token := adminToken(t, dataDir, "e2e-jobpage")
+	const v = "?api-version=2016-03-01"
+	const arm = "/subscriptions/default/resourceGroups/ops/providers/Microsoft.Scheduler/jobCollections/nightly"
+	apiCall(t, http.MethodPut, base+arm+v, token, `{"location":"West Europe","properties":{"sku":{"name":"Standard"}}}`, http.StatusCreated)
+	job := func(name, path string) {
+		body := `{"properties":{"startTime":"2026-01-01T00:00:00","action":{"type":"http","request":{"uri":"` + target.URL + path +
+			`","method":"POST"},"retryPolicy":{"retryType":"none"}},"recurrence":{"frequency":"day","interval":1,"schedule":{"hours":[3],"minutes":[15]},"timeZone":"Europe/Berlin"}}}`
+		apiCall(t, http.MethodPut, base+arm+"/jobs/"+name+v, token, body, http.StatusCreated)
+	}
+	for _, name := range []string{"twice-0", "twice-1", "twice-2"} {
+		job(name, "/"+name)
+	}
+	job("flaky", "/flaky/fail")
+
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return strings.Join(strings.Fields(s), " ")
+	}
+	eval := func(js string) bool {
+		t.Helper()
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return ok
+	}
+
+	// Two runs started in the same second draw two dots. Both runs of a
+	// job are asked for at once, so that the engine starts them together;
+	// a pair that fell on two seconds is tried again with the next job
+	// (runs a second apart may touch at this scale: only the same second
+	// is drawn apart on purpose).
+	type entry struct {
+		Properties struct {
+			StartTime string `json:"startTime"`
+		} `json:"properties"`
+	}
+	history := func(name string) []time.Time {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, base+arm+"/jobs/"+name+"/history"+v, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var list struct{ Value []entry }
+		if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+			t.Fatal(err)
+		}
+		var out []time.Time
+		for _, e := range list.Value {
+			at, err := time.Parse(time.RFC3339Nano, e.Properties.StartTime)
+			if err != nil {
+				t.Fatalf("start time %q: %v", e.Properties.StartTime, err)
+			}
+			out = append(out, at)
+		}
+		return out
+	}
+	sameSecond, twice := false, ""
+	for try := 0; try < 3 && !sameSecond; try++ {
+		twice = fmt.Sprintf("twice-%d", try)
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() { apiCall(t, http.MethodPost, base+arm+"/jobs/"+twice+"/run"+v, token, "", http.StatusOK) })
+		}
+		wg.Wait()
+		deadline := time.Now().Add(30 * time.Second)
+		var got []time.Time
+		for got = history(twice); len(got) < 2 && time.Now().Before(deadline); got = history(twice) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if len(got) != 2 {
+			t.Fatalf("%s: %d history entries after 30 s, want 2", twice, len(got))
+		}
+		sameSecond = got[0].Unix() == got[1].Unix()
+	}
+	if !sameSecond {
+		t.Fatal("the engine never started two runs in the same second: the timeline check has nothing to draw")
+	}
+	waitDo(t, ctx, "job "+twice, chromedp.Navigate(base+"/c/default/ops/nightly/jobs/"+twice), chromedp.WaitVisible(chromedp.ID("job-timeline")))
+	// Both runs are dots, and the two do not cover each other.
+	js := `(() => { const r = [...document.querySelectorAll("#job-timeline g.timeline-mark")].map(g => g.querySelector("circle, rect, polygon").getBoundingClientRect());
+		for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++)
+			if (r[i].left < r[j].right - 1 && r[j].left < r[i].right - 1 && r[i].top < r[j].bottom - 1 && r[j].top < r[i].bottom - 1) return -1;
+		return r.length })()`
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](js))
+	if err != nil || n != 2 {
+		t.Errorf("timeline dots %d (-1: they cover each other), want 2 apart (%v)", n, err)
+	}
+	waitDo(t, ctx, "timeline", chromedp.ScrollIntoView(chromedp.ID("job-timeline")))
+	screenshot(t, ctx, "jobpage-01-timeline-same-second-1280")
+
+	// A failed job, paused with a note from its page; the note changes
+	// from the "Why is it paused?" form without a page load.
+	apiCall(t, http.MethodPost, base+arm+"/jobs/flaky/run"+v, token, "", http.StatusOK)
+	flaky := "/c/default/ops/nightly/jobs/flaky"
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		waitDo(t, ctx, "flaky", chromedp.Navigate(base+flaky), chromedp.WaitVisible(chromedp.ID("job-status")))
+		if eval(`document.querySelectorAll("#history-table tbody tr").length > 0`) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	waitDo(t, ctx, "disable", chromedp.SendKeys(chromedp.ID("job-disable-note"), "vendor maintenance"),
+		chromedp.Click(chromedp.ID("job-disable")), chromedp.WaitVisible(chromedp.ID("job-note-form")))
+	if got := text("#job-state-note"); !strings.HasSuffix(got, ": vendor maintenance") {
+		t.Errorf("note after disabling %q", got)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker = 16")); err != nil {
+		t.Fatal(err)
+	}
+	// Too long (the field's maxlength stops typing; a script is not
+	// stopped): refused in place, the text kept.
+	long := strings.Repeat("x", 501)
+	if !eval(`(() => { document.getElementById("job-note").value = "` + long + `"; return true })()`) {
+		t.Fatal("could not fill the note")
+	}
+	waitDo(t, ctx, "refused note", chromedp.Click(chromedp.ID("job-note-save")), chromedp.WaitVisible(chromedp.CSS(`#job-note[aria-invalid="true"]`)))
+	if got := text("#job-note-error"); !strings.Contains(got, "over the maximum of 500") {
+		t.Errorf("refusal %q", got)
+	}
+	screenshot(t, ctx, "jobpage-02-note-refused-1280")
+	if !eval(`(() => { document.getElementById("job-note").value = ""; return true })()`) {
+		t.Fatal("could not clear the note")
+	}
+	waitDo(t, ctx, "save note", chromedp.SendKeys(chromedp.ID("job-note"), "back on Monday after the vendor's maintenance"),
+		chromedp.Click(chromedp.ID("job-note-save")), chromedp.WaitVisible(chromedp.ID("job-notice")))
+	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(pctx, chromedp.Poll[bool](`document.getElementById("job-state-note").textContent.includes("back on Monday")`)); err != nil {
+		t.Fatalf("the saved note does not show: %q (%v)", text("#job-state-note"), err)
+	}
+	if got := text("#job-state"); got != "Disabled" {
+		t.Errorf("state after the note %q", got)
+	}
+	if marker, _ := chromedp.Run(ctx, chromedp.Evaluate[int]("window.skedMarker || 0")); marker != 16 {
+		t.Error("saving the note reloaded the page")
+	}
+	if got := text("#job-notice"); got != "The note is saved." {
+		t.Errorf("notice %q", got)
+	}
+	waitDo(t, ctx, "trends", chromedp.ScrollIntoView(chromedp.ID("job-trends")))
+	screenshot(t, ctx, "jobpage-03-trends-note-1280")
+	// The note shows in the list of every job too.
+	waitDo(t, ctx, "all jobs", chromedp.Navigate(base+"/jobs?q=flaky"), chromedp.WaitVisible(chromedp.ID("all-jobs-results")))
+	if got := text(`tr[data-job="flaky"] .state-note`); !strings.Contains(got, "back on Monday") {
+		t.Errorf("All jobs note %q", got)
+	}
+
+	// A phone: the job page with its note and trends.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 900)); err != nil {
+		t.Fatal(err)
+	}
+	waitDo(t, ctx, "375 job", chromedp.Navigate(base+flaky), chromedp.WaitVisible(chromedp.ID("job-note-form")))
+	noSidewaysScroll(t, ctx, "job page at 375 px")
+	screenshot(t, ctx, "jobpage-04-trends-note-375")
+
+	// Dark mode: the job page with its note and trends.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	waitDo(t, ctx, "dark job", chromedp.Navigate(base+flaky), chromedp.WaitVisible(chromedp.ID("job-note-form")))
+	screenshot(t, ctx, "jobpage-05-dark-1280")
+
+	// The one 422 is the refused note above: the browser's network log
+	// reports the status a refused form is answered with by design.
+	var e []string
+	for _, m := range errs() {
+		if !strings.Contains(m, "status of 422") || !strings.Contains(m, flaky+"/note") {
+			e = append(e, m)
+		}
+	}
+	if len(e) > 0 {
+		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -161,5 +162,105 @@ func TestBrowserWorkspaceSwitcher(t *testing.T) {
 	defer mu.Unlock()
 	if len(consoleErrors) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(consoleErrors, "\n"))
+	}
+}
+
+// TestBrowserHeaderMenu checks the header at 1280 and 375 px, with no
+// console error: the primary links in one row with the logo, the rest
+// behind "More", which opens and closes by keyboard (Escape gives the
+// focus back to its button); the current page marked; on a phone every
+// page in the menu, which fits the screen; and the header in dark mode.
+func TestBrowserHeaderMenu(t *testing.T) {
+	dataDir := newDataDir(t)
+	base, _ := startSked(t, dataDir)
+	ctx := newBrowser(t)
+	errs := consoleErrors(ctx)
+	setupAndSignIn(t, ctx, base)
+
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return strings.Join(strings.Fields(s), " ")
+	}
+	eval := func(js string) bool {
+		t.Helper()
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return ok
+	}
+	visible := func(id string) bool {
+		t.Helper()
+		return eval(`(() => { const e = document.getElementById("` + id + `"); return !!e && e.checkVisibility() })()`)
+	}
+
+	// At 1280 px: the primary links in a row with the logo, the rest
+	// behind "More", which opens and closes by keyboard.
+	waitDo(t, ctx, "dashboard", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("nav-more-button")))
+	for _, id := range []string{"nav-all-jobs", "nav-running", "nav-calendars", "nav-month", "nav-channels", "current-user"} {
+		if !visible(id) {
+			t.Errorf("#%s is not visible at 1280 px", id)
+		}
+	}
+	if visible("nav-workspaces") {
+		t.Error("the More menu is open before it is asked for")
+	}
+	if !eval(`(() => { const h = document.querySelector("header nav"); return h.getBoundingClientRect().height < 64 })()`) {
+		t.Errorf("the header wraps at 1280 px: %s", text("header nav"))
+	}
+	waitDo(t, ctx, "More by keyboard", chromedp.Focus(chromedp.ID("nav-more-button")), chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(chromedp.ID("nav-audit")))
+	if got := text("#nav-more-links"); got != "Import/export Audit log Workspaces API tokens Users" {
+		t.Errorf("More menu at 1280 px: %q", got)
+	}
+	screenshot(t, ctx, "header-01-more-1280")
+	waitDo(t, ctx, "Escape", chromedp.KeyEvent("\x1b"))
+	if visible("nav-audit") || !eval(`document.activeElement.id === "nav-more-button"`) {
+		t.Error("Escape did not close the More menu and give the focus back to its button")
+	}
+	waitDo(t, ctx, "audit", chromedp.Click(chromedp.ID("nav-more-button")), chromedp.Click(chromedp.ID("nav-audit")),
+		chromedp.WaitVisible(chromedp.ID("audit-results")))
+	if !eval(`document.querySelector("#nav-audit").getAttribute("aria-current") === "page" && document.querySelectorAll("header [aria-current=page]").length === 1`) {
+		t.Error("the audit page is not the one current page of the header")
+	}
+	screenshot(t, ctx, "header-02-audit-current-1280")
+
+	// A phone: the header keeps to one row, the menu holds every page.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 900)); err != nil {
+		t.Fatal(err)
+	}
+	waitDo(t, ctx, "375 dashboard", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("nav-more-button")))
+	noSidewaysScroll(t, ctx, "dashboard at 375 px")
+	if visible("nav-all-jobs") || visible("current-user") {
+		t.Error("the header shows the wide screen's links at 375 px")
+	}
+	waitDo(t, ctx, "menu 375", chromedp.Click(chromedp.ID("nav-more-button")), chromedp.WaitVisible(chromedp.ID("nav-workspaces")))
+	if got := text("#nav-more-links"); got != "All jobs Running now Calendars Month view Channels Import/export Audit log Workspaces API tokens Users Your account (admin) Sign out" {
+		t.Errorf("menu at 375 px: %q", got)
+	}
+	if !eval(`(() => { const r = document.getElementById("nav-more-links").getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth })()`) {
+		t.Error("the open menu does not fit 375 px")
+	}
+	noSidewaysScroll(t, ctx, "the open menu at 375 px")
+	screenshot(t, ctx, "header-03-menu-375")
+
+	// Dark mode.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	waitDo(t, ctx, "dark more", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("nav-more-button")),
+		chromedp.Click(chromedp.ID("nav-more-button")), chromedp.WaitVisible(chromedp.ID("nav-audit")))
+	screenshot(t, ctx, "header-04-more-dark-1280")
+
+	if e := errs(); len(e) > 0 {
+		t.Errorf("%d console errors:\n%s", len(e), strings.Join(e, "\n"))
 	}
 }

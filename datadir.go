@@ -11,13 +11,20 @@ import (
 	"strings"
 )
 
+// dataDirMode is the mode of a data directory Sked creates: the postgres
+// user must pass through to the embedded cluster; the secrets inside have
+// their own 0600 modes.
+const dataDirMode os.FileMode = 0o711
+
 // sessionSecretFile is where a generated session secret is kept, inside the
 // data directory.
 const sessionSecretFile = "session.secret"
 
 // sessionSecret returns cfg.SessionSecret, or the secret kept in the data
-// directory, generating and saving one (mode 0600) on first use so that
-// sessions survive restarts.
+// directory (which must exist), generating and saving one (mode 0600) on
+// first use so that what it keys (see Config.SessionSecret) survives
+// restarts. Processes that race to create it all end with the one saved
+// first.
 func sessionSecret(cfg Config, logger *slog.Logger) ([]byte, error) {
 	if cfg.SessionSecret != "" {
 		return []byte(cfg.SessionSecret), nil
@@ -63,8 +70,8 @@ const secretKeyFile = "secret.key"
 
 // secretKeys returns the keys that seal job secrets: cfg.SecretKey when
 // set, else the key kept in the data directory, generated and saved (mode
-// 0600, the directory created when missing) on first use. Losing that file makes stored secrets unreadable:
-// back it up with the database.
+// 0600, the directory created when missing) on first use. Losing that
+// file makes stored secrets unreadable: back it up with the database.
 func secretKeys(cfg Config, logger *slog.Logger) ([][]byte, error) {
 	if cfg.SecretKey != "" {
 		return decodeSecretKeys(cfg.SecretKey)

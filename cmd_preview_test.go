@@ -12,11 +12,6 @@ import (
 	"sked/scheduler/recurrence"
 )
 
-// seedDaily is the seeds' "At 05:15 and 17:15, every day" example, flat.
-const seedDaily = `{"startTime": "2026-03-01T00:00:00Z",
- "action": {"type": "http", "request": {"uri": "https://example.com/", "method": "GET"}},
- "recurrence": {"frequency": "day", "schedule": {"hours": [5, 17], "minutes": [15]}}}`
-
 func TestPreviewCommandJSONMatchesTheLibrary(t *testing.T) {
 	code, stdout, stderr := runForTest([]string{"preview", "--now", "2026-11-21T10:00:00Z", "-n", "4", "--json"}, nil, seedDaily)
 	if code != 0 || stderr != "" {
