@@ -53,13 +53,15 @@ func pageOverflow(t *testing.T, ctx context.Context) pageWidth {
 	return w
 }
 
-// TestBrowserPhone loads every main page at 375 px, with data whose names
-// are as long as real ones, and fails when a page is wider than the
-// window (the phone would scroll the whole page sideways): the dashboard,
-// "All jobs", a collection, a job, its history and one execution, the
-// running attempts, the calendars, the month view, the alerts, the
-// notification channels and the audit log. Each page's screenshot is
-// phone-<name>.png.
+// TestBrowserPhone loads every main page at 375 px, with names as long as
+// real ones (some without a hyphen to break at), and fails when a page is
+// wider than the window (the phone would scroll the whole page sideways):
+// the dashboard, "All jobs", a collection, a job, its history and one
+// execution, the running attempts, the calendars, the month view, the
+// alerts, the notification channels and the audit log. On the dashboard
+// every collection's name, state and job counts must show without
+// scrolling its box sideways too (collectionsOnScreen). Each page's
+// screenshot is phone-<name>.png.
 func TestBrowserPhone(t *testing.T) {
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/fail") {
@@ -94,7 +96,8 @@ func TestBrowserPhone(t *testing.T) {
 	apiCall(t, http.MethodPut, base+"/api/v1/workspaces/default/calendars/public-holidays-germany", token,
 		`{"timeZone":"Europe/Berlin","description":"Public holidays in Germany","entries":[{"date":"2027-01-01","label":"New Year's Day"}]}`, http.StatusCreated)
 
-	// Wait for both runs to be in the history.
+	// Wait for the failed run on the dashboard and the other in its job's
+	// history.
 	jobPath := "/c/default/" + rg + "/" + coll + "/jobs/" + jobName
 	deadline := time.Now().Add(30 * time.Second)
 	for {
