@@ -399,6 +399,14 @@ func TestJobTrendsFollowTheHistory(t *testing.T) {
 	}
 	fresh.wantAgree(t, 2, 1)
 
+	// A page read after the attempt ended counts it in every block too.
+	r = f.get(f.base + "/jobs/report")
+	again := historyBlocks{}
+	for _, id := range []string{"job-timeline", "history-table", "job-trends"} {
+		again[id] = r.doc.Find("#" + id)
+	}
+	again.wantAgree(t, 2, 1)
+
 	// Without htmx, the trends' address leads to the job page.
 	if fr := f.get(f.base + "/jobs/report/trends"); fr.StatusCode != http.StatusSeeOther || fr.Header.Get("Location") != f.base+"/jobs/report" {
 		t.Errorf("GET trends without htmx: %d to %q", fr.StatusCode, fr.Header.Get("Location"))
