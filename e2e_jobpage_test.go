@@ -20,8 +20,8 @@ import (
 // TestBrowserDashboardCollectionAndJobPages signs in, creates a collection
 // and two jobs through the REST API, looks at the dashboard, the
 // collection page and the job page, presses "Run now" against a local
-// target and sees the execution in the history table and on the
-// timeline, at 1280 and 375 px; then deletes a job after confirming.
+// target and sees the execution in the history table, on the timeline and
+// in the trends, at 1280 and 375 px; then deletes a job after confirming.
 func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	var hits atomic.Int64
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -129,6 +129,14 @@ func TestBrowserDashboardCollectionAndJobPages(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#job-executions").textContent.trim() === "1"`,
 		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 		t.Errorf("the counters did not follow the run: %v (executions %q)", err, text(`#job-executions`))
+	}
+	// And so do the trends: they count the run the history shows.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector("#trends-caption") || {}).textContent === "Duration and lateness of the last 1 run"`,
+		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("the trends did not follow the run: %v (%q)", err, text(`#job-trends`))
+	}
+	if got := text(`#job-trends dd`); !strings.Contains(got, "1 of 1 attempt succeeded") {
+		t.Errorf("success rate after the run: %q", got)
 	}
 	if got := text(`#job-status dl > div:last-child dd`); !strings.HasPrefix(got, "Completed") {
 		t.Errorf("last run %q", got)

@@ -157,9 +157,26 @@ func (s *Server) runningPage(c echo.Context) error {
 	return render(c, http.StatusOK, web.RunningPage(page(c, "Running now"), v))
 }
 
-// trendsView reads the trends of job j at now: its last runs and its
-// success counts over web.TrendPeriods.
-func (s *Server) trendsView(ctx context.Context, j *models.JobDetail, now time.Time) (web.TrendsView, error) {
+// jobTrends is the trends fragment of a job, which refreshes itself with
+// the rest of the job page after a run; without htmx it is the job page.
+func (s *Server) jobTrends(c echo.Context) error {
+	if !isHTMX(c) {
+		return redirect(c, localRedirectTarget(web.JobPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))))
+	}
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.trendsView(c.Request().Context(), row, j, s.clock())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, web.TrendsFragment(v))
+}
+
+// trendsView reads the trends of job j of row at now: its last runs and
+// its success counts over web.TrendPeriods.
+func (s *Server) trendsView(ctx context.Context, row *models.CollectionRow, j *models.JobDetail, now time.Time) (web.TrendsView, error) {
 	runs, err := s.store.RecentRuns(ctx, j.ID, web.TrendRuns)
 	if err != nil {
 		return web.TrendsView{}, err
@@ -172,7 +189,7 @@ func (s *Server) trendsView(ctx context.Context, j *models.JobDetail, now time.T
 	if err != nil {
 		return web.TrendsView{}, err
 	}
-	return web.NewTrendsView(runs, counts), nil
+	return web.NewTrendsView(web.JobTrendsPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name), runs, counts), nil
 }
 
 // allowRerun lets the history table show its re-run buttons to operators.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"sked/models"
 	"sked/models/jobdef"
 )
@@ -322,5 +324,91 @@ func TestJobTrends(t *testing.T) {
 	}
 	if r = f.get(f.base + "/jobs/busy/history"); r.doc.Find("#job-trends").Length() != 0 {
 		t.Error("the history page shows the trends")
+	}
+}
+
+// historyBlocks are the blocks of a job page that show its history, each
+// read from the whole page or from its own fragment.
+type historyBlocks map[string]*goquery.Selection
+
+// wantAgree fails unless every block of b counts runs attempts, succeeded
+// of them Completed (all in the last 24 hours, none Postponed): the
+// timeline's summary, the rows of the history table, both success rates of
+// the trends, the chart's caption and its bars.
+func (b historyBlocks) wantAgree(t *testing.T, runs, succeeded int) {
+	t.Helper()
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	text := func(block, sel string) string {
+		return strings.Join(strings.Fields(b[block].Find(sel).First().Text()), " ")
+	}
+	if got, want := text("job-timeline", "#timeline-summary"), plural(runs, "execution", "executions")+" in the last 24 hours:"; !strings.HasPrefix(got, want) {
+		t.Errorf("timeline summary %q, want %q…", got, want)
+	}
+	if got := b["history-table"].Find("tbody tr").Length(); got != runs {
+		t.Errorf("history table: %d rows, want %d", got, runs)
+	}
+	rate := fmt.Sprintf("%d of %s succeeded", succeeded, plural(runs, "attempt", "attempts"))
+	for _, i := range []int{0, 1} {
+		if got := strings.Join(strings.Fields(b["job-trends"].Find("dd > span:last-child").Eq(i).Text()), " "); got != rate {
+			t.Errorf("trends: success rate %d says %q, want %q", i, got, rate)
+		}
+	}
+	if got, want := text("job-trends", "#trends-caption"), "Duration and lateness of the last "+plural(runs, "run", "runs"); got != want {
+		t.Errorf("trends caption %q, want %q", got, want)
+	}
+	if got := b["job-trends"].Find("g.trend-bar").Length(); got != runs {
+		t.Errorf("trends chart: %d bars, want %d", got, runs)
+	}
+}
+
+// TestJobTrendsFollowTheHistory reads a job page, ends an attempt after
+// that read (as after "Run now"), and refreshes what the page refreshes
+// then: each block listening for sked-history-changed, through its own
+// fragment. The trends are among them and count the new attempt as the
+// timeline and the history table do.
+func TestJobTrendsFollowTheHistory(t *testing.T) {
+	f := newPGFixture(t)
+	j := f.putJob(f.coll, "report", pgJobJSON)
+	f.addHistory(j.ID, f.clock.Now().Add(-2*time.Hour), "Completed", "MainAction", 0, "ok")
+	r := f.get(f.base + "/jobs/report")
+	wantStatus(t, r, http.StatusOK)
+	page := historyBlocks{}
+	for _, id := range []string{"job-timeline", "history-table", "job-trends"} {
+		page[id] = r.doc.Find("#" + id)
+	}
+	page.wantAgree(t, 1, 1)
+
+	f.addHistory(j.ID, f.clock.Now().Add(-time.Minute), "Failed", "MainAction", 0, "the target says no")
+	fresh := historyBlocks{}
+	r.doc.Find(`[hx-trigger^="sked-history-changed from:body"]`).Each(func(_ int, el *goquery.Selection) {
+		id, url := el.AttrOr("id", ""), el.AttrOr("hx-get", "")
+		fr := f.hxGet(url)
+		wantStatus(t, fr, http.StatusOK)
+		pgWantFragment(t, fr, id)
+		fresh[id] = fr.doc.Find("#" + id)
+	})
+	for _, id := range []string{"job-status", "job-timeline", "history-table", "job-trends"} {
+		if fresh[id] == nil {
+			t.Fatalf("#%s does not refresh when the history changes (refreshed: %v)", id, fresh)
+		}
+	}
+	fresh.wantAgree(t, 2, 1)
+
+	// A page read after the attempt ended counts it in every block too.
+	r = f.get(f.base + "/jobs/report")
+	again := historyBlocks{}
+	for _, id := range []string{"job-timeline", "history-table", "job-trends"} {
+		again[id] = r.doc.Find("#" + id)
+	}
+	again.wantAgree(t, 2, 1)
+
+	// Without htmx, the trends' address leads to the job page.
+	if fr := f.get(f.base + "/jobs/report/trends"); fr.StatusCode != http.StatusSeeOther || fr.Header.Get("Location") != f.base+"/jobs/report" {
+		t.Errorf("GET trends without htmx: %d to %q", fr.StatusCode, fr.Header.Get("Location"))
 	}
 }

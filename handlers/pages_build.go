@@ -189,7 +189,7 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 	}
 	s.allowRerun(c, row, &v.Table)
 	if !historyOnly {
-		v.Trends, err = s.trendsView(ctx, j, now)
+		v.Trends, err = s.trendsView(ctx, row, j, now)
 	}
 	return v, err
 }

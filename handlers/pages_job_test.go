@@ -105,13 +105,13 @@ func TestJobRunEnableDisable(t *testing.T) {
 	if msg := r.doc.Find("#job-message").Text(); strings.Contains(msg, "attempt") || !strings.Contains(msg, "for the first time") {
 		t.Errorf("run now of a job that never ran: %q", msg)
 	}
-	// The message comes out of band; the status, the timeline and the
-	// table refresh themselves on the event.
+	// The message comes out of band; the status, the timeline, the
+	// table and the trends refresh themselves on the event.
 	if r.doc.Find(`#job-notice[hx-swap-oob="true"] #job-message`).Length() != 1 {
 		t.Errorf("the message is not swapped out of band:\n%s", r.body)
 	}
 	page := f.get(path)
-	for _, id := range []string{"job-status", "job-timeline", "history-table"} {
+	for _, id := range []string{"job-status", "job-timeline", "history-table", "job-trends"} {
 		el := page.doc.Find("#" + id)
 		if el.AttrOr("hx-trigger", "") != "sked-history-changed from:body delay:1500ms" || el.AttrOr("hx-get", "") == "" {
 			t.Errorf("#%s does not refresh after a run: hx-trigger %q", id, el.AttrOr("hx-trigger", ""))

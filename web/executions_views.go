@@ -98,6 +98,9 @@ type RunningRow struct {
 // TrendsView is the trends section of the job page: the duration and
 // lateness of the last runs as a picture, and the success rates.
 type TrendsView struct {
+	// URL is the trends fragment, which refreshes itself with the history
+	// (event sked-history-changed).
+	URL   string
 	Rates []RateView
 	Chart TrendChart
 	// Empty says the job has no run yet (the picture is left out).

@@ -1502,7 +1502,7 @@ func JobPage(p Page, v JobPageView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if !v.HistoryOnly {
-				templ_7745c5c3_Err = trendsSection(v.Trends).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = TrendsFragment(v.Trends).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

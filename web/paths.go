@@ -69,6 +69,10 @@ func JobTimelinePath(ws, rg, coll, job string) string {
 	return JobPath(ws, rg, coll, job) + "/timeline"
 }
 
+// JobTrendsPath is the trends fragment of a job (success rates and the
+// chart of the last runs).
+func JobTrendsPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/trends" }
+
 // JobRunPath runs a job now (POST).
 func JobRunPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/run" }
 

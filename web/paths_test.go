@@ -17,6 +17,7 @@ func TestPaths(t *testing.T) {
 		{"job edit", JobEditPath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/edit"},
 		{"job history", JobHistoryPath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/history"},
 		{"job timeline", JobTimelinePath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/timeline"},
+		{"job trends", JobTrendsPath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/trends"},
 		{"job run", JobRunPath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/run"},
 		{"job delete", JobDeletePath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/delete"},
 		{"job export", JobExportPath("w", "rg", "jc", "j"), "/c/w/rg/jc/jobs/j/export.json"},

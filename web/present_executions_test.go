@@ -41,7 +41,7 @@ func TestTrendChart(t *testing.T) {
 		{ID: 2, StartTime: now.Add(-time.Hour), EndTime: end(now.Add(-time.Hour), 2*time.Second), Status: models.StatusCompleted, LatenessMs: ms(0)},
 		{ID: 1, StartTime: now.Add(-2 * time.Hour), Status: models.StatusCompleted},
 	}
-	v := NewTrendsView(runs, nil)
+	v := NewTrendsView("", runs, nil)
 	if v.Empty || len(v.Chart.Bars) != 3 || len(v.Rates) != 2 {
 		t.Fatalf("view %+v", v)
 	}
@@ -67,7 +67,7 @@ func TestTrendChart(t *testing.T) {
 			t.Errorf("bar outside the plot: %+v", bar)
 		}
 	}
-	if e := NewTrendsView(nil, nil); !e.Empty || len(e.Chart.Bars) != 0 || e.Rates[0].Value != "—" {
+	if e := NewTrendsView("", nil, nil); !e.Empty || len(e.Chart.Bars) != 0 || e.Rates[0].Value != "—" {
 		t.Errorf("empty view %+v", e)
 	}
 	// 100 runs fit the plot.
@@ -75,7 +75,7 @@ func TestTrendChart(t *testing.T) {
 	for i := range many {
 		many[i] = models.TrendRun{StartTime: now.Add(-time.Duration(i) * time.Minute), EndTime: end(now, time.Second), Status: models.StatusCompleted}
 	}
-	mb := NewTrendsView(many, nil).Chart.Bars
+	mb := NewTrendsView("", many, nil).Chart.Bars
 	if len(mb) != TrendRuns || mb[len(mb)-1].X+mb[len(mb)-1].W > trendPlotX2 || mb[0].W < 1 {
 		t.Errorf("100 bars: last %+v", mb[len(mb)-1])
 	}
@@ -138,7 +138,7 @@ func TestExecutionView(t *testing.T) {
 
 // TestTrendChartLanesMatchTheLabelColumn: the picture is drawn
 // trendHeight pixels high with its lanes where the HTML label column of
-// trendsSection puts their labels (its heights are written out in
+// TrendsFragment puts their labels (its heights are written out in
 // executions.templ), and every bar stays within its lane.
 func TestTrendChartLanesMatchTheLabelColumn(t *testing.T) {
 	src, err := os.ReadFile("executions.templ")
@@ -157,7 +157,7 @@ func TestTrendChartLanesMatchTheLabelColumn(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	late := int64(90_000)
 	ended := now.Add(time.Minute)
-	ch := NewTrendsView([]models.TrendRun{{StartTime: now, EndTime: &ended, Status: models.StatusFailed, LatenessMs: &late}}, nil).Chart
+	ch := NewTrendsView("", []models.TrendRun{{StartTime: now, EndTime: &ended, Status: models.StatusFailed, LatenessMs: &late}}, nil).Chart
 	if ch.Width != trendWidth || ch.Height != trendHeight || ch.DurBaseY >= trendLateTopY || ch.LateBaseY > ch.Height {
 		t.Errorf("chart %dx%d, duration base %d, lateness base %d", ch.Width, ch.Height, ch.DurBaseY, ch.LateBaseY)
 	}

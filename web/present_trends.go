@@ -17,7 +17,7 @@ const TrendRuns = 100
 // (preserveAspectRatio="none"), so a y unit is a pixel and only x
 // stretches; its labels are HTML beside it, in the page's font size (text
 // sized in user units grew with the width: 22 px at 1280 px). The label
-// column of trendsSection (executions.templ) is as high, its lateness
+// column of TrendsFragment (executions.templ) is as high, its lateness
 // label starting at trendLateTopY: h-[208px], h-[112px] and h-[96px].
 const (
 	trendWidth    = 540
@@ -40,11 +40,11 @@ type TrendPeriod struct {
 // TrendPeriods are the periods of the success rates: 7 and 30 days.
 var TrendPeriods = []TrendPeriod{{"Last 7 days", 7 * 24 * time.Hour}, {"Last 30 days", 30 * 24 * time.Hour}}
 
-// NewTrendsView is the trends section of a job: runs are its latest runs,
-// newest first (at most TrendRuns), and counts the attempts of each of
-// TrendPeriods.
-func NewTrendsView(runs []models.TrendRun, counts []models.SuccessCounts) TrendsView {
-	v := TrendsView{Empty: len(runs) == 0}
+// NewTrendsView is the trends section of a job whose fragment is url
+// (JobTrendsPath): runs are its latest runs, newest first (at most
+// TrendRuns), and counts the attempts of each of TrendPeriods.
+func NewTrendsView(url string, runs []models.TrendRun, counts []models.SuccessCounts) TrendsView {
+	v := TrendsView{URL: url, Empty: len(runs) == 0}
 	for i, p := range TrendPeriods {
 		var c models.SuccessCounts
 		if i < len(counts) {
