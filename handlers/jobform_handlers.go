@@ -154,19 +154,12 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		f.Preview = s.previewFor(c, row, body, n, f.Mode)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	}
-	if !f.Edit {
-		if _, err := s.store.JobByName(c.Request().Context(), row.ID, f.Name); err == nil {
-			f.Errors = web.FieldErrors{"name": web.JobFormSentence("jobName", fmt.Sprintf("a job named %q already exists in this collection: edit it instead", f.Name))}
-			f.Preview = s.previewFor(c, row, body, n, f.Mode)
-			return s.renderJobForm(c, statusUnprocessable, f)
-		}
-	}
+	var j *models.Job
 	if f.Edit {
-		if body, err = s.keepStateNote(c, row, f.Name, body); err != nil {
-			return err
-		}
+		j, _, err = s.jobs.EditJob(c.Request().Context(), actorOf(c), row, f.Name, body)
+	} else {
+		j, err = s.jobs.CreateJob(c.Request().Context(), actorOf(c), row, f.Name, body)
 	}
-	j, _, err := s.jobs.PutJob(c.Request().Context(), actorOf(c), row, f.Name, body)
 	var qe *models.QuotaError
 	switch {
 	case problem.As(err) != nil:
