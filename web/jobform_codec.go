@@ -249,20 +249,54 @@ func (f JobForm) BuilderJSON() []byte {
 	return out
 }
 
-// parseHeaderLines reads "Name: value" lines into a header object; lines
-// without a colon are kept as a name with an empty value (the parser then
-// says what is wrong).
-func parseHeaderLines(text string) map[string]string {
-	out := map[string]string{}
+// parseHeaderLines reads "Name: value" lines into a header object, in
+// the order of the lines (a name given again takes the later value in
+// its first place); lines without a colon are kept as a name with an
+// empty value (the parser then says what is wrong).
+func parseHeaderLines(text string) headerObject {
+	var out headerObject
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
 		name, value, _ := strings.Cut(line, ":")
-		out[strings.TrimSpace(name)] = strings.TrimSpace(value)
+		h := jobdef.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)}
+		if i := slices.IndexFunc(out, func(o jobdef.Header) bool { return o.Name == h.Name }); i >= 0 {
+			out[i] = h
+		} else {
+			out = append(out, h)
+		}
 	}
 	return out
+}
+
+// headerObject is the headers of a request, written as a JSON object in
+// their order (the job keeps the order it is given).
+type headerObject []jobdef.Header
+
+// MarshalJSON writes the headers as one JSON object.
+func (hs headerObject) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, h := range hs {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		name, err := json.Marshal(h.Name)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(h.Value)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(value)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // JobFormOf is the edit form of a stored job: the builder's fields
