@@ -96,7 +96,7 @@ func (s *Server) jobFormSubmit(c echo.Context) error {
 		return s.jobFormFromCron(c, row, f) // jobform_cron.go
 	case "json":
 		f.JSON, f.Mode = string(f.JobJSON()), "json"
-		f.Preview = s.previewFor(c, row, []byte(f.JSON), previewCount(f.PreviewCount), f.Mode)
+		f.Preview = s.previewFor(c, row, []byte(f.JSON), f.PreviewN(), f.Mode)
 		return s.renderJobForm(c, http.StatusOK, f)
 	case "form":
 		return s.jobFormToBuilder(c, row, f)
@@ -121,7 +121,7 @@ func (s *Server) jobFormToBuilder(c echo.Context, row *models.CollectionRow, f w
 		return s.renderJobForm(c, statusUnprocessable, f)
 	}
 	nf.JobFormFrame, nf.Name, nf.PreviewCount, nf.JSON = f.JobFormFrame, f.Name, f.PreviewCount, f.JSON
-	nf.Preview = s.previewOf(c, row, []byte(f.JSON), previewCount(f.PreviewCount))
+	nf.Preview = s.previewOf(c, row, []byte(f.JSON), f.PreviewN())
 	return s.renderJobForm(c, http.StatusOK, nf)
 }
 
@@ -132,7 +132,7 @@ func (s *Server) jobFormToBuilder(c echo.Context, row *models.CollectionRow, f w
 func (s *Server) saveJobForm(c echo.Context, row *models.CollectionRow, f web.JobForm) error {
 	body := f.JobJSON()
 	refuse := func() error {
-		f.Preview = s.previewFor(c, row, body, previewCount(f.PreviewCount), f.Mode)
+		f.Preview = s.previewFor(c, row, body, f.PreviewN(), f.Mode)
 		return s.renderJobForm(c, statusUnprocessable, f)
 	}
 	if f.Name == "" {

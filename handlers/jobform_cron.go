@@ -24,6 +24,6 @@ func (s *Server) jobFormFromCron(c echo.Context, row *models.CollectionRow, f we
 	if err != nil {
 		f.Errors, status = web.FieldErrors{"cron": "cron: " + err.Error()}, statusUnprocessable
 	}
-	f.Preview = s.previewOf(c, row, f.BuilderJSON(), previewCount(f.PreviewCount))
+	f.Preview = s.previewOf(c, row, f.BuilderJSON(), f.PreviewN())
 	return s.renderJobForm(c, status, f)
 }

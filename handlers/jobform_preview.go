@@ -3,8 +3,6 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -32,22 +30,13 @@ func (s *Server) jobFormPreview(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
 	}
 	f := web.ReadJobForm(form)
-	pv := s.previewFor(c, row, f.JobJSON(), previewCount(f.PreviewCount), f.Mode)
+	pv := s.previewFor(c, row, f.JobJSON(), f.PreviewN(), f.Mode)
 	if f.Mode == "json" {
 		pv.FieldErrors = nil
 	} else {
 		pv.Compact = true
 	}
 	return render(c, http.StatusOK, web.JobPreviewContent(pv))
-}
-
-// previewCount reads the preview's N: 10, 25, 50 or 100 (default 10).
-func previewCount(v string) int {
-	n, _ := strconv.Atoi(v)
-	if slices.Contains([]int{10, 25, 50, 100}, n) {
-		return n
-	}
-	return 10
 }
 
 // previewOf previews the job JSON body of a job of the collection row:

@@ -22,9 +22,11 @@ import (
 // weekdayNames are the week days in form order (Monday first).
 var weekdayNames = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
-// ReadJobForm reads the posted form values into the form: text trimmed
-// where spaces cannot matter, lists in a stable order without duplicates
-// or values the form does not offer, Mode "form" unless it is "json".
+// ReadJobForm reads the posted form values into the form: fields where
+// spaces cannot matter trimmed; the checked numbers sorted, without
+// duplicates or what is not a number; the week days in the form's order
+// and the occurrences as posted, without duplicates or unknown days; Mode
+// "form" unless it is "json". A field the values lack is empty.
 func ReadJobForm(f url.Values) JobForm {
 	ints := func(key string) []int {
 		var out []int
@@ -107,6 +109,16 @@ func number(v string) any {
 		return n
 	}
 	return v
+}
+
+// PreviewN is how many occurrences the preview lists: PreviewCount when
+// it is 10, 25, 50 or 100, else 10.
+func (f JobForm) PreviewN() int {
+	n, _ := strconv.Atoi(f.PreviewCount)
+	if slices.Contains([]int{10, 25, 50, 100}, n) {
+		return n
+	}
+	return 10
 }
 
 // JobJSON is the job the form stands for: the JSON tab's text, or the
@@ -328,9 +340,11 @@ func indentJSON(raw []byte) string {
 	return buf.String()
 }
 
-// JobFormFrom fills the form's fields from a parsed job. It reports, as
-// unsupported, what the form cannot show (then only the JSON tab edits the
-// job).
+// JobFormFrom fills the builder's fields from a parsed job (not the
+// frame, the name, the JSON tab's text or the state note, which the
+// builder has no field for). It reports, as unsupported, what the builder
+// cannot show (then only the JSON tab edits the job); the fields are
+// then incomplete.
 func JobFormFrom(job *jobdef.Job) (jf JobForm, unsupported string) {
 	a := job.Action
 	jf.Mode = "form"
