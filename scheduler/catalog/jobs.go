@@ -20,7 +20,7 @@ import (
 // change. Errors: a *problem.List (400), a *models.QuotaError
 // (409).
 func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
-	return c.putJob(ctx, actor, coll, name, body, putJob)
+	return c.putJob(ctx, actor, coll, name, body, savePut)
 }
 
 // putJob is PutJob, CreateJob or EditJob as how says.
@@ -88,7 +88,7 @@ func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name
 	// disabled job).
 	st, _ := json.Marshal(map[string]string{"state": string(cur.State), "stateNote": cur.StateNote})
 	base := mergePatch(cur.Definition, st)
-	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), patchJob, rec, by)
+	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), savePatch, rec, by)
 	if err != nil {
 		return nil, err
 	}
@@ -100,16 +100,16 @@ func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name
 type jobSave int
 
 const (
-	// putJob creates the job or replaces it (PUT).
-	putJob jobSave = iota
-	// patchJob replaces the job, which must exist (PATCH: ErrNotFound).
-	patchJob
-	// createJob creates the job and never replaces one: a taken name is
+	// savePut creates the job or replaces it (PUT).
+	savePut jobSave = iota
+	// savePatch replaces the job, which must exist (PATCH: ErrNotFound).
+	savePatch
+	// saveCreate creates the job and never replaces one: a taken name is
 	// a problem of jobName (nameTaken).
-	createJob
-	// editJob is putJob that keeps the stored state note when the
+	saveCreate
+	// saveEdit is savePut that keeps the stored state note when the
 	// definition carries none (keepStateNote).
-	editJob
+	saveEdit
 )
 
 // saveJob writes the job name of coll from body as how says, keeping the
@@ -124,7 +124,7 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	var keep jobdef.Secrets
 	cur, err := c.store.JobByName(ctx, coll.ID, name)
 	switch {
-	case err == nil && how == createJob:
+	case err == nil && how == saveCreate:
 		return nil, false, nameTaken(name)
 	case err == nil:
 		if keep, err = c.store.JobSecrets(ctx, cur.ID); err != nil {
@@ -140,7 +140,7 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	if how == editJob {
+	if how == saveEdit {
 		keepStateNote(job, cur)
 	}
 	cals, err := c.CalendarsFor(ctx, coll.WorkspaceID, job)
@@ -151,9 +151,9 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	w.MustExist, w.StateBy = how == patchJob, by
+	w.MustExist, w.StateBy = how == savePatch, by
 	rec.After, rec.Secrets = w.Definition, changedSecrets(keep, w.Secrets)
-	if how != createJob {
+	if how != saveCreate {
 		return c.store.SaveJob(ctx, w)
 	}
 	// The name was free when read above; CreateJob decides again under

@@ -16,7 +16,7 @@ import (
 // transaction, so that of concurrent creations of one name exactly one
 // succeeds. Other errors are PutJob's. actor makes the change.
 func (c *Catalog) CreateJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error) {
-	j, _, err := c.putJob(ctx, actor, coll, name, body, createJob)
+	j, _, err := c.putJob(ctx, actor, coll, name, body, saveCreate)
 	return j, err
 }
 

@@ -13,7 +13,7 @@ import (
 // it is paused. It reports whether the job was created (it was deleted
 // meanwhile). actor makes the change.
 func (c *Catalog) EditJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
-	return c.putJob(ctx, actor, coll, name, body, editJob)
+	return c.putJob(ctx, actor, coll, name, body, saveEdit)
 }
 
 // keepStateNote gives job the state note of cur, the stored job it
