@@ -1,327 +1,183 @@
 package handlers
 
 import (
-	"encoding/json"
-	"net/url"
-	"slices"
-	"strconv"
-	"strings"
+	"errors"
+	"net/http"
 
+	"github.com/labstack/echo/v4"
+
+	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/problem"
 	"sked/web"
 )
 
-// The job form (SPEC §9) maps one-to-one to the job JSON: jobForm reads
-// the form's fields into the JSON the catalog saves (toJSON), and a parsed
-// job back into the fields (formFromJob), so that the form and the raw
-// JSON tab round-trip through the server.
+// The job form's pages (SPEC §9): the new and edit pages and the form's
+// post, which saves the job, switches between the builder and the JSON
+// tab, or fills the builder from a cron line (jobform_cron.go). The form's
+// values become the job JSON in web (web.ReadJobForm, JobForm.JobJSON),
+// and a job becomes the form's values there too (web.JobFormOf); the live
+// preview is in jobform_preview.go.
 
-// weekdayNames are the week days in form order (Monday first).
-var weekdayNames = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-
-// readJobForm reads the posted form into the view model.
-func readJobForm(f url.Values) web.JobForm {
-	ints := func(key string) []int {
-		var out []int
-		for _, v := range f[key] {
-			if n, err := strconv.Atoi(v); err == nil && !slices.Contains(out, n) {
-				out = append(out, n)
-			}
-		}
-		slices.Sort(out)
-		return out
+// jobFormFrame is the frame of the job form of the collection row: of a
+// new job when name is "", else of the job name.
+func (s *Server) jobFormFrame(c echo.Context, row *models.CollectionRow, name string) web.JobFormFrame {
+	fr := web.JobFormFrame{
+		Collection: web.CollectionRef{Workspace: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name},
+		Action:     web.NewJobPath(row.WorkspaceID, row.ResourceGroup, row.Name),
+		PreviewURL: web.JobPreviewPath(row.WorkspaceID, row.ResourceGroup, row.Name),
+		CSRFToken:  csrfToken(c),
+		Zones:      zoneNames(),
 	}
-	jf := web.JobForm{
-		Name:             strings.TrimSpace(f.Get("name")),
-		Mode:             f.Get("mode"),
-		JSON:             f.Get("json"),
-		ActionType:       f.Get("action_type"),
-		Method:           f.Get("method"),
-		URI:              strings.TrimSpace(f.Get("uri")),
-		Headers:          f.Get("headers"),
-		Body:             f.Get("body"),
-		AuthType:         f.Get("auth_type"),
-		Username:         f.Get("auth_username"),
-		Password:         f.Get("auth_password"),
-		Pfx:              strings.TrimSpace(f.Get("auth_pfx")),
-		Tenant:           f.Get("auth_tenant"),
-		Audience:         f.Get("auth_audience"),
-		ClientID:         f.Get("auth_client_id"),
-		Secret:           f.Get("auth_secret"),
-		StartTime:        f.Get("start_time"),
-		TimeZone:         strings.TrimSpace(f.Get("time_zone")),
-		Frequency:        f.Get("frequency"),
-		Interval:         strings.TrimSpace(f.Get("interval")),
-		End:              f.Get("end"),
-		Count:            strings.TrimSpace(f.Get("count")),
-		EndTime:          f.Get("end_time"),
-		Minutes:          ints("minutes"),
-		Hours:            ints("hours"),
-		MonthDays:        ints("month_days"),
-		Months:           ints("months"),
-		RetryType:        f.Get("retry_type"),
-		RetryInterval:    strings.TrimSpace(f.Get("retry_interval")),
-		RetryCount:       strings.TrimSpace(f.Get("retry_count")),
-		MaxRetryInterval: strings.TrimSpace(f.Get("max_retry_interval")),
-		ErrorAction:      f.Get("error_action") == "on",
-		ErrorMethod:      f.Get("error_method"),
-		ErrorURI:         strings.TrimSpace(f.Get("error_uri")),
-		ErrorBody:        f.Get("error_body"),
-		State:            f.Get("state"),
-		Misfire:          f.Get("misfire"),
-		Concurrency:      f.Get("concurrency"),
-		Timeout:          strings.TrimSpace(f.Get("timeout")),
-		PreviewCount:     f.Get("preview_n"),
-		Cron:             strings.TrimSpace(f.Get("cron")),
-		// Skip days in calendars (jobform_calendars.go).
-		ExcludeCalendars: f["exclude_calendars"],
-		OnExcluded:       f.Get("on_excluded"),
+	if name != "" {
+		fr.Edit, fr.Action = true, web.JobEditPath(row.WorkspaceID, row.ResourceGroup, row.Name, name)
 	}
-	for _, d := range weekdayNames {
-		if slices.Contains(f["week_days"], d) {
-			jf.WeekDays = append(jf.WeekDays, d)
-		}
-	}
-	for _, v := range f["occurrences"] {
-		if n, day, ok := strings.Cut(v, ":"); ok && slices.Contains(weekdayNames, day) {
-			if _, err := strconv.Atoi(n); err == nil && !slices.Contains(jf.Occurrences, v) {
-				jf.Occurrences = append(jf.Occurrences, v)
-			}
-		}
-	}
-	if jf.Mode != "json" {
-		jf.Mode = "form"
-	}
-	return jf
+	return fr
 }
 
-// number writes a form value as a JSON number when it is one, else as the
-// string given, so that the job parser names the field.
-func number(v string) any {
-	if n, err := strconv.Atoi(v); err == nil {
-		return n
+// newJobPage shows an empty job form.
+func (s *Server) newJobPage(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
 	}
-	return v
+	f := web.JobForm{JobFormFrame: s.jobFormFrame(c, row, "")}
+	f.Mode, f.ActionType, f.Method, f.Frequency, f.Interval, f.End, f.State = "form", "https", "GET", "day", "1", "never", string(jobdef.Enabled)
+	f.PreviewCount = "10"
+	f.Preview = s.previewOf(c, row, f.JobJSON(), 10)
+	// Nothing was typed yet: what is missing is said after the first
+	// change (live preview) or on Save, not before.
+	f.Preview.Problems, f.Preview.FieldErrors = nil, nil
+	return render(c, http.StatusOK, web.JobFormPage(page(c, "New job"), s.withCalendars(c, f)))
 }
 
-// jobFormJSON builds the job JSON (flat shape) from the form's fields.
-func jobFormJSON(jf web.JobForm) []byte {
-	req := map[string]any{"uri": jf.URI, "method": jf.Method}
-	if hs := parseHeaderLines(jf.Headers); len(hs) > 0 {
-		req["headers"] = hs
+// editJobPage shows a job in the form (or, when the form cannot show it,
+// in the JSON tab).
+func (s *Server) editJobPage(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
 	}
-	if jf.Body != "" {
-		req["body"] = jf.Body
+	j, err := s.store.JobByName(c.Request().Context(), row.ID, c.Param("job"))
+	if err != nil {
+		return err
 	}
-	switch jf.AuthType {
-	case "basic":
-		req["authentication"] = map[string]any{"type": "Basic", "username": jf.Username, "password": jf.Password}
-	case "clientCertificate":
-		req["authentication"] = map[string]any{"type": "ClientCertificate", "pfx": jf.Pfx, "password": jf.Password}
-	case "activeDirectoryOAuth":
-		req["authentication"] = map[string]any{"type": "ActiveDirectoryOAuth", "tenant": jf.Tenant,
-			"audience": jf.Audience, "clientId": jf.ClientID, "secret": jf.Secret}
+	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
+	if err != nil {
+		return err
 	}
-	actionType := jf.ActionType
-	if actionType == "" {
-		actionType = "http"
-	}
-	action := map[string]any{"type": actionType, "request": req}
-	if jf.RetryType != "" {
-		rp := map[string]any{"retryType": jf.RetryType}
-		if jf.RetryType == "fixed" || jf.RetryType == "exponential" {
-			if jf.RetryInterval != "" {
-				rp["retryInterval"] = jf.RetryInterval
-			}
-			if jf.RetryCount != "" {
-				rp["retryCount"] = number(jf.RetryCount)
-			}
-		}
-		if jf.RetryType == "exponential" && jf.MaxRetryInterval != "" {
-			rp["maxRetryInterval"] = jf.MaxRetryInterval
-		}
-		action["retryPolicy"] = rp
-	}
-	if jf.Timeout != "" {
-		action["timeout"] = jf.Timeout
-	}
-	if jf.ErrorAction {
-		ereq := map[string]any{"uri": jf.ErrorURI, "method": jf.ErrorMethod}
-		if jf.ErrorBody != "" {
-			ereq["body"] = jf.ErrorBody
-		}
-		action["errorAction"] = map[string]any{"type": "http", "request": ereq}
-	}
-	job := map[string]any{"action": action}
-	if jf.StartTime != "" {
-		st := jf.StartTime
-		if len(st) == len("2006-01-02T15:04") {
-			st += ":00"
-		}
-		if jf.TimeZone == "" {
-			st += "Z"
-		}
-		job["startTime"] = st
-	}
-	if jf.State != "" {
-		job["state"] = jf.State
-	}
-	if jf.Misfire != "" && jf.Misfire != "skip" {
-		job["misfirePolicy"] = jf.Misfire
-	}
-	if jf.Concurrency != "" && jf.Concurrency != "allow" {
-		job["concurrency"] = jf.Concurrency
-	}
-	if jf.Frequency != "" {
-		rec := map[string]any{"frequency": jf.Frequency}
-		if jf.Interval != "" {
-			rec["interval"] = number(jf.Interval)
-		}
-		switch jf.End {
-		case "count":
-			rec["count"] = number(jf.Count)
-		case "until":
-			et := jf.EndTime
-			if len(et) == len("2006-01-02T15:04") {
-				et += ":00"
-			}
-			if jf.TimeZone == "" && len(et) > 10 {
-				et += "Z"
-			}
-			rec["endTime"] = et
-		}
-		if jf.TimeZone != "" {
-			rec["timeZone"] = jf.TimeZone
-		}
-		sched := map[string]any{}
-		put := func(key string, show bool, v []int) {
-			if show && len(v) > 0 {
-				sched[key] = v
-			}
-		}
-		put("minutes", jf.Frequency != "minute", jf.Minutes)
-		put("hours", jf.Frequency != "minute" && jf.Frequency != "hour", jf.Hours)
-		if jf.Frequency == "week" && len(jf.WeekDays) > 0 {
-			sched["weekDays"] = jf.WeekDays
-		}
-		monthly := jf.Frequency == "month" || jf.Frequency == "year"
-		put("monthDays", monthly, jf.MonthDays)
-		if monthly && len(jf.Occurrences) > 0 {
-			var occ []map[string]any
-			for _, o := range jf.Occurrences {
-				n, day, _ := strings.Cut(o, ":")
-				entry := map[string]any{"day": day}
-				if k, _ := strconv.Atoi(n); k != 0 {
-					entry["occurrence"] = k
-				}
-				occ = append(occ, entry)
-			}
-			sched["monthlyOccurrences"] = occ
-		}
-		put("months", jf.Frequency == "year", jf.Months)
-		if len(sched) > 0 {
-			rec["schedule"] = sched
-		}
-		if cals := calendarsJSON(jf.ExcludeCalendars, jf.OnExcluded); cals != nil {
-			rec["calendars"] = cals
-		}
-		job["recurrence"] = rec
-	}
-	out, _ := json.MarshalIndent(job, "", "  ")
-	return out
+	job.State, job.StateNote = jobdef.State(j.State), j.StateNote
+	f := web.JobFormOf(job)
+	f.JobFormFrame = s.jobFormFrame(c, row, j.Name)
+	f.Name, f.PreviewCount = j.Name, "10"
+	f.Preview = s.previewFor(c, row, []byte(f.JSON), 10, f.Mode)
+	return render(c, http.StatusOK, web.JobFormPage(page(c, "Edit "+j.Name), s.withCalendars(c, f)))
 }
 
-// parseHeaderLines reads "Name: value" lines into a header object; lines
-// without a colon are kept as a name with an empty value (the parser then
-// says what is wrong).
-func parseHeaderLines(text string) map[string]string {
-	out := map[string]string{}
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(line, ":")
-		out[strings.TrimSpace(name)] = strings.TrimSpace(value)
+// jobFormSubmit answers the form's post: "switch" = "cron" fills the
+// builder from the cron line, "json" and "form" switch to the JSON tab
+// and the builder; otherwise the job is saved (saveJobForm).
+func (s *Server) jobFormSubmit(c echo.Context) error {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return err
 	}
-	return out
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	f := web.ReadJobForm(form)
+	f.JobFormFrame = s.jobFormFrame(c, row, c.Param("job"))
+	if f.Edit {
+		f.Name = c.Param("job")
+	}
+	switch form.Get("switch") {
+	case "cron":
+		return s.jobFormFromCron(c, row, f) // jobform_cron.go
+	case "json":
+		f.JSON, f.Mode = string(f.JobJSON()), "json"
+		f.Preview = s.previewFor(c, row, []byte(f.JSON), f.PreviewN(), f.Mode)
+		return s.renderJobForm(c, http.StatusOK, f)
+	case "form":
+		return s.jobFormToBuilder(c, row, f)
+	}
+	return s.saveJobForm(c, row, f)
 }
 
-// formErrorField maps a job JSON path to the form field that shows its
-// problem ("" for none: the problem is listed above the form).
-func formErrorField(path string) string {
-	if i := strings.IndexByte(path, '['); i >= 0 {
-		path = path[:i]
+// jobFormToBuilder switches the form from the JSON tab to the builder,
+// which shows the job of the JSON tab's text. JSON that is not a valid job,
+// or a job the builder cannot show, stays in the JSON tab with why (422).
+func (s *Server) jobFormToBuilder(c echo.Context, row *models.CollectionRow, f web.JobForm) error {
+	job, err := jobdef.ParseWith([]byte(f.JSON), jobdef.Options{SecretsOptional: true})
+	if ve := problem.As(err); ve != nil {
+		f.Mode, f.Problems = "json", append([]string{"Fix the JSON before switching to the builder:"}, ve.Lines()...)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	} else if err != nil {
+		return err
 	}
+	nf, unsupported := web.JobFormFrom(job)
+	if unsupported != "" {
+		f.Mode, f.Notice = "json", web.BuilderCannotShow(unsupported)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	}
+	nf.JobFormFrame, nf.Name, nf.PreviewCount, nf.JSON = f.JobFormFrame, f.Name, f.PreviewCount, f.JSON
+	nf.Preview = s.previewOf(c, row, []byte(f.JSON), f.PreviewN())
+	return s.renderJobForm(c, http.StatusOK, nf)
+}
+
+// saveJobForm saves the form's job: a new job with CreateJob (a taken
+// name is a field error), an edited one with EditJob (which keeps its
+// state note: the builder has none). Then it goes to the job's page;
+// invalid input re-renders the form in place with 422 and says why.
+func (s *Server) saveJobForm(c echo.Context, row *models.CollectionRow, f web.JobForm) error {
+	body := f.JobJSON()
+	refuse := func() error {
+		f.Preview = s.previewFor(c, row, body, f.PreviewN(), f.Mode)
+		return s.renderJobForm(c, statusUnprocessable, f)
+	}
+	if f.Name == "" {
+		f.Errors = web.FieldErrors{"name": web.JobFormSentence("jobName", "a job name is required")}
+		return refuse()
+	}
+	var j *models.Job
+	var err error
+	if f.Edit {
+		j, _, err = s.jobs.EditJob(c.Request().Context(), actorOf(c), row, f.Name, body)
+	} else {
+		j, err = s.jobs.CreateJob(c.Request().Context(), actorOf(c), row, f.Name, body)
+	}
+	var qe *models.QuotaError
 	switch {
-	case strings.HasPrefix(path, "action.request.headers"):
-		return "headers"
-	case strings.HasPrefix(path, "action.request.authentication"):
-		return "auth"
-	case strings.HasPrefix(path, "action.errorAction"):
-		return "error_action"
-	case strings.HasPrefix(path, "recurrence.calendars"):
-		return "calendars"
-	case strings.HasPrefix(path, "action.retryPolicy"):
-		return "retry"
+	case problem.As(err) != nil:
+		f.Errors, f.Problems = web.JobFormErrors(problem.As(err), f.Mode == "json")
+		if len(f.Problems) == 0 && !onlyNameError(f.Errors) {
+			f.Problems = []string{"Some fields need attention: see the messages below them."}
+		}
+		return refuse()
+	case errors.As(err, &qe):
+		f.Problems = []string{qe.Message}
+		return refuse()
+	case err != nil:
+		return err
 	}
-	switch path {
-	case "action.request.uri":
-		return "uri"
-	case "action.request.method":
-		return "method"
-	case "action.request.body":
-		return "body"
-	case "action.type":
-		return "action_type"
-	case "action.timeout":
-		return "timeout"
-	case "startTime":
-		return "start_time"
-	case "recurrence.timeZone":
-		return "time_zone"
-	case "recurrence.frequency":
-		return "frequency"
-	case "recurrence.interval":
-		return "interval"
-	case "recurrence.count", "recurrence.endTime":
-		return "end"
-	case "recurrence.schedule.minutes":
-		return "minutes"
-	case "recurrence.schedule.hours":
-		return "hours"
-	case "recurrence.schedule.weekDays":
-		return "week_days"
-	case "recurrence.schedule.monthDays":
-		return "month_days"
-	case "recurrence.schedule.monthlyOccurrences":
-		return "occurrences"
-	case "recurrence.schedule.months":
-		return "months"
-	case "jobName":
-		return "name"
-	}
-	return ""
+	return redirect(c, localRedirectTarget(web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)))
 }
 
-// jobFormErrors splits a validation error into field errors and the rest.
-func jobFormErrors(ve *problem.List, jsonMode bool) (web.FieldErrors, []string) {
-	fields := web.FieldErrors{}
-	var rest []string
-	for _, p := range ve.Problems {
-		f := formErrorField(p.Path)
-		if f == "" || jsonMode {
-			rest = append(rest, p.String())
-			continue
-		}
-		// The builder shows its fields' labels; the JSON tab and the API
-		// keep the paths.
-		line := web.JobFormSentence(p.Path, p.Message)
-		if fields[f] == "" {
-			fields[f] = line
-		} else {
-			fields[f] += "; " + line
-		}
+// onlyNameError reports whether the name is the only field with an error:
+// it is the form's first field, so no line above the form points to it.
+func onlyNameError(errs web.FieldErrors) bool {
+	_, ok := errs["name"]
+	return ok && len(errs) == 1
+}
+
+// renderJobForm renders the form fragment (htmx) or the whole page.
+func (s *Server) renderJobForm(c echo.Context, status int, f web.JobForm) error {
+	if isHTMX(c) {
+		return render(c, status, web.JobFormFragment(s.withCalendars(c, f)))
 	}
-	return fields, rest
+	title := "New job"
+	if f.Edit {
+		title = "Edit " + f.Name
+	}
+	return render(c, status, web.JobFormPage(page(c, title), s.withCalendars(c, f)))
 }

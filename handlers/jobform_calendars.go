@@ -3,25 +3,11 @@ package handlers
 import (
 	"github.com/labstack/echo/v4"
 
-	"sked/models/jobdef"
 	"sked/web"
 )
 
-// The job form's "Skip days in calendars" (recurrence.calendars).
-
-// calendarsJSON is recurrence.calendars of the form's calendars, or nil
-// when none is chosen.
-func calendarsJSON(exclude []string, onExcluded string) map[string]any {
-	if len(exclude) == 0 {
-		return nil
-	}
-	out := map[string]any{"exclude": exclude}
-	if onExcluded == "" {
-		onExcluded = string(jobdef.ExcludedSkip)
-	}
-	out["onExcluded"] = onExcluded
-	return out
-}
+// The job form's "Skip days in calendars" (recurrence.calendars): the
+// calendars of the workspace it offers.
 
 // calendarOptions are the names of the calendars of workspace ws, for the
 // form's choice.

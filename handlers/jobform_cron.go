@@ -15,16 +15,15 @@ import (
 // (its CRON_TZ= sets the zone); the rest of the form stays. A line the
 // recurrence cannot express, or the builder cannot show, re-renders the
 // form with the reason under the field (422).
-func (s *Server) jobFormFromCron(c echo.Context, row *models.CollectionRow, f web.JobForm, n int) error {
+func (s *Server) jobFormFromCron(c echo.Context, row *models.CollectionRow, f web.JobForm) error {
 	cron, err := jobdef.ParseCron(f.Cron)
 	if err == nil {
 		err = web.FillFormFromCron(&f, cron, s.clock())
 	}
+	status := http.StatusOK
 	if err != nil {
-		f.Errors = web.FieldErrors{"cron": "cron: " + err.Error()}
-		f.Preview = s.previewOf(c, row, jobFormJSON(f), n)
-		return s.renderJobForm(c, statusUnprocessable, f)
+		f.Errors, status = web.FieldErrors{"cron": "cron: " + err.Error()}, statusUnprocessable
 	}
-	f.Preview = s.previewOf(c, row, jobFormJSON(f), n)
-	return s.renderJobForm(c, http.StatusOK, f)
+	f.Preview = s.previewOf(c, row, f.BuilderJSON(), f.PreviewN())
+	return s.renderJobForm(c, status, f)
 }

@@ -182,9 +182,23 @@ func TestJobFormSave(t *testing.T) {
 	if !strings.Contains(string(j.Definition), `"monthlyOccurrences":[{"day":"friday","occurrence":-1}]`) {
 		t.Errorf("stored %s", j.Definition)
 	}
-	// The same name again is refused; the edit page shows the job.
-	r = a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(lastFridayForm(csrf).Encode()))
+	// The same name again, in any case, is refused under the name (the
+	// catalog's CreateJob) and changes nothing; the edit page shows the
+	// job.
+	before = a.fingerprint()
+	again := lastFridayForm(csrf)
+	again.Set("name", "Month-End")
+	r = a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(again.Encode()))
 	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if got, want := r.doc.Find("#err-name").Text(), `Job name: a job named "Month-End" already exists in this collection: edit it instead`; got != want {
+		t.Errorf("name error %q, want %q", got, want)
+	}
+	if r.doc.Find("#form-problems").Length() != 0 {
+		t.Errorf("a taken name is listed above the form too: %q", r.doc.Find("#form-problems").Text())
+	}
+	if a.fingerprint() != before {
+		t.Fatal("a taken name changed the database")
+	}
 	r = a.get(base + "/jobs/month-end/edit")
 	wantStatus(t, r, http.StatusOK)
 	if v := r.doc.Find("#uri").AttrOr("value", ""); v != "https://example.com/month-end" {

@@ -35,6 +35,9 @@ type collectionWriter interface {
 type jobWriter interface {
 	PutJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error)
 	PatchJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error)
+	// CreateJob and EditJob are the job form's saves.
+	CreateJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, error)
+	EditJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error)
 	DeleteJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, name string) error
 	EnableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
 	DisableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error

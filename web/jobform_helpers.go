@@ -1,11 +1,12 @@
 package web
 
 import (
-	"sked/models/jobdef"
 	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
+
+	"sked/models/jobdef"
 )
 
 // Choice is one option of a select or a radio group.

@@ -1,19 +1,10 @@
 package web
 
 // JobForm is the job form (SPEC §9): its fields map one-to-one to the job
-// JSON. Lists hold what is checked. Mode is "form" or "json" (the raw JSON
-// tab, whose text is JSON).
+// JSON (jobform_codec.go). Lists hold what is checked. Mode is "form" (the
+// builder) or "json" (the raw JSON tab, whose text is JSON).
 type JobForm struct {
-	// Collection locates the job's collection; Action is where the form
-	// posts; Edit is true when an existing job is edited (its name is
-	// fixed).
-	Collection CollectionRef
-	Action     string
-	Edit       bool
-	// CSRFToken goes into the form for requests without htmx.
-	CSRFToken string
-	// PreviewURL is where the live preview posts the form.
-	PreviewURL string
+	JobFormFrame
 
 	Name, Mode, JSON                         string
 	ActionType, Method, URI, Headers, Body   string
@@ -37,22 +28,39 @@ type JobForm struct {
 	// Cron is the crontab line pasted to fill the builder (SPEC §13.7).
 	Cron string
 	// ExcludeCalendars and OnExcluded are recurrence.calendars ("Skip
-	// days in calendars"); CalendarOptions are the workspace's calendars
-	// and CalendarsURL their page.
+	// days in calendars").
 	ExcludeCalendars []string
 	OnExcluded       string
-	CalendarOptions  []string
-	CalendarsURL     string
 
 	// Errors are field errors; Problems the ones no field shows; Notice a
 	// message above the form (such as why the form cannot show a job).
 	Errors   FieldErrors
 	Problems []string
 	Notice   string
-	// Zones are the time zone names offered (IANA).
-	Zones []string
 	// Preview is the preview shown when the page opens.
 	Preview JobPreview
+}
+
+// JobFormFrame is what the job form shows around its fields, the same
+// whatever they hold: where it is and where it posts, and the choices
+// it offers.
+type JobFormFrame struct {
+	// Collection locates the job's collection; Action is where the form
+	// posts; Edit is true when an existing job is edited (its name is
+	// fixed).
+	Collection CollectionRef
+	Action     string
+	Edit       bool
+	// CSRFToken goes into the form for requests without htmx.
+	CSRFToken string
+	// PreviewURL is where the live preview posts the form.
+	PreviewURL string
+	// Zones are the time zone names offered (IANA).
+	Zones []string
+	// CalendarOptions are the workspace's calendars, offered to "Skip
+	// days in calendars", and CalendarsURL their page.
+	CalendarOptions []string
+	CalendarsURL    string
 }
 
 // CollectionRef names a collection for links.

@@ -20,6 +20,11 @@ import (
 // change. Errors: a *problem.List (400), a *models.QuotaError
 // (409).
 func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte) (*models.Job, bool, error) {
+	return c.putJob(ctx, actor, coll, name, body, savePut)
+}
+
+// putJob is PutJob, CreateJob or EditJob as how says.
+func (c *Catalog) putJob(ctx context.Context, actor Actor, coll *models.CollectionRow, name string, body []byte, how jobSave) (*models.Job, bool, error) {
 	rec := &record{Change: jobChange(OpPutJob, coll, name, "")}
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, false, err
@@ -28,7 +33,7 @@ func (c *Catalog) PutJob(ctx context.Context, actor Actor, coll *models.Collecti
 	var created bool
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		if j, created, err = tc.saveJob(ctx, coll, name, body, false, rec, actor.UserName); err != nil {
+		if j, created, err = tc.saveJob(ctx, coll, name, body, how, rec, actor.UserName); err != nil {
 			return err
 		}
 		rec.Job, rec.Detail = j.Name, createdDetail(created)
@@ -83,7 +88,7 @@ func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name
 	// disabled job).
 	st, _ := json.Marshal(map[string]string{"state": string(cur.State), "stateNote": cur.StateNote})
 	base := mergePatch(cur.Definition, st)
-	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), true, rec, by)
+	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), savePatch, rec, by)
 	if err != nil {
 		return nil, err
 	}
@@ -91,26 +96,52 @@ func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name
 	return j, nil
 }
 
-// saveJob writes the job name of coll from body, keeping the secrets
-// body leaves out, and fills rec's Before, After and Secrets; by is the
-// writer's name (the job's StateChangedBy when its state or note changes).
-func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, mustExist bool, rec *record, by string) (*models.Job, bool, error) {
+// jobSave says how saveJob treats the job it may replace.
+type jobSave int
+
+const (
+	// savePut creates the job or replaces it (PUT).
+	savePut jobSave = iota
+	// savePatch replaces the job, which must exist (PATCH: ErrNotFound).
+	savePatch
+	// saveCreate creates the job and never replaces one: a taken name is
+	// a problem of jobName (nameTaken).
+	saveCreate
+	// saveEdit is savePut that keeps the stored state note when the
+	// definition carries none (keepStateNote).
+	saveEdit
+)
+
+// saveJob writes the job name of coll from body as how says, keeping the
+// secrets body leaves out, and fills rec's Before, After and Secrets; by
+// is the writer's name (the job's StateChangedBy when its state or note
+// changes).
+func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, how jobSave, rec *record, by string) (*models.Job, bool, error) {
 	if !ValidName(name) {
 		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
 	}
 	var keep jobdef.Secrets
-	if cur, err := c.store.JobByName(ctx, coll.ID, name); err == nil {
+	cur, err := c.store.JobByName(ctx, coll.ID, name)
+	switch {
+	case err == nil && how == saveCreate:
+		return nil, false, nameTaken(name)
+	case err == nil:
 		if keep, err = c.store.JobSecrets(ctx, cur.ID); err != nil {
 			return nil, false, err
 		}
 		rec.Before = cur.Definition
-	} else if !errors.Is(err, models.ErrNotFound) {
+	case errors.Is(err, models.ErrNotFound):
+		cur = nil
+	default:
 		return nil, false, err
 	}
 	job, err := jobdef.ParseWith(body, jobdef.Options{Keep: keep})
 	if err != nil {
 		return nil, false, err
+	}
+	if how == saveEdit {
+		keepStateNote(job, cur)
 	}
 	cals, err := c.CalendarsFor(ctx, coll.WorkspaceID, job)
 	if err != nil {
@@ -120,9 +151,18 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	if err != nil {
 		return nil, false, err
 	}
-	w.MustExist, w.StateBy = mustExist, by
+	w.MustExist, w.StateBy = how == savePatch, by
 	rec.After, rec.Secrets = w.Definition, changedSecrets(keep, w.Secrets)
-	return c.store.SaveJob(ctx, w)
+	if how != saveCreate {
+		return c.store.SaveJob(ctx, w)
+	}
+	// The name was free when read above; CreateJob decides again under
+	// the collection's lock, where a concurrent creation is seen.
+	j, created, err := c.store.CreateJob(ctx, w)
+	if err == nil && !created {
+		return nil, false, nameTaken(name)
+	}
+	return j, created, err
 }
 
 // Prepare checks a parsed job against the collection's quota and turns it

@@ -92,12 +92,21 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 			return err
 		}},
 		{"RemoveSigningSecret", collIn(catalog.OpDeleteSigning), func() error { return cat.RemoveSigningSecret(e.ctx, actor, cref) }},
+		{"CreateJob", catalog.Change{Op: catalog.OpPutJob, WorkspaceID: ws, ResourceGroup: "rg", Collection: "jc", Job: "daily",
+			Detail: "created"}, func() error {
+			_, err := cat.CreateJob(e.ctx, actor, coll, "daily", []byte(basicJob("hunter2")))
+			return err
+		}},
 		{"PutJob", jobIn(catalog.OpPutJob), func() (err error) {
 			job, _, err = cat.PutJob(e.ctx, actor, coll, "daily", []byte(basicJob("hunter2")))
 			return err
 		}},
 		{"PatchJob", jobIn(catalog.OpPatchJob), func() error {
 			_, err := cat.PatchJob(e.ctx, actor, coll, "daily", []byte(`{"recurrence": {"frequency": "hour", "interval": 3}}`))
+			return err
+		}},
+		{"EditJob", jobIn(catalog.OpPutJob), func() error {
+			_, _, err := cat.EditJob(e.ctx, actor, coll, "daily", []byte(basicJob("")))
 			return err
 		}},
 		{"DisableJob", jobIn(catalog.OpDisableJob), func() error { return cat.DisableJob(e.ctx, actor, coll, job) }},

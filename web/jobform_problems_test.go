@@ -1,10 +1,16 @@
 package web
 
 import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"sked/models/jobdef"
 	"sked/models/problem"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 func TestJobFormLabel(t *testing.T) {
@@ -71,5 +77,49 @@ func TestJobFormLabelsCoverValidator(t *testing.T) {
 	}
 	if seen < len(broken) {
 		t.Errorf("only %d problems from %d broken jobs", seen, len(broken))
+	}
+}
+
+// TestJobFormErrors splits problems into the builder's field errors, by
+// label, and the rest, by path; the JSON tab lists them all by path.
+func TestJobFormErrors(t *testing.T) {
+	ve := &problem.List{Problems: []problem.Problem{
+		{Path: "action.request.uri", Message: "is required"},
+		{Path: "recurrence.schedule.hours[0]", Message: "25 is over 23"},
+		{Path: "recurrence.schedule.hours[1]", Message: "30 is over 23"},
+		{Path: "state", Message: `"sleepy" is not a state`},
+	}}
+	fields, rest := JobFormErrors(ve, false)
+	want := FieldErrors{"uri": "URL: is required", "hours": "At hours: 25 is over 23; At hours: 30 is over 23"}
+	if !reflect.DeepEqual(fields, want) || !reflect.DeepEqual(rest, []string{`state: "sleepy" is not a state`}) {
+		t.Errorf("builder: fields %v, rest %v", fields, rest)
+	}
+	fields, rest = JobFormErrors(ve, true)
+	if len(fields) != 0 || len(rest) != 4 || rest[0] != "action.request.uri: is required" {
+		t.Errorf("JSON tab: fields %v, rest %v", fields, rest)
+	}
+}
+
+// TestJobFormSlotsAreOnTheForm checks that the builder has an error slot
+// for every field JobFormErrors keys, and that the live preview updates
+// them all (JobFormSlots; the name is checked on Save only).
+func TestJobFormSlotsAreOnTheForm(t *testing.T) {
+	var html strings.Builder
+	if err := JobFormFragment(JobForm{Mode: "form"}).Render(context.Background(), &html); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slot := range append([]string{"name"}, JobFormSlots...) {
+		if doc.Find("#err-"+slot).Length() != 1 {
+			t.Errorf("the form has no error slot err-%s", slot)
+		}
+	}
+	for path := range jobFormLabels {
+		if slot := formErrorSlot(path); slot != "" && slot != "name" && !slices.Contains(JobFormSlots, slot) {
+			t.Errorf("%s is shown in slot %s, which the live preview does not update", path, slot)
+		}
 	}
 }

@@ -95,3 +95,92 @@ func JobFormLabel(path string) string {
 func JobFormSentence(path, message string) string {
 	return problem.Problem{Path: path, Message: message, Label: JobFormLabel(path)}.Sentence()
 }
+
+// JobFormSlots are the builder's error slots (err-<slot>), which the live
+// preview updates: every field JobFormErrors may key but the job's name,
+// which only Save checks.
+var JobFormSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
+	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout"}
+
+// formErrorSlot maps a job JSON path to the slot of the form that shows
+// its problem ("" for none: the problem is listed above the form).
+func formErrorSlot(path string) string {
+	if i := strings.IndexByte(path, '['); i >= 0 {
+		path = path[:i]
+	}
+	switch {
+	case strings.HasPrefix(path, "action.request.headers"):
+		return "headers"
+	case strings.HasPrefix(path, "action.request.authentication"):
+		return "auth"
+	case strings.HasPrefix(path, "action.errorAction"):
+		return "error_action"
+	case strings.HasPrefix(path, "recurrence.calendars"):
+		return "calendars"
+	case strings.HasPrefix(path, "action.retryPolicy"):
+		return "retry"
+	}
+	switch path {
+	case "action.request.uri":
+		return "uri"
+	case "action.request.method":
+		return "method"
+	case "action.request.body":
+		return "body"
+	case "action.type":
+		return "action_type"
+	case "action.timeout":
+		return "timeout"
+	case "startTime":
+		return "start_time"
+	case "recurrence.timeZone":
+		return "time_zone"
+	case "recurrence.frequency":
+		return "frequency"
+	case "recurrence.interval":
+		return "interval"
+	case "recurrence.count", "recurrence.endTime":
+		return "end"
+	case "recurrence.schedule.minutes":
+		return "minutes"
+	case "recurrence.schedule.hours":
+		return "hours"
+	case "recurrence.schedule.weekDays":
+		return "week_days"
+	case "recurrence.schedule.monthDays":
+		return "month_days"
+	case "recurrence.schedule.monthlyOccurrences":
+		return "occurrences"
+	case "recurrence.schedule.months":
+		return "months"
+	case "jobName":
+		return "name"
+	}
+	return ""
+}
+
+// JobFormErrors splits the problems of a job into the form's field
+// errors, keyed by JobFormSlots, each as the form says it
+// (JobFormSentence), and the rest, as their paths say them (the lines
+// above the form). In the JSON tab (jsonMode) every problem is of the
+// rest.
+func JobFormErrors(ve *problem.List, jsonMode bool) (FieldErrors, []string) {
+	fields := FieldErrors{}
+	var rest []string
+	for _, p := range ve.Problems {
+		f := formErrorSlot(p.Path)
+		if f == "" || jsonMode {
+			rest = append(rest, p.String())
+			continue
+		}
+		// The builder shows its fields' labels; the JSON tab and the API
+		// keep the paths.
+		line := JobFormSentence(p.Path, p.Message)
+		if fields[f] == "" {
+			fields[f] = line
+		} else {
+			fields[f] += "; " + line
+		}
+	}
+	return fields, rest
+}
