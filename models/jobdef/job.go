@@ -105,6 +105,11 @@ type Job struct {
 	// extension, SPEC §13.2), trimmed; "" for none. It is not part of the
 	// stored definition: the store keeps it in a column of its own.
 	StateNote string
+	// StateNoteGiven reports whether the definition named stateNote, even
+	// as "": an editor that shows no note (the job form's builder) leaves
+	// it out, and the stored note is then kept (Catalog.EditJob), while an
+	// explicit "" clears it.
+	StateNoteGiven bool
 	// MisfirePolicy defaults to MisfireSkip.
 	MisfirePolicy MisfirePolicy
 	// Concurrency defaults to ConcurrencyAllow.

@@ -34,6 +34,7 @@ func parseStateNote(o object, job *Job, ps *problems) {
 	if !ok {
 		return
 	}
+	job.StateNoteGiven = true
 	s = strings.TrimSpace(s)
 	if msg := CheckStateNote(s); msg != "" {
 		ps.add("stateNote", msg)

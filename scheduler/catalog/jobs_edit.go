@@ -17,11 +17,12 @@ func (c *Catalog) EditJob(ctx context.Context, actor Actor, coll *models.Collect
 }
 
 // keepStateNote gives job the state note of cur, the stored job it
-// replaces (nil: none), when job carries none (SPEC §13.2). The store
+// replaces (nil: none), when job's definition does not name stateNote
+// (SPEC §13.2); an explicit "" clears it. The store
 // keeps a note only on a disabled job: a definition that enables the job
 // still clears it.
 func keepStateNote(job *jobdef.Job, cur *models.Job) {
-	if cur != nil && job.StateNote == "" {
+	if cur != nil && !job.StateNoteGiven {
 		job.StateNote = cur.StateNote
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // TestEditJobKeepsTheStateNote edits a paused job with a definition
-// without a note: the note stays. A definition that enables the job
+// without a note: the note stays, and an explicit "stateNote": "" clears
+// it. A definition that enables the job
 // clears it (the store keeps notes only on disabled jobs), and PutJob
 // (the API's PUT) stores the definition as given, without a note.
 func TestEditJobKeepsTheStateNote(t *testing.T) {
@@ -44,6 +45,14 @@ func TestEditJobKeepsTheStateNote(t *testing.T) {
 	if j := stored(); j.StateNote != "until Monday" {
 		t.Errorf("after an edit with a note: %q, want the new note", j.StateNote)
 	}
+	cleared := strings.Replace(string(paused("")), `"disabled"`, `"disabled", "stateNote": ""`, 1)
+	if _, _, err := e.cat.EditJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(cleared)); err != nil {
+		t.Fatal(err)
+	}
+	if j := stored(); j.State != "disabled" || j.StateNote != "" {
+		t.Errorf(`after an edit with "stateNote": "": %s %q, want disabled without a note`, j.State, j.StateNote)
+	}
+	e.putJob(coll, "daily", string(paused("until Monday")))
 	if _, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, "daily", paused("")); err != nil {
 		t.Fatal(err)
 	}
