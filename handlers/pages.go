@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,8 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/problem"
-	"sked/scheduler/catalog"
 	"sked/web"
 )
 
@@ -222,25 +219,6 @@ func (s *Server) jobAction(c echo.Context, act func(*models.CollectionRow, *mode
 	}
 	v.Status.Error = refused
 	return render(c, http.StatusConflict, web.JobPage(page(c, j.Name), v))
-}
-
-// refusal is the message of an error that refuses a job action for a
-// reason the user can act on, or "" for other errors.
-func refusal(err error) string {
-	var he *echo.HTTPError
-	switch {
-	case err == nil:
-		return ""
-	case errors.Is(err, models.ErrJobFinished), errors.Is(err, models.ErrJobNotEnabled), errors.Is(err, catalog.ErrNoEngine):
-		_, msg := classify(err)
-		return msg
-	case errors.As(err, &he) && he.Code == http.StatusServiceUnavailable:
-		_, msg := classify(err)
-		return msg
-	case problem.As(err) != nil:
-		return problem.As(err).Problems[0].Sentence()
-	}
-	return ""
 }
 
 // jobDeleteConfirm asks whether to delete the job (without htmx).

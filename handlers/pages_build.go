@@ -266,32 +266,3 @@ func (s *Server) jobDeleteView(c echo.Context, row *models.CollectionRow, j *mod
 }
 
 // ---------------------------------------------------------------- flashes
-
-// addFlash keeps msg in the session for the next page (after a redirect).
-func addFlash(c echo.Context, msg string) error {
-	sess := session(c)
-	if sess == nil {
-		return nil
-	}
-	sess.AddFlash(msg)
-	return sess.Save(c.Request(), c.Response())
-}
-
-// takeFlash returns (and forgets) the messages kept for this page.
-func takeFlash(c echo.Context) (string, error) {
-	sess := session(c)
-	if sess == nil {
-		return "", nil
-	}
-	flashes := sess.Flashes()
-	if len(flashes) == 0 {
-		return "", nil
-	}
-	var msgs []string
-	for _, f := range flashes {
-		if s, ok := f.(string); ok {
-			msgs = append(msgs, s)
-		}
-	}
-	return strings.Join(msgs, " "), sess.Save(c.Request(), c.Response())
-}
