@@ -15,9 +15,9 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// Tests of the dashboard, the collection page and the job page with its
-// history (pages.go, pages_build.go and their presenters in web). The app's clock
-// stands at 2026-11-21 12:00 UTC.
+// The fixture of the page tests: a signed-in admin with a collection, and
+// ways to write what only the engine writes and to post forms as htmx does
+// or not. The app's clock stands at 2026-11-21 12:00 UTC.
 
 // pgJobJSON is an hourly job at minute 30 in Europe/Berlin.
 const pgJobJSON = `{"action":{"type":"https","request":{"uri":"https://example.com/hook","method":"POST","body":"x"}},
@@ -153,4 +153,19 @@ func pgTexts(s *goquery.Selection) []string {
 	var out []string
 	s.Each(func(_ int, e *goquery.Selection) { out = append(out, strings.Join(strings.Fields(e.Text()), " ")) })
 	return out
+}
+
+// auditCount is how many audit entries of action the database holds.
+func (f *pgFixture) auditCount(action string) int {
+	f.t.Helper()
+	var n int
+	if err := openDB(f.t, f.app).QueryRow(`SELECT count(*) FROM audit_entries WHERE action = $1`, action).Scan(&n); err != nil {
+		f.t.Fatal(err)
+	}
+	return n
+}
+
+// noteText is the #id state note's text on one line.
+func noteText(r *response, id string) string {
+	return strings.Join(strings.Fields(r.doc.Find("#"+id).Text()), " ")
 }
