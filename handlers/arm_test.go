@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 const basicJob = `{"properties":{"startTime":"2026-01-01T09:00:00Z",
@@ -24,8 +25,8 @@ type armJobOut struct {
 	Type       string `json:"type"`
 	Name       string `json:"name"`
 	Properties struct {
-		StartTime string `json:"startTime"`
-		State     string `json:"state"`
+		StartTime string       `json:"startTime"`
+		State     jobdef.State `json:"state"`
 		Action    struct {
 			Type    string `json:"type"`
 			Request struct {
@@ -87,7 +88,7 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 		t.Errorf("job envelope: %+v", j)
 	}
 	p := j.Properties
-	if p.State != "enabled" || p.Action.Type != "Http" || p.Action.Request.Method != "POST" || p.Action.Request.Headers["X-One"] != "1" ||
+	if p.State != jobdef.Enabled || p.Action.Type != "Http" || p.Action.Request.Method != "POST" || p.Action.Request.Headers["X-One"] != "1" ||
 		p.Recurrence.Frequency != "week" || strings.Join(p.Recurrence.Schedule.WeekDays, ",") != "monday,friday" ||
 		p.Action.RetryPolicy["retryType"] != "fixed" || p.Status == nil || p.Status.NextExecutionTime != "2026-11-23T09:30:00Z" {
 		t.Errorf("job properties: %+v (%s)", p, r.body)
@@ -110,12 +111,12 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 	}
 	r = a.api(http.MethodPatch, coll+"/jobs/job1"+apiVersion, `{"properties":{"state":"Disabled"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if j := decode[armJobOut](t, r); j.Properties.State != "disabled" || j.Properties.Action.Request.URI != "https://example.com/hook" {
+	if j := decode[armJobOut](t, r); j.Properties.State != jobdef.Disabled || j.Properties.Action.Request.URI != "https://example.com/hook" {
 		t.Errorf("patched job: %s", r.body)
 	}
 	r = a.api(http.MethodPatch, coll+"/jobs/job1"+apiVersion, `{"properties":{"state":"enabled","action":{"request":{"authentication":null}}}}`)
 	wantStatus(t, r, http.StatusOK)
-	if j := decode[armJobOut](t, r); j.Properties.Action.Request.Authentication != nil || j.Properties.State != "enabled" {
+	if j := decode[armJobOut](t, r); j.Properties.Action.Request.Authentication != nil || j.Properties.State != jobdef.Enabled {
 		t.Errorf("authentication not removed: %s", r.body)
 	}
 
@@ -163,7 +164,7 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 	for i, st := range []models.HistoryStatus{models.StatusCompleted, models.StatusFailed, models.StatusCompleted} {
 		at := a.clock.Now().Add(-time.Duration(3-i) * 10 * time.Minute)
 		if err := a.store.AddHistory(context.Background(), &models.HistoryEntry{JobID: jobID, StartTime: at, ExpectedExecutionTime: at,
-			ActionName: "MainAction", Status: st, Message: fmt.Sprintf("entry %d", i)}); err != nil {
+			ActionName: models.MainAction, Status: st, Message: fmt.Sprintf("entry %d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -261,10 +262,10 @@ func TestARMJobStateNote(t *testing.T) {
 	wantStatus(t, a.api(http.MethodPut, coll+apiVersion, `{"properties":{"sku":{"name":"Standard"}}}`), http.StatusCreated)
 	jobPath := coll + "/jobs/paused" + apiVersion
 	type props struct {
-		State          string  `json:"state"`
-		StateNote      *string `json:"stateNote"`
-		StateChangedBy *string `json:"stateChangedBy"`
-		StateChangedAt *string `json:"stateChangedAt"`
+		State          jobdef.State `json:"state"`
+		StateNote      *string      `json:"stateNote"`
+		StateChangedBy *string      `json:"stateChangedBy"`
+		StateChangedAt *string      `json:"stateChangedAt"`
 	}
 	get := func(r *response) props {
 		t.Helper()
@@ -276,7 +277,7 @@ func TestARMJobStateNote(t *testing.T) {
 	r := a.api(http.MethodPut, jobPath, body)
 	wantStatus(t, r, http.StatusCreated)
 	p := get(r)
-	if p.State != "disabled" || p.StateNote == nil || *p.StateNote != "waiting for the vendor's maintenance" ||
+	if p.State != jobdef.Disabled || p.StateNote == nil || *p.StateNote != "waiting for the vendor's maintenance" ||
 		p.StateChangedBy == nil || *p.StateChangedBy != "api" || p.StateChangedAt == nil {
 		t.Fatalf("PUT answered %s", r.body)
 	}
@@ -289,7 +290,7 @@ func TestARMJobStateNote(t *testing.T) {
 
 	r = a.api(http.MethodPatch, jobPath, `{"properties":{"stateNote":"until Monday"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if p := get(r); p.State != "disabled" || *p.StateNote != "until Monday" {
+	if p := get(r); p.State != jobdef.Disabled || *p.StateNote != "until Monday" {
 		t.Errorf("PATCH of the note answered %s", r.body)
 	}
 	// A change of something else keeps the note.
@@ -317,7 +318,7 @@ func TestARMJobStateNote(t *testing.T) {
 
 	r = a.api(http.MethodPatch, jobPath, `{"properties":{"state":"enabled"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if p := get(r); p.State != "enabled" || p.StateNote != nil || p.StateChangedBy == nil {
+	if p := get(r); p.State != jobdef.Enabled || p.StateNote != nil || p.StateChangedBy == nil {
 		t.Errorf("enabling answered %s, want no note and who enabled it", r.body)
 	}
 }
@@ -331,10 +332,10 @@ func TestARMCollectionStateNote(t *testing.T) {
 	a := newApp(t, false).withToken()
 	coll := rgPath("rg") + "/jc" + apiVersion
 	type props struct {
-		State          string  `json:"state"`
-		StateNote      *string `json:"stateNote"`
-		StateChangedBy *string `json:"stateChangedBy"`
-		StateChangedAt *string `json:"stateChangedAt"`
+		State          models.CollectionState `json:"state"`
+		StateNote      *string                `json:"stateNote"`
+		StateChangedBy *string                `json:"stateChangedBy"`
+		StateChangedAt *string                `json:"stateChangedAt"`
 	}
 	get := func(r *response) props {
 		t.Helper()
@@ -345,7 +346,7 @@ func TestARMCollectionStateNote(t *testing.T) {
 	r := a.api(http.MethodPut, coll, `{"properties":{"sku":{"name":"Standard"},"state":"Disabled","stateNote":" vendor maintenance ","stateChangedBy":"mallory"}}`)
 	wantStatus(t, r, http.StatusCreated)
 	p := get(r)
-	if p.State != "Disabled" || p.StateNote == nil || *p.StateNote != "vendor maintenance" ||
+	if p.State != models.CollectionDisabled || p.StateNote == nil || *p.StateNote != "vendor maintenance" ||
 		p.StateChangedBy == nil || *p.StateChangedBy != "api" || p.StateChangedAt == nil {
 		t.Fatalf("PUT answered %s", r.body)
 	}
@@ -354,12 +355,12 @@ func TestARMCollectionStateNote(t *testing.T) {
 	}
 	r = a.api(http.MethodPatch, coll, `{"tags":{"team":"ops"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if p := get(r); p.State != "Disabled" || p.StateNote == nil || *p.StateNote != "vendor maintenance" {
+	if p := get(r); p.State != models.CollectionDisabled || p.StateNote == nil || *p.StateNote != "vendor maintenance" {
 		t.Errorf("PATCH of the tags answered %s, want the note kept", r.body)
 	}
 	r = a.api(http.MethodPatch, coll, `{"properties":{"stateNote":"until Monday"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if p := get(r); p.State != "Disabled" || p.StateNote == nil || *p.StateNote != "until Monday" {
+	if p := get(r); p.State != models.CollectionDisabled || p.StateNote == nil || *p.StateNote != "until Monday" {
 		t.Errorf("PATCH of the note answered %s", r.body)
 	}
 
@@ -382,7 +383,7 @@ func TestARMCollectionStateNote(t *testing.T) {
 
 	r = a.api(http.MethodPatch, coll, `{"properties":{"state":"Enabled"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if p := get(r); p.State != "Enabled" || p.StateNote != nil || p.StateChangedBy == nil {
+	if p := get(r); p.State != models.CollectionEnabled || p.StateNote != nil || p.StateChangedBy == nil {
 		t.Errorf("enabling answered %s, want no note and who enabled it", r.body)
 	}
 	r = a.api(http.MethodPut, coll, `{"properties":{"sku":{"name":"Standard"},"state":"Enabled","stateNote":"ignored"}}`)
@@ -408,11 +409,11 @@ func TestARMPatchOfOnlyTheNote(t *testing.T) {
 	wantStatus(t, r, http.StatusOK)
 	got := decode[struct {
 		Properties struct {
-			State     string `json:"state"`
-			StateNote string `json:"stateNote"`
+			State     jobdef.State `json:"state"`
+			StateNote string       `json:"stateNote"`
 		} `json:"properties"`
 	}](t, r).Properties
-	if got.State != "disabled" || got.StateNote != "second reason" {
+	if got.State != jobdef.Disabled || got.StateNote != "second reason" {
 		t.Errorf("after a PATCH of the note: %s", r.body)
 	}
 	if n := noteText(f.get(page), "job-state-note"); !strings.HasSuffix(n, ": second reason") {

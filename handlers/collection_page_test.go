@@ -19,8 +19,8 @@ func TestCollectionPageListsJobsWithStateScheduleAndQuota(t *testing.T) {
 	f.putJob(f.coll, "beta", strings.Replace(pgJobJSON, `"startTime"`, `"state":"disabled","startTime"`, 1))
 	f.schedule(a.ID, now.Add(30*time.Minute))
 	f.sql(`UPDATE job_results SET execution_count = 1234, failure_count = 5, faulted_count = 1 WHERE job_id = $1`, a.ID)
-	f.addHistory(a.ID, now.Add(-time.Hour), "Completed", "MainAction", 10, "200")
-	f.addHistory(a.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 10, "500")
+	f.addHistory(a.ID, now.Add(-time.Hour), models.StatusCompleted, models.MainAction, 10, "200")
+	f.addHistory(a.ID, now.Add(-30*time.Minute), models.StatusFailed, models.MainAction, 10, "500")
 
 	r := f.get(f.base)
 	wantStatus(t, r, http.StatusOK)
@@ -111,7 +111,7 @@ func TestCollectionPageErrors(t *testing.T) {
 func TestCollectionJobListIsPagedByName(t *testing.T) {
 	f := newPGFixture(t)
 	ref := models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "big"}
-	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "P20Premium", State: "Enabled"}); err != nil {
+	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "P20Premium", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	big, _ := f.store.CollectionByRef(context.Background(), ref)
@@ -141,18 +141,18 @@ func TestCollectionJobListIsPagedByName(t *testing.T) {
 
 func TestCollectionEnableDisable(t *testing.T) {
 	f := newPGFixture(t)
-	state := func() string {
+	state := func() models.CollectionState {
 		c, err := f.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(c.State)
+		return c.State
 	}
 	// Without the CSRF token: refused, nothing changed.
 	before := f.fingerprint()
 	wantStatus(t, f.post(f.base+"/disable", url.Values{}), http.StatusForbidden)
 	wantStatus(t, f.do(f.client, http.MethodPost, f.base+"/disable", url.Values{}, http.Header{"HX-Request": {"true"}}), http.StatusForbidden)
-	if f.fingerprint() != before || state() != "Enabled" {
+	if f.fingerprint() != before || state() != models.CollectionEnabled {
 		t.Fatal("a POST without the CSRF token changed the collection")
 	}
 	// htmx: the new status fragment.
@@ -162,7 +162,7 @@ func TestCollectionEnableDisable(t *testing.T) {
 	if got := strings.TrimSpace(r.doc.Find("#collection-state").Text()); got != "Disabled" || r.doc.Find("#collection-enable").Length() != 1 {
 		t.Errorf("after disable: state %q, enable button %d", got, r.doc.Find("#collection-enable").Length())
 	}
-	if !strings.Contains(r.doc.Find(`[role="status"]`).Text(), "disabled") || state() != "Disabled" {
+	if !strings.Contains(r.doc.Find(`[role="status"]`).Text(), "disabled") || state() != models.CollectionDisabled {
 		t.Errorf("disable: message %q, state %s", r.doc.Find(`[role="status"]`).Text(), state())
 	}
 	// The job page says why nothing runs.
@@ -174,7 +174,7 @@ func TestCollectionEnableDisable(t *testing.T) {
 	// Without htmx: a redirect, and the message on the page after it.
 	r = f.formPost(f.base+"/enable", nil)
 	wantRedirect(t, r, f.base)
-	if state() != "Enabled" {
+	if state() != models.CollectionEnabled {
 		t.Fatal("enable did not enable")
 	}
 	page := f.get(f.base)

@@ -123,7 +123,7 @@ func TestImportPageShowsProgressForLargeFiles(t *testing.T) {
 		"collection": {"big"}, "on_conflict": {"replace"}, "step": {"valid"}}
 	// The Standard quota is 50 jobs: make room.
 	if _, err := a.store.PutCollection(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "big"},
-		&models.JobCollection{SKU: "P20Premium", State: "Enabled"}); err != nil {
+		&models.JobCollection{SKU: "P20Premium", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	r := a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))

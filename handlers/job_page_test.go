@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -20,8 +21,8 @@ func TestJobPageShowsStatusAndNextOccurrences(t *testing.T) {
 	j := f.putJob(f.coll, "alpha", pgJobJSON)
 	f.schedule(j.ID, now.Add(30*time.Minute))
 	f.sql(`UPDATE job_results SET execution_count = 7, failure_count = 2, faulted_count = 1 WHERE job_id = $1`, j.ID)
-	f.addHistory(j.ID, now.Add(-90*time.Minute), "Completed", "MainAction", 30, "200 OK")
-	f.addHistory(j.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 20, "503 Service Unavailable")
+	f.addHistory(j.ID, now.Add(-90*time.Minute), models.StatusCompleted, models.MainAction, 30, "200 OK")
+	f.addHistory(j.ID, now.Add(-30*time.Minute), models.StatusFailed, models.MainAction, 20, "503 Service Unavailable")
 
 	r := f.get(f.base + "/jobs/alpha")
 	wantStatus(t, r, http.StatusOK)
@@ -384,7 +385,7 @@ func TestJobFormEditKeepsTheStateNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.State != "disabled" || j.StateNote != "vendor maintenance" || !strings.Contains(string(j.Definition), "/changed") {
+	if j.State != jobdef.Disabled || j.StateNote != "vendor maintenance" || !strings.Contains(string(j.Definition), "/changed") {
 		t.Errorf("after the edit: %s %q %s", j.State, j.StateNote, j.Definition)
 	}
 }

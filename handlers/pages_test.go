@@ -74,11 +74,11 @@ func (f *pgFixture) schedule(id int64, next time.Time) {
 }
 
 // addHistory writes one history entry started at start, lateMs late.
-func (f *pgFixture) addHistory(jobID int64, start time.Time, status, action string, lateMs int64, msg string) *models.HistoryEntry {
+func (f *pgFixture) addHistory(jobID int64, start time.Time, status models.HistoryStatus, action models.ActionName, lateMs int64, msg string) *models.HistoryEntry {
 	f.t.Helper()
 	end := start.Add(250 * time.Millisecond)
 	e := &models.HistoryEntry{JobID: jobID, StartTime: start, EndTime: &end, ExpectedExecutionTime: start.Add(-time.Duration(lateMs) * time.Millisecond),
-		ActionName: models.ActionName(action), Status: models.HistoryStatus(status), Message: msg, RetryCount: 1, RepeatCount: 1, LatenessMs: &lateMs}
+		ActionName: action, Status: status, Message: msg, RetryCount: 1, RepeatCount: 1, LatenessMs: &lateMs}
 	if err := f.store.AddHistory(context.Background(), e); err != nil {
 		f.t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func (f *pgFixture) otherWorkspace() *models.CollectionRow {
 	f.t.Helper()
 	f.sql(`INSERT INTO workspaces (id, display_name) VALUES ('other', 'Other')`)
 	ref := models.CollectionRef{WorkspaceID: "other", ResourceGroup: "rg", Name: "theirs"}
-	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: "Enabled"}); err != nil {
+	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: models.CollectionEnabled}); err != nil {
 		f.t.Fatal(err)
 	}
 	coll, err := f.store.CollectionByRef(context.Background(), ref)

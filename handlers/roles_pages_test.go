@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // TestPagesShowOnlyAllowedControls opens a job and its collection as a
@@ -74,7 +75,7 @@ func TestPagesRefuseAnotherWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := f.addHistory(x.ID, f.clock.Now().Add(-time.Hour), "Failed", "MainAction", 0, "HTTP 500")
+	e := f.addHistory(x.ID, f.clock.Now().Add(-time.Hour), models.StatusFailed, models.MainAction, 0, "HTTP 500")
 	for _, tc := range []struct {
 		path   string
 		status int
@@ -100,7 +101,7 @@ func TestPagesRefuseAnotherWorkspace(t *testing.T) {
 	if f.fingerprint() != before {
 		t.Error("a bulk disable of another workspace's job changed it")
 	}
-	if got, _ := f.store.JobDetail(t.Context(), other.ID, "x"); got.State != "enabled" {
+	if got, _ := f.store.JobDetail(t.Context(), other.ID, "x"); got.State != jobdef.Enabled {
 		t.Errorf("the other workspace's job is %s", got.State)
 	}
 }

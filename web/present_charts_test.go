@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 func TestNiceMax(t *testing.T) {
@@ -143,8 +144,8 @@ func TestActivityChart(t *testing.T) {
 
 // timelineJob is a job in a collection for the timeline and history tests.
 func timelineJob() (*models.CollectionRow, *models.JobDetail) {
-	row := &models.CollectionRow{WorkspaceID: "default", ResourceGroup: "rg", JobCollection: models.JobCollection{Name: "jc", State: "Enabled"}}
-	j := &models.JobDetail{Job: models.Job{ID: 7, Name: "nightly", State: "enabled",
+	row := &models.CollectionRow{WorkspaceID: "default", ResourceGroup: "rg", JobCollection: models.JobCollection{Name: "jc", State: models.CollectionEnabled}}
+	j := &models.JobDetail{Job: models.Job{ID: 7, Name: "nightly", State: jobdef.Enabled,
 		Definition: []byte(`{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"state":"enabled"}`)}}
 	return row, j
 }
