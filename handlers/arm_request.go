@@ -14,6 +14,11 @@ import (
 	"sked/models"
 )
 
+// What every request of the ARM API (SPEC §7) goes through: its paths'
+// fixed segments in canonical case, an x-ms-request-id, a known
+// api-version and a subscription (workspace) the user is a member of; and
+// what its lists read and answer: $filter and nextLink.
+
 // apiVersions are the api-version values the REST API accepts.
 var apiVersions = []string{"2016-03-01", "2016-01-01", "2014-08-01-preview"}
 
