@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -23,36 +21,6 @@ import (
 // whole page for normal requests, only the swapped fragment for htmx.
 // Changes are POST forms (CSRF checked by the middleware) answered with
 // the new fragment (htmx) or a redirect.
-
-// pageJob loads the collection and the job of a page path, after the
-// membership check of pageCollection (404 for a job that does not exist).
-func (s *Server) pageJob(c echo.Context) (*models.CollectionRow, *models.JobDetail, error) {
-	row, err := s.pageCollection(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	j, err := s.store.JobDetail(c.Request().Context(), row.ID, c.Param("job"))
-	if errors.Is(err, models.ErrNotFound) {
-		return nil, nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(
-			"There is no job %q in the job collection %s.", c.Param("job"), row.Name))
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return row, j, nil
-}
-
-// parseStoredIn reads a stored definition of a job of workspace ws with
-// the workspace's calendars when the job excludes some (no query when it
-// excludes none).
-func (s *Server) parseStoredIn(ctx context.Context, ws string, def []byte) (web.StoredJob, error) {
-	pj := web.ParseStored(def)
-	cals, err := s.catalog.CalendarsFor(ctx, ws, pj.Job)
-	if err != nil {
-		return pj, err
-	}
-	return pj.With(cals), nil
-}
 
 // jobPage shows a job; htmx gets its status fragment.
 func (s *Server) jobPage(c echo.Context) error {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,8 +19,8 @@ import (
 // The request helpers that every feature shares: refusing a bad parameter
 // (badRequest), reading a bounded body (readBody, skipBodyLimit), the
 // paging of API lists ($top and $skip), and what a request says about its
-// user: the workspace of its path they are a member of, their time zone,
-// and where they reach Sked.
+// user: the workspace (and job) of its path they are a member of, their
+// time zone, and where they reach Sked.
 
 // badRequest is a 400 naming one field.
 func badRequest(path, msg string) error {
@@ -111,6 +112,24 @@ func (s *Server) pageWorkspace(c echo.Context) (string, error) {
 		return "", echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("There is no workspace %q that you may see.", c.Param("ws")))
 	}
 	return ws, nil
+}
+
+// pageJob loads the collection and the job of a page path, after the
+// membership check of pageCollection (404 for a job that does not exist).
+func (s *Server) pageJob(c echo.Context) (*models.CollectionRow, *models.JobDetail, error) {
+	row, err := s.pageCollection(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := s.store.JobDetail(c.Request().Context(), row.ID, c.Param("job"))
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, nil, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(
+			"There is no job %q in the job collection %s.", c.Param("job"), row.Name))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return row, j, nil
 }
 
 // userZone is the user's time zone preference; UTC when it is not set or
