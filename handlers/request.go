@@ -114,6 +114,23 @@ func (s *Server) pageWorkspace(c echo.Context) (string, error) {
 	return ws, nil
 }
 
+// queryWorkspace is the stored id of the workspace ws of a ?ws= query, ""
+// when ws is empty (all the user's workspaces); one the user is not a
+// member of is a 400 naming ws.
+func (s *Server) queryWorkspace(c echo.Context, ws string) (string, error) {
+	if ws == "" {
+		return "", nil
+	}
+	id, ok, err := s.store.MemberWorkspace(c.Request().Context(), ws, currentUser(c).ID)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", badRequest("ws", "no workspace "+ws+" among yours")
+	}
+	return id, nil
+}
+
 // pageJob loads the collection and the job of a page path, after the
 // membership check of pageCollection (404 for a job that does not exist).
 func (s *Server) pageJob(c echo.Context) (*models.CollectionRow, *models.JobDetail, error) {
