@@ -18,9 +18,10 @@ import (
 
 // The request helpers that every feature shares: refusing a bad parameter
 // (badRequest), reading a bounded body (readBody, skipBodyLimit), the
-// paging of API lists ($top and $skip), and what a request says about its
-// user: the workspace (and job) of its path they are a member of, their
-// time zone, and where they reach Sked.
+// paging of API lists ($top and $skip), the workspace a request names, in
+// its path or ?ws=, checked against the user's memberships (refused with
+// 403 on the API, 404 on pages, 400 for ?ws=), the job of a page path,
+// the user's time zone, and where users reach Sked (requestBase).
 
 // badRequest is a 400 naming one field.
 func badRequest(path, msg string) error {
