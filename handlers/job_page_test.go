@@ -121,7 +121,7 @@ func TestJobRunEnableDisable(t *testing.T) {
 		}
 	}
 	attempts, err := f.store.Attempts(context.Background(), j.ID)
-	if err != nil || len(attempts) != 1 || attempts[0].Status != "pending" {
+	if err != nil || len(attempts) != 1 || attempts[0].Status != models.AttemptPending {
 		t.Fatalf("attempts after run now: %+v, %v", attempts, err)
 	}
 
