@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -115,4 +116,27 @@ func (u *acctUser) previewStatus(token string) int {
 	h := http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + token}}
 	r := u.a.do(newClient(), http.MethodPost, "/api/v1/preview", nil, h, strings.NewReader(lastFridayBerlin+"}"))
 	return r.StatusCode
+}
+
+// TestAccountPagesShowRelativeTimes checks that the tokens and sessions
+// pages write each time with how far it is beside it.
+func TestAccountPagesShowRelativeTimes(t *testing.T) {
+	f := newPGFixture(t)
+	f.clock.Advance(3 * time.Hour)
+	for _, path := range []string{"/tokens", "/account", "/users"} {
+		if path == "/tokens" {
+			f.formPost("/tokens", url.Values{"name": {"ci"}})
+		}
+		r := f.get(path)
+		wantStatus(t, r, http.StatusOK)
+		tm := r.doc.Find("main time[datetime]").First()
+		if tm.Length() == 0 {
+			t.Errorf("%s: no time", path)
+			continue
+		}
+		rel := strings.TrimSpace(tm.Next().Text())
+		if !strings.HasPrefix(rel, "(") || !strings.HasSuffix(rel, ")") || !strings.Contains(tm.AttrOr("title", ""), strings.TrimSpace(tm.Text())+" "+rel) {
+			t.Errorf("%s: time %q, relative %q, title %q", path, tm.Text(), rel, tm.AttrOr("title", ""))
+		}
+	}
 }

@@ -19,7 +19,7 @@ import (
 func allJobsFixture(t *testing.T) *pgFixture {
 	f := newPGFixture(t)
 	ref := models.CollectionRef{WorkspaceID: "default", ResourceGroup: "ops", Name: "nightly"}
-	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: "Enabled"}); err != nil {
+	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	nightly, err := f.store.CollectionByRef(context.Background(), ref)
@@ -31,11 +31,11 @@ func allJobsFixture(t *testing.T) *pgFixture {
 	}
 	a := f.putJob(f.coll, "invoices", job("https://pay.example.com/api/invoices"))
 	f.schedule(a.ID, f.clock.Now().Add(30*time.Minute))
-	f.addHistory(a.ID, f.clock.Now().Add(-time.Hour), "Failed", "MainAction", 0, "HTTP 500")
+	f.addHistory(a.ID, f.clock.Now().Add(-time.Hour), models.StatusFailed, models.MainAction, 0, "HTTP 500")
 	f.sql(`UPDATE jobs SET last_run_at = $1 WHERE id = $2`, f.clock.Now().Add(-time.Hour), a.ID)
 	b := f.putJob(f.coll, "reports", job("https://reports.example.org/weekly"))
 	f.schedule(b.ID, f.clock.Now().Add(10*time.Minute))
-	f.addHistory(b.ID, f.clock.Now().Add(-2*time.Hour), "Completed", "MainAction", 0, "HTTP 200")
+	f.addHistory(b.ID, f.clock.Now().Add(-2*time.Hour), models.StatusCompleted, models.MainAction, 0, "HTTP 200")
 	f.sql(`UPDATE jobs SET last_run_at = $1 WHERE id = $2`, f.clock.Now().Add(-2*time.Hour), b.ID)
 	f.putJob(nightly, "backup", job("https://backup.internal/run"))
 	f.otherWorkspace()
@@ -133,7 +133,7 @@ func TestAllJobsSearchAndFiltersInTheURL(t *testing.T) {
 func TestAllJobsFragmentAndPaging(t *testing.T) {
 	f := allJobsFixture(t)
 	ref := models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "bulk"}
-	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "P20Premium", State: "Enabled"}); err != nil {
+	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "P20Premium", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	bulk, err := f.store.CollectionByRef(context.Background(), ref)

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,8 +12,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/problem"
 )
+
+// What every request of the ARM API (SPEC §7) goes through: its paths'
+// fixed segments in canonical case, an x-ms-request-id, a known
+// api-version and a subscription (workspace) the user is a member of; and
+// what its lists read and answer: $filter and nextLink.
 
 // apiVersions are the api-version values the REST API accepts.
 var apiVersions = []string{"2016-03-01", "2016-01-01", "2014-08-01-preview"}
@@ -106,64 +109,9 @@ func (s *Server) armRequest(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// badRequest is a 400 naming one field.
-func badRequest(path, msg string) error {
-	return &problem.List{Problems: []problem.Problem{{Path: path, Message: msg}}}
-}
-
 // collectionRef is the collection named by the path.
 func collectionRef(c echo.Context) models.CollectionRef {
 	return models.CollectionRef{WorkspaceID: c.Param("sub"), ResourceGroup: c.Param("rg"), Name: c.Param("jc")}
-}
-
-// maxAPIBody bounds the request bodies of the ARM API: a job is at most
-// jobdef.MaxJobBytes; a little more is read so that the job parser can say
-// by how much it is over.
-const maxAPIBody = 64 << 10
-
-// readBody reads a request body of at most max bytes. A longer one is
-// refused, without reading it whole, as a 400 naming the limit.
-func readBody(c echo.Context, max int64) ([]byte, error) {
-	r := c.Request()
-	if r.ContentLength > max {
-		return nil, badRequest("body", fmt.Sprintf("the request body is %d bytes, over the maximum of %d", r.ContentLength, max))
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read body: %w", err)
-	}
-	if int64(len(body)) > max {
-		return nil, badRequest("body", fmt.Sprintf("the request body is over the maximum of %d bytes", max))
-	}
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil, badRequest("body", "a JSON body is required")
-	}
-	return body, nil
-}
-
-// paging is $top and $skip of a list request.
-type paging struct {
-	top, skip int
-}
-
-// parsePaging reads $top (1–100, default 100) and $skip (≥ 0, default 0).
-func parsePaging(c echo.Context) (paging, error) {
-	p := paging{top: 100}
-	if v := c.QueryParam("$top"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			return p, badRequest("$top", fmt.Sprintf("%q is not a whole number from 1 to 100", v))
-		}
-		p.top = n
-	}
-	if v := c.QueryParam("$skip"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return p, badRequest("$skip", fmt.Sprintf("%q is not a whole number of at least 0", v))
-		}
-		p.skip = n
-	}
-	return p, nil
 }
 
 // parseFilter reads a $filter of the form "<field> eq <value>" (value
@@ -200,16 +148,8 @@ func (s *Server) nextLink(c echo.Context, p paging, got int) string {
 	q := c.Request().URL.Query()
 	q.Set("$skip", strconv.Itoa(p.skip+p.top))
 	q.Set("$top", strconv.Itoa(p.top))
-	base := s.baseURL
-	if base == "" {
-		scheme := "http"
-		if c.Request().TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + c.Request().Host
-	}
 	u := url.URL{Path: c.Request().URL.Path, RawQuery: q.Encode()}
-	return strings.TrimRight(base, "/") + u.String()
+	return s.absoluteURL(c, u.String())
 }
 
 // replaceParam returns the path parameter values with name set to value.

@@ -2,13 +2,16 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 const basicJob = `{"properties":{"startTime":"2026-01-01T09:00:00Z",
@@ -22,8 +25,8 @@ type armJobOut struct {
 	Type       string `json:"type"`
 	Name       string `json:"name"`
 	Properties struct {
-		StartTime string `json:"startTime"`
-		State     string `json:"state"`
+		StartTime string       `json:"startTime"`
+		State     jobdef.State `json:"state"`
 		Action    struct {
 			Type    string `json:"type"`
 			Request struct {
@@ -85,7 +88,7 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 		t.Errorf("job envelope: %+v", j)
 	}
 	p := j.Properties
-	if p.State != "enabled" || p.Action.Type != "Http" || p.Action.Request.Method != "POST" || p.Action.Request.Headers["X-One"] != "1" ||
+	if p.State != jobdef.Enabled || p.Action.Type != "Http" || p.Action.Request.Method != "POST" || p.Action.Request.Headers["X-One"] != "1" ||
 		p.Recurrence.Frequency != "week" || strings.Join(p.Recurrence.Schedule.WeekDays, ",") != "monday,friday" ||
 		p.Action.RetryPolicy["retryType"] != "fixed" || p.Status == nil || p.Status.NextExecutionTime != "2026-11-23T09:30:00Z" {
 		t.Errorf("job properties: %+v (%s)", p, r.body)
@@ -108,12 +111,12 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 	}
 	r = a.api(http.MethodPatch, coll+"/jobs/job1"+apiVersion, `{"properties":{"state":"Disabled"}}`)
 	wantStatus(t, r, http.StatusOK)
-	if j := decode[armJobOut](t, r); j.Properties.State != "disabled" || j.Properties.Action.Request.URI != "https://example.com/hook" {
+	if j := decode[armJobOut](t, r); j.Properties.State != jobdef.Disabled || j.Properties.Action.Request.URI != "https://example.com/hook" {
 		t.Errorf("patched job: %s", r.body)
 	}
 	r = a.api(http.MethodPatch, coll+"/jobs/job1"+apiVersion, `{"properties":{"state":"enabled","action":{"request":{"authentication":null}}}}`)
 	wantStatus(t, r, http.StatusOK)
-	if j := decode[armJobOut](t, r); j.Properties.Action.Request.Authentication != nil || j.Properties.State != "enabled" {
+	if j := decode[armJobOut](t, r); j.Properties.Action.Request.Authentication != nil || j.Properties.State != jobdef.Enabled {
 		t.Errorf("authentication not removed: %s", r.body)
 	}
 
@@ -161,7 +164,7 @@ func TestARMCollectionAndJobLifecycle(t *testing.T) {
 	for i, st := range []models.HistoryStatus{models.StatusCompleted, models.StatusFailed, models.StatusCompleted} {
 		at := a.clock.Now().Add(-time.Duration(3-i) * 10 * time.Minute)
 		if err := a.store.AddHistory(context.Background(), &models.HistoryEntry{JobID: jobID, StartTime: at, ExpectedExecutionTime: at,
-			ActionName: "MainAction", Status: st, Message: fmt.Sprintf("entry %d", i)}); err != nil {
+			ActionName: models.MainAction, Status: st, Message: fmt.Sprintf("entry %d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -247,4 +250,176 @@ func (a *app) secretsOf(coll, name string) map[string]string {
 		a.t.Fatal(err)
 	}
 	return s
+}
+
+// TestARMJobStateNote puts a job disabled with properties.stateNote (SPEC
+// §13.2): the answers carry the note with who set it and when; a patch
+// that only changes the note keeps the state; enabling clears the note;
+// a bad note is a 400 naming stateNote and changes nothing.
+func TestARMJobStateNote(t *testing.T) {
+	a := newApp(t, false).withToken()
+	coll := rgPath("rg") + "/jc"
+	wantStatus(t, a.api(http.MethodPut, coll+apiVersion, `{"properties":{"sku":{"name":"Standard"}}}`), http.StatusCreated)
+	jobPath := coll + "/jobs/paused" + apiVersion
+	type props struct {
+		State          jobdef.State `json:"state"`
+		StateNote      *string      `json:"stateNote"`
+		StateChangedBy *string      `json:"stateChangedBy"`
+		StateChangedAt *string      `json:"stateChangedAt"`
+	}
+	get := func(r *response) props {
+		t.Helper()
+		return decode[struct {
+			Properties props `json:"properties"`
+		}](t, r).Properties
+	}
+	body := `{"properties":{"state":"Disabled","stateNote":" waiting for the vendor's maintenance ","action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"recurrence":{"frequency":"hour"}}}`
+	r := a.api(http.MethodPut, jobPath, body)
+	wantStatus(t, r, http.StatusCreated)
+	p := get(r)
+	if p.State != jobdef.Disabled || p.StateNote == nil || *p.StateNote != "waiting for the vendor's maintenance" ||
+		p.StateChangedBy == nil || *p.StateChangedBy != "api" || p.StateChangedAt == nil {
+		t.Fatalf("PUT answered %s", r.body)
+	}
+	if p := get(a.api(http.MethodGet, jobPath, "")); p.StateNote == nil || *p.StateNote != "waiting for the vendor's maintenance" {
+		t.Errorf("GET lost the note: %+v", p)
+	}
+	if strings.Contains(a.rawJobColumns("paused"), "stateNote") {
+		t.Errorf("the stored definition holds the note: %s", a.rawJobColumns("paused"))
+	}
+
+	r = a.api(http.MethodPatch, jobPath, `{"properties":{"stateNote":"until Monday"}}`)
+	wantStatus(t, r, http.StatusOK)
+	if p := get(r); p.State != jobdef.Disabled || *p.StateNote != "until Monday" {
+		t.Errorf("PATCH of the note answered %s", r.body)
+	}
+	// A change of something else keeps the note.
+	r = a.api(http.MethodPatch, jobPath, `{"properties":{"recurrence":{"frequency":"hour","interval":2}}}`)
+	if p := get(r); *p.StateNote != "until Monday" {
+		t.Errorf("PATCH of the recurrence answered %s, want the note kept", r.body)
+	}
+
+	before := a.fingerprint()
+	for _, bad := range []string{`"` + strings.Repeat("x", 501) + `"`, `"two\nlines"`, `17`} {
+		r := a.api(http.MethodPatch, jobPath, `{"properties":{"stateNote":`+bad+`}}`)
+		wantStatus(t, r, http.StatusBadRequest)
+		var e struct {
+			Error struct {
+				Details []struct{ Target string } `json:"details"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(r.body), &e); err != nil || len(e.Error.Details) != 1 || e.Error.Details[0].Target != "stateNote" {
+			t.Errorf("bad note %.20s answered %s, want one detail naming stateNote", bad, r.body)
+		}
+	}
+	if a.fingerprint() != before {
+		t.Error("a refused note changed the database")
+	}
+
+	r = a.api(http.MethodPatch, jobPath, `{"properties":{"state":"enabled"}}`)
+	wantStatus(t, r, http.StatusOK)
+	if p := get(r); p.State != jobdef.Enabled || p.StateNote != nil || p.StateChangedBy == nil {
+		t.Errorf("enabling answered %s, want no note and who enabled it", r.body)
+	}
+}
+
+// TestARMCollectionStateNote puts a job collection disabled with
+// properties.stateNote (SPEC §13.2): the answers carry the note with who
+// set it and when; a patch of something else keeps it; a bad note is a
+// 400 naming properties.stateNote and changes nothing; enabling clears
+// the note; stateChangedBy on input is ignored.
+func TestARMCollectionStateNote(t *testing.T) {
+	a := newApp(t, false).withToken()
+	coll := rgPath("rg") + "/jc" + apiVersion
+	type props struct {
+		State          models.CollectionState `json:"state"`
+		StateNote      *string                `json:"stateNote"`
+		StateChangedBy *string                `json:"stateChangedBy"`
+		StateChangedAt *string                `json:"stateChangedAt"`
+	}
+	get := func(r *response) props {
+		t.Helper()
+		return decode[struct {
+			Properties props `json:"properties"`
+		}](t, r).Properties
+	}
+	r := a.api(http.MethodPut, coll, `{"properties":{"sku":{"name":"Standard"},"state":"Disabled","stateNote":" vendor maintenance ","stateChangedBy":"mallory"}}`)
+	wantStatus(t, r, http.StatusCreated)
+	p := get(r)
+	if p.State != models.CollectionDisabled || p.StateNote == nil || *p.StateNote != "vendor maintenance" ||
+		p.StateChangedBy == nil || *p.StateChangedBy != "api" || p.StateChangedAt == nil {
+		t.Fatalf("PUT answered %s", r.body)
+	}
+	if p := get(a.api(http.MethodGet, coll, "")); p.StateNote == nil || *p.StateNote != "vendor maintenance" || p.StateChangedAt == nil {
+		t.Errorf("GET lost the note: %+v", p)
+	}
+	r = a.api(http.MethodPatch, coll, `{"tags":{"team":"ops"}}`)
+	wantStatus(t, r, http.StatusOK)
+	if p := get(r); p.State != models.CollectionDisabled || p.StateNote == nil || *p.StateNote != "vendor maintenance" {
+		t.Errorf("PATCH of the tags answered %s, want the note kept", r.body)
+	}
+	r = a.api(http.MethodPatch, coll, `{"properties":{"stateNote":"until Monday"}}`)
+	wantStatus(t, r, http.StatusOK)
+	if p := get(r); p.State != models.CollectionDisabled || p.StateNote == nil || *p.StateNote != "until Monday" {
+		t.Errorf("PATCH of the note answered %s", r.body)
+	}
+
+	before := a.fingerprint()
+	for _, bad := range []string{`"` + strings.Repeat("x", 501) + `"`, `"two\nlines"`, `17`} {
+		r := a.api(http.MethodPatch, coll, `{"properties":{"stateNote":`+bad+`}}`)
+		wantStatus(t, r, http.StatusBadRequest)
+		var e struct {
+			Error struct {
+				Details []struct{ Target string } `json:"details"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(r.body), &e); err != nil || len(e.Error.Details) != 1 || e.Error.Details[0].Target != "properties.stateNote" {
+			t.Errorf("bad note %.20s answered %s, want one detail naming properties.stateNote", bad, r.body)
+		}
+	}
+	if a.fingerprint() != before {
+		t.Error("a refused note changed the database")
+	}
+
+	r = a.api(http.MethodPatch, coll, `{"properties":{"state":"Enabled"}}`)
+	wantStatus(t, r, http.StatusOK)
+	if p := get(r); p.State != models.CollectionEnabled || p.StateNote != nil || p.StateChangedBy == nil {
+		t.Errorf("enabling answered %s, want no note and who enabled it", r.body)
+	}
+	r = a.api(http.MethodPut, coll, `{"properties":{"sku":{"name":"Standard"},"state":"Enabled","stateNote":"ignored"}}`)
+	wantStatus(t, r, http.StatusOK)
+	if p := get(r); p.StateNote != nil {
+		t.Errorf("an enabled collection kept a note: %s", r.body)
+	}
+}
+
+// TestARMPatchOfOnlyTheNote pauses a job from its page, then PATCHes only
+// properties.stateNote through the API: the note changes (GET and the
+// job page show it), the job stays disabled and the change is audited.
+func TestARMPatchOfOnlyTheNote(t *testing.T) {
+	f := newPGFixture(t)
+	f.app.token = tokenOf(t, f.app, 1)
+	f.putJob(f.coll, "daily", pgJobJSON)
+	page := "/c/default/rg/jc/jobs/daily"
+	wantStatus(t, f.hxPost(page+"/disable", url.Values{"note": {"first reason"}}), http.StatusOK)
+	audits := f.auditCount("job.patch") + f.auditCount("job.disable")
+	api := rgPath("rg") + "/jc/jobs/daily"
+	wantStatus(t, f.arm(http.MethodPatch, api, `{"properties":{"stateNote":"second reason"}}`), http.StatusOK)
+	r := f.arm(http.MethodGet, api, "")
+	wantStatus(t, r, http.StatusOK)
+	got := decode[struct {
+		Properties struct {
+			State     jobdef.State `json:"state"`
+			StateNote string       `json:"stateNote"`
+		} `json:"properties"`
+	}](t, r).Properties
+	if got.State != jobdef.Disabled || got.StateNote != "second reason" {
+		t.Errorf("after a PATCH of the note: %s", r.body)
+	}
+	if n := noteText(f.get(page), "job-state-note"); !strings.HasSuffix(n, ": second reason") {
+		t.Errorf("the job page's note %q", n)
+	}
+	if n := f.auditCount("job.patch") + f.auditCount("job.disable"); n != audits+1 {
+		t.Errorf("%d audit entries for the PATCH, want 1", n-audits)
+	}
 }

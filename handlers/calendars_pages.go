@@ -18,19 +18,6 @@ import (
 // limit, so skipBodyLimit lets it through and the handler bounds it.
 const calendarImportPagePath = "/w/:ws/calendars/import"
 
-// pageWorkspace is the path's workspace when the user is a member of it;
-// otherwise a 404 (a page does not tell which workspaces exist).
-func (s *Server) pageWorkspace(c echo.Context) (string, error) {
-	ws, ok, err := s.store.MemberWorkspace(c.Request().Context(), c.Param("ws"), currentUser(c).ID)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("There is no workspace %q that you may see.", c.Param("ws")))
-	}
-	return ws, nil
-}
-
 // pageCalendar is the workspace and the calendar of the path.
 func (s *Server) pageCalendar(c echo.Context) (string, *models.Calendar, error) {
 	ws, err := s.pageWorkspace(c)

@@ -210,19 +210,6 @@ func (s *Server) apiDeliveries(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"value": out})
 }
 
-// requestBase is where users reach Sked: BaseURL, or the request's
-// scheme and host.
-func (s *Server) requestBase(c echo.Context) string {
-	if s.baseURL != "" {
-		return s.baseURL
-	}
-	scheme := "http"
-	if c.Request().TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + c.Request().Host
-}
-
 // channelNotFound names the channel in a 404.
 func channelNotFound(err error, name string) error {
 	if status, _ := classify(err); status == http.StatusNotFound {

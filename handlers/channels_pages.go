@@ -7,12 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/web"
 )
 
@@ -94,16 +92,6 @@ func (s *Server) deliveryLogView(c echo.Context, ws string, p web.DeliveryParams
 		names[i] = channels[i].Name
 	}
 	return web.NewDeliveryLog(ws, p, names, rows, s.userZone(c), now), nil
-}
-
-// userZone is the signed-in user's time zone (UTC when it cannot be
-// loaded).
-func (s *Server) userZone(c echo.Context) *time.Location {
-	zone, err := jobdef.LoadZone(currentUser(c).TimeZone)
-	if err != nil {
-		return time.UTC
-	}
-	return zone
 }
 
 // channelsPanelView is the #channels panel; edit changes it (the

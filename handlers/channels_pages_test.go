@@ -33,7 +33,7 @@ func newNotifyFixture(t *testing.T) *pgFixture {
 	a.setupAdmin("admin", "password123")
 	a.signIn("admin", "password123")
 	ref := models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"}
-	if _, err := a.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: "Enabled"}); err != nil {
+	if _, err := a.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	coll, err := a.store.CollectionByRef(context.Background(), ref)

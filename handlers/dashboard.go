@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/scheduler/recurrence"
 	"sked/web"
 )
@@ -33,16 +32,6 @@ func (s *Server) dashboard(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, web.DashboardPage(page(c, "Dashboard"), d))
-}
-
-// userZone is the user's time zone preference; UTC when it is not set or
-// no longer known.
-func userZone(user *models.User) *time.Location {
-	zone, err := jobdef.LoadZone(user.TimeZone)
-	if err != nil {
-		return time.UTC
-	}
-	return zone
 }
 
 // dashboardView gathers the dashboard of userID in workspace ws ("" for

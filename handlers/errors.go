@@ -186,3 +186,22 @@ func errorView(status int, message string) web.ErrorView {
 	}
 	return web.ErrorView{Status: status, Title: title, Message: message}
 }
+
+// refusal is the message of an error that refuses a job action for a
+// reason the user can act on, or "" for other errors.
+func refusal(err error) string {
+	var he *echo.HTTPError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, models.ErrJobFinished), errors.Is(err, models.ErrJobNotEnabled), errors.Is(err, catalog.ErrNoEngine):
+		_, msg := classify(err)
+		return msg
+	case errors.As(err, &he) && he.Code == http.StatusServiceUnavailable:
+		_, msg := classify(err)
+		return msg
+	case problem.As(err) != nil:
+		return problem.As(err).Problems[0].Sentence()
+	}
+	return ""
+}

@@ -16,7 +16,7 @@ import (
 
 // The execution detail page, the re-run of a failed occurrence (page and
 // API), the running-now page of a workspace and the trends of the job
-// page (issue 16).
+// page.
 
 // historyID reads the :id of a history path: a positive integer, else a
 // 400 naming the field.

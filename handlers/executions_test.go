@@ -112,7 +112,7 @@ func TestExecutionPageShowsWhatWasSentAndReceived(t *testing.T) {
 	}
 
 	// A postponed entry has nothing to show and nothing to re-run.
-	p := f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), "Postponed", "MainAction", 0, "3 occurrences skipped")
+	p := f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), models.StatusPostponed, models.MainAction, 0, "3 occurrences skipped")
 	r = f.get(fmt.Sprintf("%s/jobs/alpha/history/%d", f.base, p.ID))
 	wantStatus(t, r, http.StatusOK)
 	if !strings.Contains(r.doc.Find("#execution-no-exchange").Text(), "did not run") || r.doc.Find("#execution-rerun").Length() != 0 ||
@@ -133,8 +133,8 @@ func TestRerunFromThePageAndTheAPI(t *testing.T) {
 	f := newPGFixture(t)
 	ctx := context.Background()
 	j := f.putJob(f.coll, "alpha", pgJobJSON)
-	failed := f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), "Failed", "MainAction", 0, "HTTP 503")
-	done := f.addHistory(j.ID, f.clock.Now().Add(-2*time.Hour), "Completed", "MainAction", 0, "HTTP 200")
+	failed := f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), models.StatusFailed, models.MainAction, 0, "HTTP 503")
+	done := f.addHistory(j.ID, f.clock.Now().Add(-2*time.Hour), models.StatusCompleted, models.MainAction, 0, "HTTP 200")
 	detail := fmt.Sprintf("%s/jobs/alpha/history/%d", f.base, failed.ID)
 
 	r := f.formPost(detail+"/rerun", url.Values{"back": {"job"}})
@@ -175,7 +175,7 @@ func TestRerunFromThePageAndTheAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.token = tokenOf(t, f.app, admin.ID)
-	other := f.addHistory(j.ID, f.clock.Now().Add(-3*time.Hour), "Failed", "MainAction", 0, "HTTP 500")
+	other := f.addHistory(j.ID, f.clock.Now().Add(-3*time.Hour), models.StatusFailed, models.MainAction, 0, "HTTP 500")
 	api := rgPath("rg") + "/jc/jobs/alpha/history/"
 	r = f.api(http.MethodPost, fmt.Sprintf("%s%d/rerun%s", api, other.ID, apiVersion), "")
 	wantStatus(t, r, http.StatusAccepted)
@@ -222,7 +222,7 @@ func TestRerunNeedsTheOperatorRole(t *testing.T) {
 	f := newPGFixture(t)
 	ctx := context.Background()
 	j := f.putJob(f.coll, "alpha", pgJobJSON)
-	failed := f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), "Failed", "MainAction", 0, "HTTP 503")
+	failed := f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), models.StatusFailed, models.MainAction, 0, "HTTP 503")
 	u, err := f.store.CreateUser(ctx, models.NewUser{Username: "rita", Password: "correct horse battery"})
 	if err != nil {
 		t.Fatal(err)
@@ -305,13 +305,13 @@ func TestJobTrends(t *testing.T) {
 
 	j := f.putJob(f.coll, "busy", pgJobJSON)
 	for i := range 12 {
-		status := "Completed"
+		status := models.StatusCompleted
 		if i%4 == 0 {
-			status = "Failed"
+			status = models.StatusFailed
 		}
-		f.addHistory(j.ID, f.clock.Now().Add(-time.Duration(i)*24*time.Hour), status, "MainAction", int64(i*100), "m")
+		f.addHistory(j.ID, f.clock.Now().Add(-time.Duration(i)*24*time.Hour), status, models.MainAction, int64(i*100), "m")
 	}
-	f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), "Postponed", "MainAction", 0, "skipped")
+	f.addHistory(j.ID, f.clock.Now().Add(-time.Hour), models.StatusPostponed, models.MainAction, 0, "skipped")
 	r = f.get(f.base + "/jobs/busy")
 	if got := r.doc.Find(`#trends-chart g.trend-bar`).Length(); got != 12 {
 		t.Errorf("%d bars, want 12 (postponed entries never ran)", got)

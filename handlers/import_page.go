@@ -92,6 +92,10 @@ func (s *Server) importSubmit(c echo.Context) error {
 	if isHTMX(c) && len(file.Jobs) >= progressThreshold {
 		// A large file is checked in the background; the page polls its
 		// progress (this instance keeps it: see catalog.Imports).
+		if s.startImports != nil {
+			// The runs outlive this request: they keep its values, not its end.
+			s.startImports(context.WithoutCancel(ctx))
+		}
 		run, err := s.imports.Begin(actorOf(c), catalog.BackgroundImport{WorkspaceID: wss[0].ID, Target: target, File: file,
 			Options: opts, Tag: v})
 		if err != nil {

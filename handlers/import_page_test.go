@@ -123,7 +123,7 @@ func TestImportPageShowsProgressForLargeFiles(t *testing.T) {
 		"collection": {"big"}, "on_conflict": {"replace"}, "step": {"valid"}}
 	// The Standard quota is 50 jobs: make room.
 	if _, err := a.store.PutCollection(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "big"},
-		&models.JobCollection{SKU: "P20Premium", State: "Enabled"}); err != nil {
+		&models.JobCollection{SKU: "P20Premium", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	r := a.do(a.client, http.MethodPost, "/import", nil, h, strings.NewReader(form.Encode()))
@@ -151,4 +151,17 @@ func TestImportPageShowsProgressForLargeFiles(t *testing.T) {
 	// Another user cannot read the run.
 	other := newClient()
 	wantStatus(t, a.do(other, http.MethodGet, poll, nil, nil), http.StatusSeeOther)
+}
+
+// TestImportPageSkipsByDefault checks that a name clash skips the job
+// unless the user chooses to replace it.
+func TestImportPageSkipsByDefault(t *testing.T) {
+	a := newApp(t, false)
+	a.setupAdmin("admin", "password123")
+	a.signIn("admin", "password123")
+	r := a.get("/import")
+	wantStatus(t, r, http.StatusOK)
+	if v, _ := r.doc.Find(`#import_conflict option[selected]`).Attr("value"); v != "skip" {
+		t.Errorf("default for jobs that exist: %q, want skip", v)
+	}
 }

@@ -21,13 +21,6 @@ const (
 	exportPath = "/api/v1/export"
 )
 
-// skipBodyLimit tells the global body limit which routes bound their
-// bodies themselves: the import API and the import page (50 MB files),
-// and the calendar import page (its confirmation carries a 1 MB file).
-func skipBodyLimit(c echo.Context) bool {
-	return c.Path() == importPath || c.Path() == "/import" || c.Path() == calendarImportPagePath
-}
-
 // importFile answers POST /api/v1/import (SPEC §8). The body is the file
 // (any shape ParseImport accepts, at most 50 MB: a larger one is refused
 // with 413 without being read whole). Query parameters:
@@ -205,22 +198,6 @@ func (s *Server) exportFile(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.json"`, safeFileName(name)))
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, out)
-}
-
-// memberWorkspace returns the id of workspace ws (matched
-// case-insensitively) when the user is a member of it, and a 403
-// otherwise (also when it does not exist).
-func (s *Server) memberWorkspace(c echo.Context, ws string) (string, error) {
-	user := currentUser(c)
-	id, ok, err := s.store.MemberWorkspace(c.Request().Context(), ws, user.ID)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf(
-			"The user %q has no access to subscription %q (a Sked workspace): ask a member to add you.", user.Username, ws))
-	}
-	return id, nil
 }
 
 // checkMember is memberWorkspace without the id.

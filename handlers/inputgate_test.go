@@ -200,8 +200,12 @@ func TestEveryRouteRefusesBadText(t *testing.T) {
 	}
 }
 
-// TestReportedBadInputs replays the requests of issue 12: each was a 500.
-func TestReportedBadInputs(t *testing.T) {
+// TestBadTextWhereverItComes sends a NUL byte, bytes that are not UTF-8
+// and an overlong encoding in a form field (signed in and out), a path
+// segment, a query parameter, the import API's streamed body, a calendar
+// body and a file of the import page: each is refused naming where it was
+// (never a 500), and nothing is written.
+func TestBadTextWhereverItComes(t *testing.T) {
 	a := gated(t)
 	tok := a.csrf("/") // the dashboard fills its hour cache once
 	before := a.fingerprintAll()
@@ -339,8 +343,8 @@ func csrfOf(t *testing.T, a *app, c *http.Client) string {
 	return tok
 }
 
-// TestValidationNamesTheField checks the job checks of issue 12 through the
-// API: a 400 naming the field, and nothing written.
+// TestValidationNamesTheField sends jobs that fail the job definition's
+// checks through the API: a 400 naming the field, and nothing written.
 func TestValidationNamesTheField(t *testing.T) {
 	a := gated(t)
 	before := a.fingerprintAll()

@@ -41,20 +41,6 @@ func (s *Server) feedPath(row *models.CollectionRow, j *models.JobDetail) string
 	return web.JobFeedPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name, s.feedToken(j.ID))
 }
 
-// absoluteURL prefixes a path with --base-url, or with the request's own
-// scheme and host when no base URL is set.
-func (s *Server) absoluteURL(c echo.Context, path string) string {
-	base := s.baseURL
-	if base == "" {
-		scheme := "http"
-		if c.Request().TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + c.Request().Host
-	}
-	return strings.TrimRight(base, "/") + path
-}
-
 // errNoFeed answers every feed request that is not exactly right, so that
 // a feed URL tells nothing about which jobs exist.
 var errNoFeed = echo.NewHTTPError(http.StatusNotFound, "There is no such calendar feed.")

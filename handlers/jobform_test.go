@@ -33,7 +33,7 @@ func signedInWithCollection(t *testing.T) (*app, string) {
 	a.setupAdmin("admin", "password123")
 	a.signIn("admin", "password123")
 	_, err := a.store.PutCollection(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"},
-		&models.JobCollection{SKU: "Standard", State: "Enabled"})
+		&models.JobCollection{SKU: "Standard", State: models.CollectionEnabled})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
 package handlers
 
 import (
+	"context"
 	"time"
 
 	"sked/models"
 	"sked/models/jobdef"
 	"sked/scheduler/plan"
 	"sked/scheduler/recurrence"
+	"sked/web"
 )
 
 // nextOccurrences returns up to n next occurrences of a stored job as the
@@ -28,4 +30,16 @@ func nextOccurrences(j *models.JobDetail, job *jobdef.Job, now time.Time, n int,
 		out[i] = out[i].In(zone)
 	}
 	return out
+}
+
+// parseStoredIn reads a stored definition of a job of workspace ws with
+// the workspace's calendars when the job excludes some (no query when it
+// excludes none).
+func (s *Server) parseStoredIn(ctx context.Context, ws string, def []byte) (web.StoredJob, error) {
+	pj := web.ParseStored(def)
+	cals, err := s.catalog.CalendarsFor(ctx, ws, pj.Job)
+	if err != nil {
+		return pj, err
+	}
+	return pj.With(cals), nil
 }

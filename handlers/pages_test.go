@@ -15,9 +15,9 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// Tests of the dashboard, the collection page and the job page with its
-// history (pages.go, pages_build.go and their presenters in web). The app's clock
-// stands at 2026-11-21 12:00 UTC.
+// The fixture of the page tests: a signed-in admin with a collection, and
+// ways to write what only the engine writes and to post forms as htmx does
+// or not. The app's clock stands at 2026-11-21 12:00 UTC.
 
 // pgJobJSON is an hourly job at minute 30 in Europe/Berlin.
 const pgJobJSON = `{"action":{"type":"https","request":{"uri":"https://example.com/hook","method":"POST","body":"x"}},
@@ -74,11 +74,11 @@ func (f *pgFixture) schedule(id int64, next time.Time) {
 }
 
 // addHistory writes one history entry started at start, lateMs late.
-func (f *pgFixture) addHistory(jobID int64, start time.Time, status, action string, lateMs int64, msg string) *models.HistoryEntry {
+func (f *pgFixture) addHistory(jobID int64, start time.Time, status models.HistoryStatus, action models.ActionName, lateMs int64, msg string) *models.HistoryEntry {
 	f.t.Helper()
 	end := start.Add(250 * time.Millisecond)
 	e := &models.HistoryEntry{JobID: jobID, StartTime: start, EndTime: &end, ExpectedExecutionTime: start.Add(-time.Duration(lateMs) * time.Millisecond),
-		ActionName: models.ActionName(action), Status: models.HistoryStatus(status), Message: msg, RetryCount: 1, RepeatCount: 1, LatenessMs: &lateMs}
+		ActionName: action, Status: status, Message: msg, RetryCount: 1, RepeatCount: 1, LatenessMs: &lateMs}
 	if err := f.store.AddHistory(context.Background(), e); err != nil {
 		f.t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func (f *pgFixture) otherWorkspace() *models.CollectionRow {
 	f.t.Helper()
 	f.sql(`INSERT INTO workspaces (id, display_name) VALUES ('other', 'Other')`)
 	ref := models.CollectionRef{WorkspaceID: "other", ResourceGroup: "rg", Name: "theirs"}
-	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: "Enabled"}); err != nil {
+	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "Standard", State: models.CollectionEnabled}); err != nil {
 		f.t.Fatal(err)
 	}
 	coll, err := f.store.CollectionByRef(context.Background(), ref)
@@ -153,4 +153,19 @@ func pgTexts(s *goquery.Selection) []string {
 	var out []string
 	s.Each(func(_ int, e *goquery.Selection) { out = append(out, strings.Join(strings.Fields(e.Text()), " ")) })
 	return out
+}
+
+// auditCount is how many audit entries of action the database holds.
+func (f *pgFixture) auditCount(action string) int {
+	f.t.Helper()
+	var n int
+	if err := openDB(f.t, f.app).QueryRow(`SELECT count(*) FROM audit_entries WHERE action = $1`, action).Scan(&n); err != nil {
+		f.t.Fatal(err)
+	}
+	return n
+}
+
+// noteText is the #id state note's text on one line.
+func noteText(r *response, id string) string {
+	return strings.Join(strings.Fields(r.doc.Find("#"+id).Text()), " ")
 }

@@ -79,14 +79,16 @@ func init() {
 		"GET " + armRG: r, "GET " + armJC: r, "PUT " + armJC: e, "PATCH " + armJC: e, "DELETE " + armJC: e,
 		"POST " + armJC + "/enable": o, "POST " + armJC + "/disable": o, "GET " + armJC + "/jobs": r,
 		"GET " + armJob: r, "PUT " + armJob: e, "PATCH " + armJob: e, "DELETE " + armJob: e,
-		"POST " + armJob + "/run": o, "GET " + armJob + "/history": r,
+		"POST " + armJob + "/run": o, "GET " + armJob + "/history": r, "POST " + armJob + "/history/:id/rerun": o,
 
 		"GET " + coll + "/jobs/new": e, "POST " + coll + "/jobs/new": e, "GET " + job + "/edit": e,
 		"POST " + job + "/edit": e, "POST " + coll + "/jobs/preview": e,
 		"GET " + coll: r, "POST " + coll + "/enable": o, "POST " + coll + "/disable": o,
 		"GET " + job: r, "GET " + job + "/history": r, "GET " + job + "/timeline": r, "GET " + job + "/trends": r,
 		"POST " + job + "/run": o, "POST " + job + "/enable": o, "POST " + job + "/disable": o,
+		"POST " + coll + "/note": o, "POST " + job + "/note": o,
 		"GET " + job + "/delete": e, "POST " + job + "/delete": e, "GET " + job + "/export.json": e,
+		"GET " + job + "/history/:id": r, "POST " + job + "/history/:id/rerun": o, "GET /w/:ws/running": r,
 
 		"GET " + calAPI: r, "GET " + calAPI + "/:name": r, "PUT " + calAPI + "/:name": e,
 		"DELETE " + calAPI + "/:name": e, "POST " + calAPI + "/:name/import": e,

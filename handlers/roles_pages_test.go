@@ -2,12 +2,15 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 // TestPagesShowOnlyAllowedControls opens a job and its collection as a
@@ -57,5 +60,48 @@ func TestPagesShowOnlyAllowedControls(t *testing.T) {
 				t.Errorf("403 page: %s", r.doc.Find("#error").Text())
 			}
 		}
+	}
+}
+
+// TestPagesRefuseAnotherWorkspace opens the pages of a workspace the user
+// is not a member of (running now, audit log, channels, a job, an
+// execution, the all-jobs list filtered on it): every one is refused with
+// an error page and shows none of its jobs; a bulk action on its job
+// changes nothing.
+func TestPagesRefuseAnotherWorkspace(t *testing.T) {
+	f := newPGFixture(t)
+	other := f.otherWorkspace()
+	x, err := f.store.JobDetail(t.Context(), other.ID, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.addHistory(x.ID, f.clock.Now().Add(-time.Hour), models.StatusFailed, models.MainAction, 0, "HTTP 500")
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/w/other/running", http.StatusNotFound},
+		{"/w/other/audit", http.StatusNotFound},
+		{"/w/other/channels", http.StatusNotFound},
+		{"/c/other/rg/theirs/jobs/x", http.StatusNotFound},
+		{fmt.Sprintf("/c/other/rg/theirs/jobs/x/history/%d", e.ID), http.StatusNotFound},
+		{"/jobs?ws=other", http.StatusBadRequest},
+	} {
+		r := f.get(tc.path)
+		pgWantErrorPage(t, r, tc.status)
+		if r.doc.Find(`[data-job="x"], #job-trends, #execution-request`).Length() != 0 {
+			t.Errorf("%s shows the other workspace's job", tc.path)
+		}
+	}
+	before := f.fingerprint()
+	r := f.formPost("/jobs/bulk", url.Values{"action": {"disable"}, "id": {fmt.Sprint(x.ID)}, "note": {"mine now"}})
+	if r.StatusCode < 400 || r.StatusCode >= 500 {
+		t.Errorf("a bulk disable of another workspace's job answered %d", r.StatusCode)
+	}
+	if f.fingerprint() != before {
+		t.Error("a bulk disable of another workspace's job changed it")
+	}
+	if got, _ := f.store.JobDetail(t.Context(), other.ID, "x"); got.State != jobdef.Enabled {
+		t.Errorf("the other workspace's job is %s", got.State)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -52,8 +53,8 @@ type Deps struct {
 	// a catalog on Store with the clock Now, running jobs through Engine.
 	Catalog *catalog.Catalog
 	// Imports runs the import page's large imports in the background; the
-	// caller starts and stops it. Nil means imports of Catalog started
-	// here and never stopped (tests).
+	// caller starts and stops it. Nil means imports of Catalog made here,
+	// started by the first background import and never stopped (tests).
 	Imports *catalog.Imports
 	// AllowTargets are the networks jobs may call although private or
 	// loopback (--allow-targets); previews warn about other such targets,
@@ -100,6 +101,9 @@ type Server struct {
 	notifier    catalog.Sender // sends test events; its connections obey allow
 	importer    importer
 	imports     backgroundImports
+	// startImports starts imports when New made them (Deps.Imports was
+	// nil); nil when the caller starts them. Safe to call more than once.
+	startImports func(context.Context)
 }
 
 // New returns the HTTP handler for the whole application.
@@ -128,9 +132,11 @@ func New(d Deps) *echo.Echo {
 		}
 	}
 	imports := d.Imports
+	var startImports func(context.Context)
 	if imports == nil {
-		imports = catalog.NewImports(cat)
-		_ = imports.Start(context.Background()) // a new Imports starts
+		own := catalog.NewImports(cat)
+		var once sync.Once
+		imports, startImports = own, func(ctx context.Context) { once.Do(func() { _ = own.Start(ctx) }) }
 	}
 	s := &Server{
 		store: d.Store,
@@ -155,6 +161,8 @@ func New(d Deps) *echo.Echo {
 		notifier:    action.NewNotifier(action.Config{AllowTargets: d.AllowTargets}),
 		importer:    cat,
 		imports:     imports,
+
+		startImports: startImports,
 	}
 	e := echo.New()
 	e.HideBanner = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
@@ -130,4 +131,33 @@ func page(c echo.Context, title string) web.Page {
 		p.Switcher = switcherOf(c)
 	}
 	return p
+}
+
+// addFlash keeps msg in the session for the next page (after a redirect).
+func addFlash(c echo.Context, msg string) error {
+	sess := session(c)
+	if sess == nil {
+		return nil
+	}
+	sess.AddFlash(msg)
+	return sess.Save(c.Request(), c.Response())
+}
+
+// takeFlash returns (and forgets) the messages kept for this page.
+func takeFlash(c echo.Context) (string, error) {
+	sess := session(c)
+	if sess == nil {
+		return "", nil
+	}
+	flashes := sess.Flashes()
+	if len(flashes) == 0 {
+		return "", nil
+	}
+	var msgs []string
+	for _, f := range flashes {
+		if s, ok := f.(string); ok {
+			msgs = append(msgs, s)
+		}
+	}
+	return strings.Join(msgs, " "), sess.Save(c.Request(), c.Response())
 }

@@ -78,20 +78,3 @@ func switchTargetOf(route string) web.SwitchTarget {
 	}
 	return web.SwitchToDashboard
 }
-
-// queryWorkspace is the stored id of the workspace ws of a ?ws= query, ""
-// when ws is empty (all the user's workspaces); one the user is not a
-// member of is a 400 naming ws.
-func (s *Server) queryWorkspace(c echo.Context, ws string) (string, error) {
-	if ws == "" {
-		return "", nil
-	}
-	id, ok, err := s.store.MemberWorkspace(c.Request().Context(), ws, currentUser(c).ID)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", badRequest("ws", "no workspace "+ws+" among yours")
-	}
-	return id, nil
-}

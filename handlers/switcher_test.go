@@ -91,7 +91,7 @@ func TestWorkspaceSwitcherSeveralWorkspaces(t *testing.T) {
 	now := f.clock.Now()
 	alpha := f.putJob(f.coll, "alpha", pgJobJSON)
 	f.schedule(alpha.ID, now.Add(30*time.Minute))
-	f.addHistory(alpha.ID, now.Add(-2*time.Hour), "Failed", "MainAction", 0, "alpha failed")
+	f.addHistory(alpha.ID, now.Add(-2*time.Hour), models.StatusFailed, models.MainAction, 0, "alpha failed")
 	other := f.otherWorkspace() // "other": its job x
 	admin, err := f.store.UserByName(ctx, "admin")
 	if err != nil {
@@ -103,12 +103,12 @@ func TestWorkspaceSwitcherSeveralWorkspaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.schedule(x.ID, now.Add(10*time.Minute))
-	f.addHistory(x.ID, now.Add(-1*time.Hour), "Failed", "MainAction", 0, "x failed")
-	f.addHistory(x.ID, now.Add(-1*time.Hour+time.Minute), "Completed", "MainAction", 0, "x ok")
+	f.addHistory(x.ID, now.Add(-1*time.Hour), models.StatusFailed, models.MainAction, 0, "x failed")
+	f.addHistory(x.ID, now.Add(-1*time.Hour+time.Minute), models.StatusCompleted, models.MainAction, 0, "x ok")
 	// A third workspace the user is not a member of.
 	f.sql(`INSERT INTO workspaces (id, display_name) VALUES ('third', 'Third')`)
 	if _, err := f.store.PutCollection(ctx, models.CollectionRef{WorkspaceID: "third", ResourceGroup: "rg", Name: "hidden"},
-		&models.JobCollection{SKU: "Standard", State: "Enabled"}); err != nil {
+		&models.JobCollection{SKU: "Standard", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 

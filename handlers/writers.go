@@ -12,9 +12,12 @@ import (
 )
 
 // The write service as the handlers use it: every change of a collection,
-// a job, a job's state, a calendar or an import goes through one of these
-// (the catalog, *catalog.Catalog, satisfies them all), with the actor of
-// the request (actorOf). Reads may use the store.
+// a job, a job's state, a calendar, a channel or alert rule, or an import
+// goes through one of these (the catalog, *catalog.Catalog, satisfies them
+// all; *catalog.Imports is backgroundImports), with the actor of the
+// request (actorOf). Accounts, members and workspaces are changed through
+// the catalog itself (Server.catalog), a user's time zone and sessions
+// through the store; reads may use the store.
 
 // collectionWriter changes collections: the ARM API and the collection
 // pages and form.
@@ -58,7 +61,8 @@ type calendarWriter interface {
 }
 
 // notifyWriter changes channels and alert rules and sends test events:
-// the notifications API (channels_api.go, alerts_api.go).
+// the notifications API and pages (channels_api.go, alerts_api.go,
+// channels_pages.go, alerts_pages.go).
 type notifyWriter interface {
 	PutChannel(ctx context.Context, actor catalog.Actor, workspaceID, name string, body []byte) (*catalog.SavedChannel, error)
 	DeleteChannel(ctx context.Context, actor catalog.Actor, workspaceID, name string) error

@@ -39,13 +39,21 @@ var stateLiteralAllowed = map[string]string{
 	`handlers/users.go:"disabled"`:          "a log key for a user's disabled flag",
 	`models/users.go:"disabled"`:            "the users.disabled column",
 	`models/notifydef/event.go:"completed"`: "a word of an event's sentence",
+	`web/members_templ.go:"Disabled"`:       "the badge of a disabled user account",
+	`web/users_templ.go:"Disabled"`:         "the badge of a disabled user account",
 }
 
-// TestNoStateLiterals checks that no product file spells a typed state
-// (job, collection, history status, action name) as a string literal
-// outside the files that define them (models/states.go,
-// models/jobdef/job.go) and constant declarations: code uses the typed
-// constants, so a typo is a compile error and a search finds every use.
+// stateTestDirs are the directories whose tests are checked too, for the
+// literals they use as a state (see testStateLiterals).
+var stateTestDirs = map[string]bool{"handlers": true, "web": true}
+
+// TestNoStateLiterals checks that no product file (generated templates
+// included) spells a typed state (job, collection, history status, action
+// name) as a string literal outside the files that define them
+// (models/states.go, models/jobdef/job.go) and constant declarations:
+// code uses the typed constants, so a typo is a compile error and a
+// search finds every use. The tests of stateTestDirs are held to it
+// where they use a literal as a state (testStateLiterals).
 func TestNoStateLiterals(t *testing.T) {
 	spellings := stateSpellings()
 	root := ".."
@@ -63,13 +71,18 @@ func TestNoStateLiterals(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || strings.HasSuffix(rel, "_templ.go") ||
+		isTest := strings.HasSuffix(rel, "_test.go")
+		if !strings.HasSuffix(rel, ".go") || isTest && !stateTestDirs[filepath.ToSlash(filepath.Dir(rel))] ||
 			rel == "models/states.go" || rel == "models/jobdef/job.go" {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			return err
+		}
+		if isTest {
+			testStateLiterals(t, fset, f, spellings)
+			return nil
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -97,6 +110,80 @@ func TestNoStateLiterals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// stateNames are the fields that hold a typed state and the state types
+// (as conversions).
+var stateNames = map[string]bool{
+	"State": true, "Status": true, "ActionName": true, "CollectionState": true, "HistoryStatus": true,
+}
+
+// testStateLiterals reports the literals a test file uses as a state: the
+// value of a State, Status or ActionName field (in a composite literal or
+// an assignment), a side of a comparison with such a field, the operand of
+// a conversion to a state type, and the arguments of a function named
+// after states (jobStateBadge). Other literals are left alone: a test may
+// expect a page's text ("Enabled").
+func testStateLiterals(t *testing.T, fset *token.FileSet, f *ast.File, spellings map[string]bool) {
+	t.Helper()
+	named := func(e ast.Expr) bool {
+		switch e := e.(type) {
+		case *ast.Ident:
+			return stateNames[e.Name]
+		case *ast.SelectorExpr:
+			return stateNames[e.Sel.Name]
+		}
+		return false
+	}
+	stateFunc := func(e ast.Expr) bool {
+		name := ""
+		switch e := e.(type) {
+		case *ast.Ident:
+			name = e.Name
+		case *ast.SelectorExpr:
+			name = e.Sel.Name
+		}
+		return strings.Contains(name, "State") || strings.Contains(name, "Status")
+	}
+	check := func(e ast.Expr) {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return
+		}
+		if v, err := strconv.Unquote(lit.Value); err == nil && spellings[v] {
+			t.Errorf("%s: the state %s is a string literal: use its typed constant", fset.Position(lit.Pos()), lit.Value)
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.KeyValueExpr:
+			if named(n.Key) {
+				check(n.Value)
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if named(l) && i < len(n.Rhs) {
+					check(n.Rhs[i])
+				}
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				if named(n.X) {
+					check(n.Y)
+				}
+				if named(n.Y) {
+					check(n.X)
+				}
+			}
+		case *ast.CallExpr:
+			if named(n.Fun) || stateFunc(n.Fun) {
+				for _, a := range n.Args {
+					check(a)
+				}
+			}
+		}
+		return true
+	})
 }
 
 func TestStateParsing(t *testing.T) {

@@ -3,7 +3,7 @@ package web
 import "sked/models"
 
 // View models of the execution detail page, the running-now page and the
-// job's trends (issue 16). The presenters are in present_execution.go,
+// job's trends. The presenters are in present_execution.go,
 // present_running.go and present_trends.go.
 
 // ExecutionPageView is the detail page of one history entry: what was

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 func TestParseAllJobsParams(t *testing.T) {
@@ -19,7 +20,7 @@ func TestParseAllJobsParams(t *testing.T) {
 	}{
 		{"", AllJobsParams{Sort: models.SortNext}, ""},
 		{"q=+pay+&state=enabled&result=none&tz=Europe%2FBerlin&failed=24h&sort=name&collection=default%2Frg%2Fjc",
-			AllJobsParams{Query: "pay", State: "enabled", Result: "none", Zone: "Europe/Berlin", Failed24h: true, Sort: models.SortName, Collection: "default/rg/jc"}, ""},
+			AllJobsParams{Query: "pay", State: string(jobdef.Enabled), Result: "none", Zone: "Europe/Berlin", Failed24h: true, Sort: models.SortName, Collection: "default/rg/jc"}, ""},
 		{"after=2026-11-21T10%3A00%3A00Z%2C7", AllJobsParams{Sort: models.SortNext, After: &models.JobCursor{Time: &at, ID: 7}}, ""},
 		{"after=none%2C7", AllJobsParams{Sort: models.SortNext, After: &models.JobCursor{ID: 7}}, ""},
 		{"sort=name&after=job-1%2C3", AllJobsParams{Sort: models.SortName, After: &models.JobCursor{Name: "job-1", ID: 3}}, ""},
@@ -77,7 +78,7 @@ func TestNewAllJobsResults(t *testing.T) {
 	lastAt := now.Add(-2 * time.Hour)
 	def := json.RawMessage(`{"action":{"type":"https","request":{"uri":"https://x","method":"GET"}},"recurrence":{"frequency":"day","interval":1,"timeZone":"Europe/Berlin"}}`)
 	item := func(i int) AllJobsItem {
-		return AllJobsItem{Row: &models.JobSearchRow{ID: int64(i + 1), Name: "job-" + string(rune('a'+i%26)), Definition: def, State: "enabled",
+		return AllJobsItem{Row: &models.JobSearchRow{ID: int64(i + 1), Name: "job-" + string(rune('a'+i%26)), Definition: def, State: jobdef.Enabled,
 			NextRunAt: &next, CreatedAt: now, Collection: "jc", ResourceGroup: "rg", WorkspaceID: "default"},
 			Stored: ParseStored(def), Next: []time.Time{next}}
 	}
@@ -139,7 +140,7 @@ func TestNewAllJobsResults(t *testing.T) {
 
 func TestAllJobsSearchAndForm(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	s := AllJobsSearch(AllJobsParams{State: "disabled", Failed24h: true, Sort: models.SortLast}, nil, true, now)
+	s := AllJobsSearch(AllJobsParams{State: string(jobdef.Disabled), Failed24h: true, Sort: models.SortLast}, nil, true, now)
 	if !s.AllCollections || len(s.States) != 1 || s.States[0] != "disabled" || !s.FailedSince.Equal(now.Add(-24*time.Hour)) ||
 		!s.FailuresSince.Equal(s.FailedSince) || s.Limit != AllJobsPageSize+1 || s.Sort != models.SortLast {
 		t.Errorf("%+v", s)

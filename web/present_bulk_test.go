@@ -54,7 +54,7 @@ func TestBulkSummary(t *testing.T) {
 }
 
 func TestNewBulkBar(t *testing.T) {
-	filtered := AllJobsParams{Query: "pay", State: "enabled", Sort: "name"}
+	filtered := AllJobsParams{Query: "pay", State: string(jobdef.Enabled), Sort: "name"}
 	for _, tc := range []struct {
 		name     string
 		p        AllJobsParams

@@ -17,7 +17,7 @@ func TestCollectionStatus(t *testing.T) {
 		jobs  int64
 		check func(t *testing.T, s CollectionStatus)
 	}{
-		{"enabled free", models.CollectionRow{WorkspaceID: "w", ResourceGroup: "rg", JobCollection: models.JobCollection{Name: "jc", State: "Enabled", SKU: models.SKUFree}}, 4,
+		{"enabled free", models.CollectionRow{WorkspaceID: "w", ResourceGroup: "rg", JobCollection: models.JobCollection{Name: "jc", State: models.CollectionEnabled, SKU: models.SKUFree}}, 4,
 			func(t *testing.T, s CollectionStatus) {
 				want := CollectionStatus{URL: "/c/w/rg/jc", CSRFToken: "tok", EnableURL: "/c/w/rg/jc/enable", DisableURL: "/c/w/rg/jc/disable",
 					Badge: BadgeView{"Enabled", ToneGood}, CanDisable: true, Message: "Saved.", NoteMax: jobdef.MaxStateNote, JobCount: 4, MaxJobs: 5,
@@ -27,7 +27,7 @@ func TestCollectionStatus(t *testing.T) {
 				}
 			}},
 		{"suspended premium with an occurrence cap", models.CollectionRow{WorkspaceID: "w", ResourceGroup: "rg",
-			JobCollection: models.JobCollection{Name: "jc", State: "Suspended", SKU: models.SKUP20Premium, MaxJobOccurrence: &occ}}, 1001,
+			JobCollection: models.JobCollection{Name: "jc", State: models.CollectionSuspended, SKU: models.SKUP20Premium, MaxJobOccurrence: &occ}}, 1001,
 			func(t *testing.T, s CollectionStatus) {
 				if s.Badge != (BadgeView{"Suspended", ToneWarning}) || !s.CanEnable || s.CanDisable ||
 					s.QuotaText != "1,001 of 1,000 jobs" || s.MaxOccurrence != "at most 100" {
@@ -103,7 +103,7 @@ func TestDashboard(t *testing.T) {
 		t.Errorf("ActivityFrom = %v, want %v", from, want)
 	}
 	d := NewDashboard(
-		[]models.CollectionSummary{{WorkspaceID: "w", ResourceGroup: "rg", Name: "jc", State: "Disabled", SKU: "Standard", Enabled: 2}},
+		[]models.CollectionSummary{{WorkspaceID: "w", ResourceGroup: "rg", Name: "jc", State: models.CollectionDisabled, SKU: "Standard", Enabled: 2}},
 		[]UpcomingItem{{Run: models.UpcomingRun{JobName: "nightly", NextRunAt: now.Add(time.Hour), CreatedAt: now, Collection: "jc", ResourceGroup: "rg", WorkspaceID: "w"}, Stored: berlin}},
 		[]models.HistoryWithJob{{HistoryEntry: models.HistoryEntry{StartTime: now.Add(-time.Hour), ActionName: models.MainAction, RetryCount: 3, Message: "500\nbody"},
 			JobName: "nightly", Definition: j.Definition, Collection: "jc", ResourceGroup: "rg", WorkspaceID: "w"}},

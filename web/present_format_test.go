@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 func TestRelativeTime(t *testing.T) {
@@ -137,13 +138,13 @@ func TestBadges(t *testing.T) {
 		got  BadgeView
 		want BadgeView
 	}{
-		{"job enabled", jobStateBadge("enabled"), BadgeView{"Enabled", ToneGood}},
-		{"job disabled", jobStateBadge("disabled"), BadgeView{"Disabled", ToneNeutral}},
-		{"job completed", jobStateBadge("completed"), BadgeView{"Completed", ToneDone}},
-		{"job faulted", jobStateBadge("faulted"), BadgeView{"Faulted", ToneBad}},
+		{"job enabled", jobStateBadge(jobdef.Enabled), BadgeView{"Enabled", ToneGood}},
+		{"job disabled", jobStateBadge(jobdef.Disabled), BadgeView{"Disabled", ToneNeutral}},
+		{"job completed", jobStateBadge(jobdef.Completed), BadgeView{"Completed", ToneDone}},
+		{"job faulted", jobStateBadge(jobdef.Faulted), BadgeView{"Faulted", ToneBad}},
 		{"job unknown", jobStateBadge("odd"), BadgeView{"odd", ToneNeutral}},
-		{"collection enabled", collectionStateBadge("Enabled"), BadgeView{"Enabled", ToneGood}},
-		{"collection suspended", collectionStateBadge("Suspended"), BadgeView{"Suspended", ToneWarning}},
+		{"collection enabled", collectionStateBadge(models.CollectionEnabled), BadgeView{"Enabled", ToneGood}},
+		{"collection suspended", collectionStateBadge(models.CollectionSuspended), BadgeView{"Suspended", ToneWarning}},
 		{"run completed", historyBadge(models.StatusCompleted), BadgeView{"Completed", ToneGood}},
 		{"run failed", historyBadge(models.StatusFailed), BadgeView{"Failed", ToneBad}},
 		{"run postponed", historyBadge(models.StatusPostponed), BadgeView{"Postponed", ToneWarning}},

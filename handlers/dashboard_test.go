@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"sked/models"
+
 	"github.com/PuerkitoBio/goquery"
 )
 
@@ -17,13 +19,13 @@ func TestDashboardShowsUpcomingFailuresAndTheLast24Hours(t *testing.T) {
 	b := f.putJob(f.coll, "beta", pgJobJSON)
 	f.schedule(a.ID, now.Add(90*time.Minute))
 	f.schedule(b.ID, now.Add(30*time.Minute))
-	f.addHistory(a.ID, now.Add(-3*time.Hour+time.Minute), "Completed", "MainAction", 40, "200 OK")
-	f.addHistory(a.ID, now.Add(-3*time.Hour+2*time.Minute), "Completed", "MainAction", 40, "200 OK")
-	f.addHistory(b.ID, now.Add(-1*time.Hour+5*time.Minute), "Failed", "MainAction", 120, "500 Internal Server Error\nboom")
-	f.addHistory(b.ID, now.Add(-30*time.Hour), "Completed", "MainAction", 0, "older than the picture")
+	f.addHistory(a.ID, now.Add(-3*time.Hour+time.Minute), models.StatusCompleted, models.MainAction, 40, "200 OK")
+	f.addHistory(a.ID, now.Add(-3*time.Hour+2*time.Minute), models.StatusCompleted, models.MainAction, 40, "200 OK")
+	f.addHistory(b.ID, now.Add(-1*time.Hour+5*time.Minute), models.StatusFailed, models.MainAction, 120, "500 Internal Server Error\nboom")
+	f.addHistory(b.ID, now.Add(-30*time.Hour), models.StatusCompleted, models.MainAction, 0, "older than the picture")
 	other := f.otherWorkspace()
 	theirs, _ := f.store.JobByName(context.Background(), other.ID, "x")
-	f.addHistory(theirs.ID, now.Add(-10*time.Minute), "Failed", "MainAction", 0, "not yours")
+	f.addHistory(theirs.ID, now.Add(-10*time.Minute), models.StatusFailed, models.MainAction, 0, "not yours")
 	f.schedule(theirs.ID, now.Add(time.Minute))
 
 	r := f.get("/")

@@ -1,80 +1,26 @@
 package handlers
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/problem"
-	"sked/scheduler/catalog"
 	"sked/web"
 )
 
-// The collection page and the job page with its history (SPEC §9). Each
-// handler parses, makes one call (a view builder in pages_build.go or one
-// catalog change) and renders: the whole page for normal requests, only the
-// swapped fragment for htmx. Changes are POST forms (CSRF checked by the
-// middleware) answered with the new fragment (htmx) or a redirect.
-
-// collectionPage shows a collection; htmx gets the job list (paging).
-func (s *Server) collectionPage(c echo.Context) error {
-	row, err := s.pageCollection(c)
-	if err != nil {
-		return err
-	}
-	if isHTMX(c) {
-		list, err := s.jobListView(c.Request().Context(), row, c.QueryParam("after"), s.clock())
-		if err != nil {
-			return err
-		}
-		return render(c, http.StatusOK, web.JobListFragment(list))
-	}
-	v, err := s.collectionView(c, row, c.QueryParam("after"))
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, web.CollectionPage(page(c, row.Name), v))
-}
-
-// collectionEnable and collectionDisable change a collection's state;
-// disabling takes the form's optional note (SPEC §13.2).
-func (s *Server) collectionEnable(c echo.Context) error {
-	return s.setCollectionPageState(c, models.CollectionEnabled)
-}
-func (s *Server) collectionDisable(c echo.Context) error {
-	return s.setCollectionPageState(c, models.CollectionDisabled)
-}
-
-func (s *Server) setCollectionPageState(c echo.Context, state models.CollectionState) error {
-	row, err := s.pageCollection(c)
-	if err != nil {
-		return err
-	}
-	ref := models.CollectionRef{WorkspaceID: row.WorkspaceID, ResourceGroup: row.ResourceGroup, Name: row.Name}
-	if row, err = s.collections.SetCollectionStateNote(c.Request().Context(), actorOf(c), ref, state, c.FormValue("note")); err != nil {
-		return err
-	}
-	msg := "The collection is enabled: its jobs run on their schedules again."
-	if state != models.CollectionEnabled {
-		msg = "The collection is disabled: none of its jobs runs until it is enabled again."
-	}
-	if !isHTMX(c) {
-		if err := addFlash(c, msg); err != nil {
-			return err
-		}
-		return redirect(c, web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name))
-	}
-	st, err := s.collectionStatusView(c, row, msg)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, web.CollectionStatusFragment(st))
-}
+// The job page (SPEC §9): its status with run now, enable and disable and
+// the "Why is it paused?" note (SPEC §13.2), its timeline, history table
+// and trends, the delete confirmation and the export. The history page
+// and its fragments are in history_page.go. Each handler parses, makes one
+// call (a view builder below or one catalog change) and renders: the
+// whole page for normal requests, only the swapped fragment for htmx.
+// Changes are POST forms (CSRF checked by the middleware) answered with
+// the new fragment (htmx) or a redirect.
 
 // jobPage shows a job; htmx gets its status fragment.
 func (s *Server) jobPage(c echo.Context) error {
@@ -100,51 +46,65 @@ func (s *Server) jobPage(c echo.Context) error {
 	return render(c, http.StatusOK, web.JobPage(page(c, j.Name), v))
 }
 
-// jobHistoryPage shows a job's history (timeline and table); htmx gets the
-// table (filters and keyset pages).
-func (s *Server) jobHistoryPage(c echo.Context) error {
-	row, j, err := s.pageJob(c)
+// jobView is the whole job page (or the history page).
+func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, p web.HistoryParams, historyOnly bool) (web.JobPageView, error) {
+	ctx := c.Request().Context()
+	now := s.clock()
+	pj, err := s.parseStoredIn(ctx, row.WorkspaceID, j.Definition)
 	if err != nil {
-		return err
+		return web.JobPageView{}, err
 	}
-	p, err := parseHistoryParams(c)
-	if err != nil {
-		return err
-	}
-	if isHTMX(c) {
-		t, err := s.historyTableView(c.Request().Context(), row, j, p, s.clock())
+	v := web.NewJobPageView(row, j, pj, s.absoluteURL(c, s.feedPath(row, j)), p, historyOnly)
+	v.Can = web.CanFor(string(s.roleIn(c, row.WorkspaceID)))
+	if !historyOnly {
+		flash, err := takeFlash(c)
 		if err != nil {
-			return err
+			return v, err
 		}
-		s.allowRerun(c, row, &t)
-		return render(c, http.StatusOK, web.HistoryTableFragment(t))
+		if v.Status, err = s.jobStatusView(c, row, j, flash, ""); err != nil {
+			return v, err
+		}
+		if v.LastChanged, err = s.lastChanged(ctx, row.WorkspaceID, models.AuditJobResource(row.ResourceGroup, row.Name, j.Name)); err != nil {
+			return v, err
+		}
+		scope := alertScope{ResourceGroup: row.ResourceGroup, Collection: row.Name, Job: j.Name}
+		if v.Alerts, err = s.alertsView(c, row.WorkspaceID, scope, nil); err != nil {
+			return v, err
+		}
 	}
-	v, err := s.jobView(c, row, j, p, true)
-	if err != nil {
-		return err
+	if v.Timeline, err = s.timelineView(ctx, row, j, p.Range, now, historyOnly); err != nil {
+		return v, err
 	}
-	return render(c, http.StatusOK, web.JobPage(page(c, "History of "+j.Name), v))
+	if v.Table, err = s.historyTableView(ctx, row, j, p, now); err != nil {
+		return v, err
+	}
+	s.allowRerun(c, row, &v.Table)
+	if !historyOnly {
+		v.Trends, err = s.trendsView(ctx, row, j, now)
+	}
+	return v, err
 }
 
-// jobTimeline is the timeline fragment for one range; without htmx it is
-// the history page at that range.
-func (s *Server) jobTimeline(c echo.Context) error {
-	if !isHTMX(c) {
-		return redirect(c, localRedirectTarget(web.JobHistoryPath(c.Param("ws"), c.Param("rg"), c.Param("jc"), c.Param("job"))+"?range="+url.QueryEscape(c.QueryParam("range"))))
-	}
-	row, j, err := s.pageJob(c)
+// jobStatusView is the status fragment of a job.
+func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, msg, refused string) (web.JobStatus, error) {
+	now := s.clock()
+	pj, err := s.parseStoredIn(c.Request().Context(), row.WorkspaceID, j.Definition)
 	if err != nil {
-		return err
+		return web.JobStatus{}, err
 	}
-	p, err := parseHistoryParams(c)
+	last, err := s.store.FilteredHistory(c.Request().Context(), models.HistoryQuery{JobID: j.ID, Limit: 1})
 	if err != nil {
-		return err
+		return web.JobStatus{}, err
 	}
-	t, err := s.timelineView(c.Request().Context(), row, j, p.Range, s.clock(), c.QueryParam("page") == "history")
-	if err != nil {
-		return err
+	var latest *models.HistoryEntry
+	if len(last) > 0 {
+		latest = &last[0]
 	}
-	return render(c, http.StatusOK, web.TimelineFragment(t))
+	next := nextOccurrences(j, pj.Job, now, web.NextOccurrenceN, pj.Cals)
+	st := web.NewJobStatus(row, j, pj, latest, next, now)
+	st.CSRFToken, st.Message, st.Error = csrfToken(c), msg, refused
+	st.Allow(web.CanFor(string(s.roleIn(c, row.WorkspaceID))))
+	return st, nil
 }
 
 // jobRunNow starts an occurrence at once; htmx then refreshes the history
@@ -224,23 +184,64 @@ func (s *Server) jobAction(c echo.Context, act func(*models.CollectionRow, *mode
 	return render(c, http.StatusConflict, web.JobPage(page(c, j.Name), v))
 }
 
-// refusal is the message of an error that refuses a job action for a
-// reason the user can act on, or "" for other errors.
-func refusal(err error) string {
-	var he *echo.HTTPError
-	switch {
-	case err == nil:
-		return ""
-	case errors.Is(err, models.ErrJobFinished), errors.Is(err, models.ErrJobNotEnabled), errors.Is(err, catalog.ErrNoEngine):
-		_, msg := classify(err)
-		return msg
-	case errors.As(err, &he) && he.Code == http.StatusServiceUnavailable:
-		_, msg := classify(err)
-		return msg
-	case problem.As(err) != nil:
-		return problem.As(err).Problems[0].Sentence()
+// jobNote changes the note of a disabled job (the "Why is it paused?"
+// form) through the catalog's state-note write (audited, the role of a
+// disable). A refused note comes back in place (422, the field named and
+// the typed note kept) and changes nothing; a note for a job that is not
+// disabled is a 400 (notPaused).
+func (s *Server) jobNote(c echo.Context) error {
+	row, j, err := s.pageJob(c)
+	if err != nil {
+		return err
 	}
-	return ""
+	if j.State != jobdef.Disabled {
+		return notPaused("the job is not disabled: disable it to say why")
+	}
+	note := c.FormValue("note")
+	err = s.jobs.DisableJobNote(c.Request().Context(), actorOf(c), row, &j.Job, note)
+	refused := problem.As(err)
+	if err != nil && refused == nil {
+		return err
+	}
+	const saved = "The note is saved."
+	if refused == nil && !isHTMX(c) {
+		if err := addFlash(c, saved); err != nil {
+			return err
+		}
+		return redirect(c, web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name))
+	}
+	if refused == nil {
+		if j, err = s.store.JobDetail(c.Request().Context(), row.ID, j.Name); err != nil {
+			return err
+		}
+		st, err := s.jobStatusView(c, row, j, saved, "")
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, web.JobActionFragment(st))
+	}
+	why := refused.Problems[0].Sentence()
+	if isHTMX(c) {
+		st, err := s.jobStatusView(c, row, j, "", "")
+		if err != nil {
+			return err
+		}
+		st.NoteEdit = st.NoteEdit.Refused(note, why)
+		return render(c, statusUnprocessable, web.JobActionFragment(st))
+	}
+	p, _ := parseHistoryParams(c)
+	v, err := s.jobView(c, row, j, p, false)
+	if err != nil {
+		return err
+	}
+	v.Status.NoteEdit = v.Status.NoteEdit.Refused(note, why)
+	return render(c, statusUnprocessable, web.JobPage(page(c, j.Name), v))
+}
+
+// notPaused refuses a note for a job or collection that is not paused
+// (there is no form for it: a 400 naming stateNote), changing nothing.
+func notPaused(msg string) error {
+	return &problem.List{Problems: []problem.Problem{{Path: "stateNote", Message: msg}}}
 }
 
 // jobDeleteConfirm asks whether to delete the job (without htmx).
@@ -270,6 +271,11 @@ func (s *Server) jobDelete(c echo.Context) error {
 		return err
 	}
 	return redirect(c, web.CollectionPath(row.WorkspaceID, row.ResourceGroup, row.Name))
+}
+
+// jobDeleteView is the delete confirmation page.
+func (s *Server) jobDeleteView(c echo.Context, row *models.CollectionRow, j *models.JobDetail, problem string) web.JobDeleteView {
+	return web.NewJobDeleteView(row, j, csrfToken(c), problem)
 }
 
 // jobExport downloads the job as ARM JSON (SPEC §8: without its secrets,

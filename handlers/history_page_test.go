@@ -16,11 +16,11 @@ import (
 // actions in turn) and returns them by id.
 func pgHistory(f *pgFixture, jobID int64) map[int64]*models.HistoryEntry {
 	out := map[int64]*models.HistoryEntry{}
-	statuses := []string{"Completed", "Failed", "Postponed"}
+	statuses := []models.HistoryStatus{models.StatusCompleted, models.StatusFailed, models.StatusPostponed}
 	for i := range 45 {
-		action := "MainAction"
+		action := models.MainAction
 		if i%4 == 3 {
-			action = "ErrorAction"
+			action = models.ErrorAction
 		}
 		start := f.clock.Now().Add(-time.Hour - time.Duration(i/2)*time.Minute) // pairs share a start
 		e := f.addHistory(jobID, start, statuses[i%3], action, int64(i), fmt.Sprintf("message %d\nsecond line", i))
@@ -144,12 +144,12 @@ func TestTimelineDrawsEachExecutionWithWordsAndLateness(t *testing.T) {
 	f := newPGFixture(t)
 	j := f.putJob(f.coll, "alpha", pgJobJSON)
 	now := f.clock.Now()
-	f.addHistory(j.ID, now.Add(-2*time.Hour), "Completed", "MainAction", 80, "200 OK")
-	f.addHistory(j.ID, now.Add(-90*time.Minute), "Failed", "MainAction", 45*60*1000, "500 late")
-	f.addHistory(j.ID, now.Add(-80*time.Minute), "Failed", "ErrorAction", 10, "500")
-	f.addHistory(j.ID, now.Add(-70*time.Minute), "Postponed", "MainAction", 0, "Missed 3 occurrences")
-	f.addHistory(j.ID, now.Add(-3*24*time.Hour), "Completed", "MainAction", 5, "200 three days ago")
-	f.addHistory(j.ID, now.Add(-40*24*time.Hour), "Completed", "MainAction", 5, "200 forty days ago")
+	f.addHistory(j.ID, now.Add(-2*time.Hour), models.StatusCompleted, models.MainAction, 80, "200 OK")
+	f.addHistory(j.ID, now.Add(-90*time.Minute), models.StatusFailed, models.MainAction, 45*60*1000, "500 late")
+	f.addHistory(j.ID, now.Add(-80*time.Minute), models.StatusFailed, models.ErrorAction, 10, "500")
+	f.addHistory(j.ID, now.Add(-70*time.Minute), models.StatusPostponed, models.MainAction, 0, "Missed 3 occurrences")
+	f.addHistory(j.ID, now.Add(-3*24*time.Hour), models.StatusCompleted, models.MainAction, 5, "200 three days ago")
+	f.addHistory(j.ID, now.Add(-40*24*time.Hour), models.StatusCompleted, models.MainAction, 5, "200 forty days ago")
 	tl := f.base + "/jobs/alpha/timeline?range="
 
 	r := f.hxGet(tl + "24h")
@@ -241,5 +241,39 @@ func TestTimelineGroupsManyExecutions(t *testing.T) {
 	}
 	if got := r.doc.Find("#timeline-summary").Text(); !strings.HasPrefix(got, "400 executions in the last 24 hours: 360 Completed, 40 Failed.") {
 		t.Errorf("summary %q", got)
+	}
+}
+
+// TestTimelineFirstRunAndSameSecond checks the job page of a job that never
+// ran (it says when it first runs, no empty picture) and of a job with two
+// runs in one second (two marks).
+func TestTimelineFirstRunAndSameSecond(t *testing.T) {
+	f := newPGFixture(t)
+	f.putJob(f.coll, "fresh", pgJobJSON)
+	r := f.get(f.base + "/jobs/fresh")
+	wantStatus(t, r, http.StatusOK)
+	if got := r.doc.Find("#timeline-first-run").Text(); !strings.Contains(got, "has not run yet") {
+		t.Errorf("never ran: %q", got)
+	}
+	if _, hidden := r.doc.Find(`svg[data-testid="timeline"]`).Parent().Attr("hidden"); !hidden {
+		t.Error("the empty picture shows for a job that never ran")
+	}
+
+	j := f.putJob(f.coll, "twice", pgJobJSON)
+	at := f.clock.Now().Add(-time.Hour).Truncate(time.Second)
+	f.addHistory(j.ID, at, models.StatusCompleted, models.MainAction, 5, "200 first")
+	f.addHistory(j.ID, at.Add(400*time.Millisecond), models.StatusCompleted, models.MainAction, 5, "200 second")
+	r = f.hxGet(f.base + "/jobs/twice/timeline?range=24h")
+	wantStatus(t, r, http.StatusOK)
+	var xs []string
+	r.doc.Find(`svg[data-testid="timeline"] g.timeline-mark circle`).Each(func(_ int, s *goquery.Selection) {
+		x, _ := s.Attr("cx")
+		xs = append(xs, x)
+	})
+	if len(xs) != 2 || xs[0] == xs[1] {
+		t.Errorf("two runs in one second drawn at %v", xs)
+	}
+	if r.doc.Find("#timeline-first-run").Length() != 0 {
+		t.Error("a job with runs says it never ran")
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"sked/models"
+	"sked/models/jobdef"
+
 	"github.com/PuerkitoBio/goquery"
 )
 
@@ -18,8 +21,8 @@ func TestJobPageShowsStatusAndNextOccurrences(t *testing.T) {
 	j := f.putJob(f.coll, "alpha", pgJobJSON)
 	f.schedule(j.ID, now.Add(30*time.Minute))
 	f.sql(`UPDATE job_results SET execution_count = 7, failure_count = 2, faulted_count = 1 WHERE job_id = $1`, j.ID)
-	f.addHistory(j.ID, now.Add(-90*time.Minute), "Completed", "MainAction", 30, "200 OK")
-	f.addHistory(j.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 20, "503 Service Unavailable")
+	f.addHistory(j.ID, now.Add(-90*time.Minute), models.StatusCompleted, models.MainAction, 30, "200 OK")
+	f.addHistory(j.ID, now.Add(-30*time.Minute), models.StatusFailed, models.MainAction, 20, "503 Service Unavailable")
 
 	r := f.get(f.base + "/jobs/alpha")
 	wantStatus(t, r, http.StatusOK)
@@ -118,7 +121,7 @@ func TestJobRunEnableDisable(t *testing.T) {
 		}
 	}
 	attempts, err := f.store.Attempts(context.Background(), j.ID)
-	if err != nil || len(attempts) != 1 || attempts[0].Status != "pending" {
+	if err != nil || len(attempts) != 1 || attempts[0].Status != models.AttemptPending {
 		t.Fatalf("attempts after run now: %+v, %v", attempts, err)
 	}
 
@@ -218,5 +221,171 @@ func TestJobExportDownloadsARMJSON(t *testing.T) {
 	}
 	if strings.Contains(r.body, "hunter2") {
 		t.Error("the export holds a secret")
+	}
+}
+
+// TestJobPageDisableWithANote disables a job from its page with a note:
+// the status shows who paused it, when and why; a bad note is refused in
+// place (422, the field named) and changes nothing; enabling clears it.
+func TestJobPageDisableWithANote(t *testing.T) {
+	f := newPGFixture(t)
+	f.putJob(f.coll, "daily", pgJobJSON)
+	path := "/c/default/rg/jc/jobs/daily"
+	r := f.get(path)
+	in := r.doc.Find(`form[action="` + path + `/disable"] input#job-disable-note[name="note"]`)
+	if in.Length() != 1 || in.AttrOr("maxlength", "") != "500" || r.doc.Find(`label[for="job-disable-note"]`).Length() != 1 {
+		t.Fatalf("no labelled note field in the disable form:\n%s", r.doc.Find("#job-status").Text())
+	}
+
+	before := f.fingerprint()
+	r = f.hxPost(path+"/disable", url.Values{"note": {"two\u0007bells"}})
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if got := r.doc.Find("#job-error").Text(); !strings.Contains(got, "Note: may not hold control characters") {
+		t.Errorf("refused note: %q", got)
+	}
+	if f.fingerprint() != before {
+		t.Error("a refused note changed the job")
+	}
+
+	r = f.hxPost(path+"/disable", url.Values{"note": {"waiting for the vendor's maintenance"}})
+	wantStatus(t, r, http.StatusOK)
+	f.clock.Advance(2 * time.Hour)
+	r = f.get(path)
+	note := r.doc.Find("#job-state-note[role=note]")
+	if got := strings.Join(strings.Fields(note.Text()), " "); got != "Paused by admin 2 h ago: waiting for the vendor's maintenance" {
+		t.Errorf("note reads %q", got)
+	}
+	if note.Find("time[datetime]").AttrOr("title", "") == "" {
+		t.Error("the note's time has no absolute time as its title")
+	}
+	// The collection page lists it too.
+	if got := strings.Join(strings.Fields(f.get("/c/default/rg/jc").doc.Find(`tr[data-job="daily"] .state-note`).Text()), " "); got !=
+		"Paused by admin 2 h ago: waiting for the vendor's maintenance" {
+		t.Errorf("collection list note %q", got)
+	}
+
+	r = f.hxPost(path+"/enable", nil)
+	wantStatus(t, r, http.StatusOK)
+	if r.doc.Find("#job-state-note").Length() != 0 {
+		t.Errorf("enabling left the note: %q", r.doc.Find("#job-state-note").Text())
+	}
+}
+
+// TestJobPageChangesTheNoteOfADisabledJob changes why a disabled job is
+// paused from its page: the form shows only while it is disabled, holds
+// the current note and swaps #job-status (audited, by whoever saved it);
+// a bad note is refused in place (422, the field named, the typed note
+// kept) and changes nothing; a note for an enabled job is a 400 naming
+// stateNote; a reader sees no form and is forbidden to post one.
+func TestJobPageChangesTheNoteOfADisabledJob(t *testing.T) {
+	f := newPGFixture(t)
+	f.putJob(f.coll, "daily", pgJobJSON)
+	path := "/c/default/rg/jc/jobs/daily"
+	if f.get(path).doc.Find("#job-note-form").Length() != 0 {
+		t.Fatal("an enabled job shows the note form")
+	}
+	before := f.fingerprint()
+	wantStatus(t, f.hxPost(path+"/note", url.Values{"note": {"sneaky"}}), http.StatusBadRequest)
+	if r := f.formPost(path+"/note", url.Values{"note": {"sneaky"}}); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "stateNote") {
+		t.Errorf("a note for an enabled job answered %d:\n%.300s", r.StatusCode, r.body)
+	}
+	if f.fingerprint() != before {
+		t.Error("a note for an enabled job changed it")
+	}
+
+	wantStatus(t, f.hxPost(path+"/disable", url.Values{"note": {"vendor maintenance"}}), http.StatusOK)
+	r := f.get(path)
+	form := r.doc.Find(`#job-status form#job-note-form[action="` + path + `/note"][hx-post="` + path + `/note"][hx-target="#job-status"]`)
+	in := form.Find(`input#job-note[name="note"]`)
+	if form.Length() != 1 || in.AttrOr("value", "") != "vendor maintenance" || in.AttrOr("maxlength", "") != "500" ||
+		strings.TrimSpace(r.doc.Find(`label[for="job-note"]`).Text()) != "Why is it paused?" || in.AttrOr("aria-describedby", "") != "job-note-error" {
+		t.Fatalf("no labelled note form holding the note:\n%s", r.doc.Find("#job-status").Text())
+	}
+
+	// A bad note: in place, the typed text kept, nothing changed.
+	before = f.fingerprint()
+	audits := f.auditCount("job.disable")
+	long := strings.Repeat("x", 501)
+	for _, bad := range []string{"two\nlines", long} {
+		r = f.hxPost(path+"/note", url.Values{"note": {bad}})
+		wantStatus(t, r, http.StatusUnprocessableEntity)
+		pgWantFragment(t, r, "job-status")
+		if got := r.doc.Find("#job-note-error").Text(); !strings.HasPrefix(got, "Note: ") {
+			t.Errorf("refused %.10q: error %q", bad, got)
+		}
+		if r.doc.Find("#job-note").AttrOr("value", "") != bad || r.doc.Find("#job-note").AttrOr("aria-invalid", "") != "true" {
+			t.Errorf("refused %.10q: the field holds %q", bad, r.doc.Find("#job-note").AttrOr("value", ""))
+		}
+	}
+	r = f.formPost(path+"/note", url.Values{"note": {"tab\there"}})
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	if r.doc.Find(`nav[aria-label="Main"]`).Length() != 1 || !strings.HasPrefix(r.doc.Find("#job-note-error").Text(), "Note: ") {
+		t.Errorf("without htmx a bad note wants the whole page with the error in place:\n%.500s", r.body)
+	}
+	if f.fingerprint() != before || f.auditCount("job.disable") != audits {
+		t.Error("a refused note changed the job or wrote an audit entry")
+	}
+
+	// Saved by an operator: the note and who changed it follow.
+	f.clock.Advance(time.Hour)
+	f.asMember("olga", models.RoleOperator)
+	r = f.hxPost(path+"/note", url.Values{"note": {" back on Monday "}})
+	wantStatus(t, r, http.StatusOK)
+	pgWantFragment(t, r, "job-status")
+	if got := noteText(r, "job-state-note"); got != "Paused by olga just now: back on Monday" {
+		t.Errorf("note after saving %q", got)
+	}
+	if got := r.doc.Find("#job-note").AttrOr("value", ""); got != "back on Monday" {
+		t.Errorf("the field holds %q after saving", got)
+	}
+	if got := strings.TrimSpace(r.doc.Find("#job-notice").Text()); got != "The note is saved." {
+		t.Errorf("notice %q", got)
+	}
+	if got := f.auditCount("job.disable"); got != audits+1 {
+		t.Errorf("%d job.disable audit entries, want %d", got, audits+1)
+	}
+	if got := strings.TrimSpace(f.get(path).doc.Find("#job-state").Text()); got != "Disabled" {
+		t.Errorf("the job is %q after a note, want Disabled", got)
+	}
+	// Without htmx: a redirect to the job page with the message.
+	wantRedirect(t, f.formPost(path+"/note", url.Values{"note": {"after the audit"}}), path)
+	if got := noteText(f.get(path), "job-state-note"); !strings.HasSuffix(got, ": after the audit") {
+		t.Errorf("note after a plain post %q", got)
+	}
+
+	// A reader sees the note but no form, and may not post one.
+	f.asMember("rita", models.RoleReader)
+	r = f.get(path)
+	if r.doc.Find("#job-note-form").Length() != 0 || !strings.HasSuffix(noteText(r, "job-state-note"), ": after the audit") {
+		t.Errorf("a reader's job page: form %d, note %q", r.doc.Find("#job-note-form").Length(), noteText(r, "job-state-note"))
+	}
+	before = f.fingerprint()
+	wantStatus(t, f.hxPost(path+"/note", url.Values{"note": {"mine"}}), http.StatusForbidden)
+	if f.fingerprint() != before {
+		t.Error("a reader changed the note")
+	}
+}
+
+// TestJobFormEditKeepsTheStateNote saves a paused job from its edit form
+// (the builder has no note field): the job stays paused with its note.
+func TestJobFormEditKeepsTheStateNote(t *testing.T) {
+	a, base := signedInWithCollection(t)
+	csrf := a.csrf(base + "/jobs/new")
+	h := http.Header{"HX-Request": {"true"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form := lastFridayForm(csrf)
+	form.Set("state", "disabled")
+	wantStatus(t, a.do(a.client, http.MethodPost, base+"/jobs/new", nil, h, strings.NewReader(form.Encode())), http.StatusOK)
+	wantStatus(t, a.do(a.client, http.MethodPost, base+"/jobs/month-end/disable", nil, h,
+		strings.NewReader(url.Values{"csrf_token": {csrf}, "note": {"vendor maintenance"}}.Encode())), http.StatusOK)
+	wantStatus(t, a.get(base+"/jobs/month-end/edit"), http.StatusOK)
+	form.Set("uri", "https://example.com/changed")
+	wantStatus(t, a.do(a.client, http.MethodPost, base+"/jobs/month-end/edit", nil, h, strings.NewReader(form.Encode())), http.StatusOK)
+	coll, _ := a.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"})
+	j, err := a.store.JobByName(context.Background(), coll.ID, "month-end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != jobdef.Disabled || j.StateNote != "vendor maintenance" || !strings.Contains(string(j.Definition), "/changed") {
+		t.Errorf("after the edit: %s %q %s", j.State, j.StateNote, j.Definition)
 	}
 }

@@ -19,8 +19,8 @@ func TestCollectionPageListsJobsWithStateScheduleAndQuota(t *testing.T) {
 	f.putJob(f.coll, "beta", strings.Replace(pgJobJSON, `"startTime"`, `"state":"disabled","startTime"`, 1))
 	f.schedule(a.ID, now.Add(30*time.Minute))
 	f.sql(`UPDATE job_results SET execution_count = 1234, failure_count = 5, faulted_count = 1 WHERE job_id = $1`, a.ID)
-	f.addHistory(a.ID, now.Add(-time.Hour), "Completed", "MainAction", 10, "200")
-	f.addHistory(a.ID, now.Add(-30*time.Minute), "Failed", "MainAction", 10, "500")
+	f.addHistory(a.ID, now.Add(-time.Hour), models.StatusCompleted, models.MainAction, 10, "200")
+	f.addHistory(a.ID, now.Add(-30*time.Minute), models.StatusFailed, models.MainAction, 10, "500")
 
 	r := f.get(f.base)
 	wantStatus(t, r, http.StatusOK)
@@ -111,7 +111,7 @@ func TestCollectionPageErrors(t *testing.T) {
 func TestCollectionJobListIsPagedByName(t *testing.T) {
 	f := newPGFixture(t)
 	ref := models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "big"}
-	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "P20Premium", State: "Enabled"}); err != nil {
+	if _, err := f.store.PutCollection(context.Background(), ref, &models.JobCollection{SKU: "P20Premium", State: models.CollectionEnabled}); err != nil {
 		t.Fatal(err)
 	}
 	big, _ := f.store.CollectionByRef(context.Background(), ref)
@@ -141,18 +141,18 @@ func TestCollectionJobListIsPagedByName(t *testing.T) {
 
 func TestCollectionEnableDisable(t *testing.T) {
 	f := newPGFixture(t)
-	state := func() string {
+	state := func() models.CollectionState {
 		c, err := f.store.CollectionByRef(context.Background(), models.CollectionRef{WorkspaceID: "default", ResourceGroup: "rg", Name: "jc"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(c.State)
+		return c.State
 	}
 	// Without the CSRF token: refused, nothing changed.
 	before := f.fingerprint()
 	wantStatus(t, f.post(f.base+"/disable", url.Values{}), http.StatusForbidden)
 	wantStatus(t, f.do(f.client, http.MethodPost, f.base+"/disable", url.Values{}, http.Header{"HX-Request": {"true"}}), http.StatusForbidden)
-	if f.fingerprint() != before || state() != "Enabled" {
+	if f.fingerprint() != before || state() != models.CollectionEnabled {
 		t.Fatal("a POST without the CSRF token changed the collection")
 	}
 	// htmx: the new status fragment.
@@ -162,7 +162,7 @@ func TestCollectionEnableDisable(t *testing.T) {
 	if got := strings.TrimSpace(r.doc.Find("#collection-state").Text()); got != "Disabled" || r.doc.Find("#collection-enable").Length() != 1 {
 		t.Errorf("after disable: state %q, enable button %d", got, r.doc.Find("#collection-enable").Length())
 	}
-	if !strings.Contains(r.doc.Find(`[role="status"]`).Text(), "disabled") || state() != "Disabled" {
+	if !strings.Contains(r.doc.Find(`[role="status"]`).Text(), "disabled") || state() != models.CollectionDisabled {
 		t.Errorf("disable: message %q, state %s", r.doc.Find(`[role="status"]`).Text(), state())
 	}
 	// The job page says why nothing runs.
@@ -174,7 +174,7 @@ func TestCollectionEnableDisable(t *testing.T) {
 	// Without htmx: a redirect, and the message on the page after it.
 	r = f.formPost(f.base+"/enable", nil)
 	wantRedirect(t, r, f.base)
-	if state() != "Enabled" {
+	if state() != models.CollectionEnabled {
 		t.Fatal("enable did not enable")
 	}
 	page := f.get(f.base)
@@ -184,4 +184,100 @@ func TestCollectionEnableDisable(t *testing.T) {
 	if f.get(f.base).doc.Find("#flash").Length() != 0 {
 		t.Error("the flash shows twice")
 	}
+}
+
+// TestCollectionPageDisableWithANote disables a collection from its page
+// with a note: the status shows who paused it, when and why; a bad note
+// is refused and changes nothing; enabling clears it.
+func TestCollectionPageDisableWithANote(t *testing.T) {
+	f := newPGFixture(t)
+	path := "/c/default/rg/jc"
+	r := f.get(path)
+	in := r.doc.Find(`form[action="` + path + `/disable"] input#collection-disable-note[name="note"]`)
+	if in.Length() != 1 || in.AttrOr("maxlength", "") != "500" || r.doc.Find(`label[for="collection-disable-note"]`).Length() != 1 {
+		t.Fatalf("no labelled note field in the disable form:\n%s", r.doc.Find("#collection-status").Text())
+	}
+
+	before := f.fingerprint()
+	r = f.hxPost(path+"/disable", url.Values{"note": {"two\u0007bells"}})
+	if r.StatusCode < 400 || r.StatusCode >= 500 {
+		t.Errorf("a bad note answered %d, want a refusal", r.StatusCode)
+	}
+	if f.fingerprint() != before {
+		t.Error("a refused note changed the collection")
+	}
+
+	r = f.hxPost(path+"/disable", url.Values{"note": {"vendor maintenance"}})
+	wantStatus(t, r, http.StatusOK)
+	if got := strings.Join(strings.Fields(r.doc.Find("#collection-state-note").Text()), " "); !strings.HasSuffix(got, ": vendor maintenance") {
+		t.Errorf("the fragment's note reads %q", got)
+	}
+	f.clock.Advance(2 * time.Hour)
+	r = f.get(path)
+	note := r.doc.Find("#collection-status #collection-state-note[role=note]")
+	if got := strings.Join(strings.Fields(note.Text()), " "); got != "Paused by admin 2 h ago: vendor maintenance" {
+		t.Errorf("note reads %q", got)
+	}
+	if note.Find("time[datetime]").AttrOr("title", "") == "" {
+		t.Error("the note's time has no absolute time as its title")
+	}
+
+	r = f.hxPost(path+"/enable", nil)
+	wantStatus(t, r, http.StatusOK)
+	if r.doc.Find("#collection-state-note").Length() != 0 {
+		t.Errorf("enabling left the note: %q", r.doc.Find("#collection-state-note").Text())
+	}
+}
+
+// TestCollectionPageChangesTheNoteOfADisabledCollection is the job test
+// for a collection: the form while it is disabled, saved through the
+// catalog (audited), a bad note refused in place, none for an enabled
+// collection.
+func TestCollectionPageChangesTheNoteOfADisabledCollection(t *testing.T) {
+	f := newPGFixture(t)
+	path := "/c/default/rg/jc"
+	if f.get(path).doc.Find("#collection-note-form").Length() != 0 {
+		t.Fatal("an enabled collection shows the note form")
+	}
+	before := f.fingerprint()
+	wantStatus(t, f.hxPost(path+"/note", url.Values{"note": {"sneaky"}}), http.StatusBadRequest)
+	if f.fingerprint() != before {
+		t.Error("a note for an enabled collection changed it")
+	}
+	wantStatus(t, f.hxPost(path+"/disable", url.Values{"note": {"vendor maintenance"}}), http.StatusOK)
+	r := f.get(path)
+	in := r.doc.Find(`#collection-status form#collection-note-form[hx-target="#collection-status"] input#collection-note[name="note"]`)
+	if in.AttrOr("value", "") != "vendor maintenance" || strings.TrimSpace(r.doc.Find(`label[for="collection-note"]`).Text()) != "Why is it paused?" {
+		t.Fatalf("no labelled note form holding the note:\n%s", r.doc.Find("#collection-status").Text())
+	}
+
+	before = f.fingerprint()
+	audits := f.auditCount("collection.state")
+	r = f.hxPost(path+"/note", url.Values{"note": {strings.Repeat("y", 501)}})
+	wantStatus(t, r, http.StatusUnprocessableEntity)
+	pgWantFragment(t, r, "collection-status")
+	if got := r.doc.Find("#collection-note-error").Text(); !strings.Contains(got, "over the maximum of 500") {
+		t.Errorf("refused note: %q", got)
+	}
+	if f.fingerprint() != before || f.auditCount("collection.state") != audits {
+		t.Error("a refused note changed the collection or wrote an audit entry")
+	}
+
+	r = f.hxPost(path+"/note", url.Values{"note": {"until the migration ends"}})
+	wantStatus(t, r, http.StatusOK)
+	pgWantFragment(t, r, "collection-status")
+	if got := noteText(r, "collection-state-note"); got != "Paused by admin just now: until the migration ends" {
+		t.Errorf("note after saving %q", got)
+	}
+	if got := strings.TrimSpace(r.doc.Find("#collection-state").Text()); got != "Disabled" {
+		t.Errorf("state after a note %q", got)
+	}
+	if got := f.auditCount("collection.state"); got != audits+1 {
+		t.Errorf("%d collection.state audit entries, want %d", got, audits+1)
+	}
+	f.asMember("rita", models.RoleReader)
+	if f.get(path).doc.Find("#collection-note-form").Length() != 0 {
+		t.Error("a reader sees the collection's note form")
+	}
+	wantStatus(t, f.hxPost(path+"/note", url.Values{"note": {"mine"}}), http.StatusForbidden)
 }
