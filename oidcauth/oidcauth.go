@@ -1,5 +1,5 @@
 // Package oidcauth signs users in through an OpenID Connect provider (SPEC
-// §13.4, issue 15): the authorization code flow with PKCE, state and
+// §13.4): the authorization code flow with PKCE, state and
 // nonce, through golang.org/x/oauth2, and the ID token's verification
 // (signature, issuer, audience, expiry) through
 // github.com/coreos/go-oidc/v3. It knows nothing of HTTP handlers or the

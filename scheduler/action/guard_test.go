@@ -32,7 +32,7 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-// TestSSRFGuard runs the table of issue 5: each target is refused without an
+// TestSSRFGuard runs the table of the outbound guard (SPEC §5): each target is refused without an
 // allow list, with a history message naming the address and why, and
 // allowed with one. Targets a test can listen on (127.0.0.1, ::1,
 // localhost, and 0.0.0.0, which Linux connects to the local host) are

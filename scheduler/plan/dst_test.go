@@ -7,8 +7,8 @@ import (
 	"sked/scheduler/plan"
 )
 
-// TestDaylightSavingReproducers runs the five reproducers of issue 18
-// through the planner, as the engine schedules a job created (or enabled)
+// TestDaylightSavingReproducers runs the five daylight-saving reproducers
+// of the recurrence core (TestDaylightSavingCases) through the planner, as the engine schedules a job created (or enabled)
 // at now: the first run Decide plans and the runs Upcoming lists (pages and
 // nextExecutionTime) are those of SPEC §2, the planner resolving no local
 // time of its own.

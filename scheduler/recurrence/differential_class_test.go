@@ -7,7 +7,7 @@ import (
 	"sked/models/jobdef"
 )
 
-// The five classes of daylight-saving defects of issue 18, which
+// The five classes of daylight-saving defects TestDifferential found, which
 // classifyDisagreement sorts a disagreement of TestDifferential into, so
 // that its report says which rule of SPEC §2 a failure breaks.
 const (

@@ -257,7 +257,8 @@ func TestDifferential(t *testing.T) {
 // genDiffCase draws from the fuzzer's seed (go test -run '^$' -fuzz
 // FuzzDifferential ./scheduler/recurrence/ explores past TestDifferential's
 // fixed seed). The seed corpus draws one case of each of the five classes
-// of issue 18, found by running this file against the code before the fix.
+// of daylight-saving defects, found by running this file against the code
+// before their fix.
 func FuzzDifferential(f *testing.F) {
 	for _, seed := range []int64{538, 29, 707, 249, 999} { // classes 1 to 5
 		f.Add(seed)

@@ -31,7 +31,7 @@
 // plain model of SPEC §2 that enumerates candidate local times with loops
 // and maps them by probing the zone's offsets: TestDifferential draws 5,000
 // random jobs near daylight-saving transitions and counts its
-// disagreements by the five classes of defects issue 18 found (go test -run
+// disagreements by the five classes of defects it has found (go test -run
 // TestDifferential -differential.cases=100000 -differential.seed=N, or
 // SKED_DIFFERENTIAL_CASES=100000, for more; FuzzDifferential draws them
 // from the fuzzer's seeds).

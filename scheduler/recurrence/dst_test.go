@@ -7,7 +7,7 @@ import (
 )
 
 // TestDaylightSavingCases holds the five classes of daylight-saving defects
-// found by TestDifferential (issue 18), each with the neighbours that made
+// found by TestDifferential, each with the neighbours that made
 // it fail, as rows of expected first occurrences. Every row is also checked
 // against the reference model.
 func TestDaylightSavingCases(t *testing.T) {

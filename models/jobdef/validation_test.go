@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestHardeningValidation checks the checks of issue 12: a request URI
+// TestRequestAndTextValidation checks that a request URI
 // must be an absolute http(s) URI without whitespace, control characters
 // or a stray '%' (for the error action too), a retryPolicy needs its retryType, and text that
 // PostgreSQL cannot hold is refused naming the job.
-func TestHardeningValidation(t *testing.T) {
+func TestRequestAndTextValidation(t *testing.T) {
 	action := func(uri, extra string) string {
 		return `{"action":{"type":"http","request":{"uri":"` + uri + `","method":"GET"}` + extra + `}}`
 	}
