@@ -67,8 +67,8 @@ func TestRequestAndTextValidation(t *testing.T) {
 	}
 }
 
-// TestHardeningAccepts checks what the new checks must let through.
-func TestHardeningAccepts(t *testing.T) {
+// TestRequestAndTextValidationAccepts checks what those checks let through.
+func TestRequestAndTextValidationAccepts(t *testing.T) {
 	for _, js := range []string{
 		`{"action":{"type":"http","request":{"uri":"https://example.com/a%20b?x=1&y=[2]#f","method":"GET"},"retryPolicy":{"retryType":"none"}}}`,
 		`{"action":{"type":"http","request":{"uri":"http://user:pw@[::1]:8080/p;q=1/~x!$'()*+,=","method":"GET"},"retryPolicy":{"retryType":"Fixed","retryCount":1}}}`,
