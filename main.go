@@ -21,8 +21,8 @@ import (
 	"sked/handlers"
 	"sked/models"
 	"sked/models/pgserver"
-	"sked/scheduler"
 	"sked/scheduler/catalog"
+	"sked/scheduler/engine"
 	"sked/web"
 )
 
@@ -68,11 +68,11 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	}
 	defer db.Close()
 
-	engine, err := scheduler.New(cfg.Engine(), scheduler.Deps{
+	eng, err := engine.New(cfg.Engine(), engine.Deps{
 		Store:    db.Store,
 		Notifier: models.NewListener(db.Store.DSN(), logger),
 		Logger:   logger,
-		Metrics:  scheduler.DefaultMetrics(),
+		Metrics:  engine.DefaultMetrics(),
 		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).
 		Calendars: catalog.New(db.Store, nil),
 		// The link of a notification's event to the job page.
@@ -81,15 +81,15 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	if err := engine.Start(); err != nil {
+	if err := eng.Start(); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	// Stopped below after the HTTP server; on an early return, at once.
-	defer engine.Stop(context.Background())
+	defer eng.Stop(context.Background())
 
 	// Every write goes through the catalog; it runs jobs now through the
 	// engine. Background imports run under its lifecycle.
-	cat := catalog.New(db.Store, nil).WithRunner(engine)
+	cat := catalog.New(db.Store, nil).WithRunner(eng)
 	imports := catalog.NewImports(cat)
 	if err := imports.Start(ctx); err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -157,7 +157,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.Ad
 	cancelImports()
 	logger.Info("background imports stopped")
 	// The engine stops after the HTTP server and before the database.
-	if err := engine.Stop(shutdownCtx); err != nil {
+	if err := eng.Stop(shutdownCtx); err != nil {
 		logger.Warn("engine did not stop cleanly", "err", err)
 	}
 	return nil
