@@ -118,11 +118,11 @@ func TestExpiredLeaseIsRecordedInterruptedAndRetried(t *testing.T) {
 	// Another engine claims the occurrence and dies without a word.
 	ghost := e.engine.claimRequest(e.clock.Now(), 10)
 	ghost.Owner = "ghost"
-	if _, err := e.store.ClaimDue(e.ctx, ghost); err != nil {
+	if _, err := e.store.Claim(e.ctx, ghost); err != nil {
 		t.Fatal(err)
 	}
 	// Schedule first, then claim: the ghost's claim only scheduled.
-	if _, err := e.store.ClaimDue(e.ctx, ghost); err != nil {
+	if _, err := e.store.Claim(e.ctx, ghost); err != nil {
 		t.Fatal(err)
 	}
 	att := e.attempts(id)

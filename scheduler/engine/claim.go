@@ -22,35 +22,25 @@ type claimed struct {
 	hasNext  bool
 }
 
-// wakeClaimer is a Store whose claim can also read the next wake-up in its
-// transaction (*models.Store is one): the loop then saves a transaction
-// per claim that leaves workers free.
-type wakeClaimer interface {
-	Claim(ctx context.Context, req models.ClaimRequest) (models.ClaimResult, error)
-}
-
-// claimDue claims with req, reading the next wake-up in the same
-// transaction and recording the result batch a writer hands over (see
-// resultRide) when the store can.
+// claimDue claims with req in one transaction that also reads the next
+// wake-up and records the result batch a writer hands over (see
+// resultRide): the loop then saves a transaction per claim that leaves
+// workers free, and one per batch of successes while it is busy.
 func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
 	defer e.claimScope()()
-	if c, ok := e.store.(wakeClaimer); ok {
-		req.NextWake = true
-		if !e.crashed.Load() {
-			req.Outcomes = e.takeRide(e.cfg.ResultBatch)
-		}
-		e.ride.passed()
-		res, err := c.Claim(e.bgCtx, req)
-		switch {
-		case err != nil && len(req.Outcomes) > 0:
-			e.giveBack(req.Outcomes)
-		case len(req.Outcomes) > 0:
-			e.observe(req.Outcomes, res.Finished)
-		}
-		return res, err
+	req.NextWake = true
+	if !e.crashed.Load() {
+		req.Outcomes = e.takeRide(e.cfg.ResultBatch)
 	}
-	got, err := e.store.ClaimDue(e.bgCtx, req)
-	return models.ClaimResult{Attempts: got}, err
+	e.ride.passed()
+	res, err := e.store.Claim(e.bgCtx, req)
+	switch {
+	case err != nil && len(req.Outcomes) > 0:
+		e.giveBack(req.Outcomes)
+	case len(req.Outcomes) > 0:
+		e.observe(req.Outcomes, res.Finished)
+	}
+	return res, err
 }
 
 // claim runs one claim with up to free attempts and dispatches what it
@@ -197,11 +187,12 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 func (e *Engine) runDue(ctx context.Context) (int, error) {
 	now := e.clock.Now()
 	end := e.claimScope()
-	got, err := e.store.ClaimDue(ctx, e.claimRequest(now, e.cfg.MaxWorkers))
+	res, err := e.store.Claim(ctx, e.claimRequest(now, e.cfg.MaxWorkers))
 	end()
 	if err != nil {
 		return 0, err
 	}
+	got := res.Attempts
 	outcomes := make([]models.AttemptOutcome, len(got))
 	var wg sync.WaitGroup
 	for i := range got {

@@ -10,7 +10,7 @@ import (
 // claimCalendars is the engine's CalendarSource: during a claim (between
 // begin and end) it looks the calendars of each collection up once and
 // answers the claim's other jobs of that collection from memory, so that
-// the planner, which ClaimDue calls with the jobs' rows locked, makes at
+// the planner, which Store.Claim calls with the jobs' rows locked, makes at
 // most one look-up per collection and claim instead of one per job.
 // Outside a claim it passes every call through. Safe for concurrent use.
 type claimCalendars struct {
@@ -29,7 +29,7 @@ type claimCalendarsEntry struct {
 }
 
 // newClaimCalendars wraps src; nil stays nil (no calendar source).
-func newClaimCalendars(src CalendarSource) CalendarSource {
+func newClaimCalendars(src CalendarSource) *claimCalendars {
 	if src == nil {
 		return nil
 	}
@@ -75,10 +75,9 @@ func (c *claimCalendars) CollectionCalendars(ctx context.Context, collectionID i
 // claimScope brackets one claim of e with the memo of its calendar
 // source; call the returned function when the claim ended.
 func (e *Engine) claimScope() func() {
-	c, ok := e.calendars.(*claimCalendars)
-	if !ok {
+	if e.calendars == nil {
 		return func() {}
 	}
-	c.begin()
-	return c.end
+	e.calendars.begin()
+	return e.calendars.end
 }

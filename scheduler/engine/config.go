@@ -201,3 +201,12 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// outbox returns the settings of the notification outbox of the engine
+// named owner (c after WithDefaults, sending on); the engine adds the
+// collaborators.
+func (c Config) outbox(owner string) outboxConfig {
+	return outboxConfig{Owner: owner, Workers: c.NotifyWorkers, Tries: c.NotifyTries, Backoff: c.NotifyBackoff,
+		Lease: action.NotifyTimeout + c.LeaseMargin, QueueWait: c.LeaseMargin / 2,
+		SafetyPoll: c.SafetyPoll, ErrorBackoff: c.ErrorBackoff, Action: c.Action}
+}

@@ -47,7 +47,7 @@ func TestNotifyConfigDefaultsAndValidate(t *testing.T) {
 		t.Errorf("notification max age %s with history kept", c.NotificationMaxAge)
 	}
 	// The five tries with the defaults span about an hour: 4+8+16+32 min.
-	o := &outbox{e: &Engine{cfg: c}}
+	o := &outbox{cfg: c.outbox("test")}
 	var total time.Duration
 	for try := 1; try < c.NotifyTries; try++ {
 		total += o.backoff(try)

@@ -5,7 +5,7 @@
 //
 // # How it works
 //
-// All state lives in PostgreSQL (see models.Store.ClaimDue and
+// All state lives in PostgreSQL (see models.Store.Claim and
 // FinishAttempts). An engine loops: it claims due work in one short
 // transaction (FOR UPDATE SKIP LOCKED; the claimed occurrence's job is
 // advanced to its next occurrence and its first attempt inserted as a
@@ -61,7 +61,7 @@
 // the transaction that writes what causes an event, and each match is
 // stored there as a notification row: FinishAttempts (attemptFailed,
 // occurrenceFaulted, recovered, consecutiveFailures from the job's
-// consecutive_faults, jobCompleted, jobFaulted) and ClaimDue (missed for a
+// consecutive_faults, jobCompleted, jobFaulted) and Claim (missed for a
 // Postponed entry, the end of a job); a rule with minInterval counts the
 // events inside its window into one digest (models/engine_throttle.go).
 // The engine's outbox (outbox.go) sends them with its own pool of
@@ -97,29 +97,21 @@ import (
 	"sked/scheduler/action"
 )
 
-// Store is what the engine needs from the database; *models.Store
-// satisfies it.
-type Store interface {
-	ClaimDue(ctx context.Context, req models.ClaimRequest) ([]models.ClaimedAttempt, error)
-	FinishAttempts(ctx context.Context, outcomes []models.AttemptOutcome) ([]models.FinishedAttempt, error)
-	NextWake(ctx context.Context) (time.Time, bool, error)
-	DueBacklog(ctx context.Context, now time.Time) (int64, error)
-	RunNow(ctx context.Context, jobID int64, now time.Time) (int64, error)
-	SetJobEnabled(ctx context.Context, jobID int64, enabled bool, now time.Time) error
-	Prune(ctx context.Context, now time.Time, r models.Retention) (models.PruneStats, error)
-	ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)
-	Heartbeat(ctx context.Context, hb models.Heartbeat) (int64, error)
-	RemoveInstance(ctx context.Context, id string) (bool, error)
-}
-
 // Notifier delivers wake-ups from the database; *models.Listener satisfies
-// it. Run is called by Start and must return when its context ends. C
-// delivers "look again now" wake-ups; Due delivers the due times of
-// attempts stored by other engines, for which the engine arms a timer.
+// it. Its channels may be nil (never ready).
 type Notifier interface {
+	// Run listens until ctx ends; Start calls it once, in a goroutine of
+	// its own.
 	Run(ctx context.Context) error
+	// C delivers "look again now" wake-ups for the claim loop (jobs
+	// created, changed, enabled, run now; collections enabled).
 	C() <-chan struct{}
+	// Due delivers the due times of attempts stored by other engines, for
+	// which the engine arms its timer.
 	Due() <-chan time.Time
+	// Sends delivers a wake-up for the outbox when a notification was
+	// stored.
+	Sends() <-chan struct{}
 }
 
 // Deps are the engine's collaborators. Only Store is required.
@@ -143,16 +135,11 @@ type Deps struct {
 	// means jobs that exclude calendars cannot be scheduled (each is logged).
 	Calendars CalendarSource
 	// Sender sends notifications to channels (SPEC §13.3); nil means
-	// action.NewNotifier(Config.Action). Notifications are sent only when
-	// Store is also a NotifyStore.
+	// action.NewNotifier(Config.Action).
 	Sender Sender
 	// JobURL returns the page of a job (an event's "url", from --base-url);
 	// nil means events carry no link.
 	JobURL func(workspace, resourceGroup, collection, job string) string
-	// Signing gives the signing secrets of a job's collection (SPEC §13.3,
-	// signed job requests); nil means Store when it has them
-	// (*models.Store does), else requests are unsigned.
-	Signing SigningSource
 }
 
 // Engine runs jobs. See the package documentation.
@@ -167,14 +154,14 @@ type Engine struct {
 	logger  *slog.Logger
 	metrics *Metrics
 	cache   *jobCache
-	// calendars gives the calendars of jobs that exclude some; may be nil.
-	calendars CalendarSource
-	// outbox sends the notifications; nil when sending is off.
+	// calendars gives the calendars of jobs that exclude some, memoised
+	// per claim; nil without a calendar source.
+	calendars *claimCalendars
+	// outbox sends the notifications; nil when sending is off
+	// (Config.NotifyWorkers negative). Start starts it, Stop stops it.
 	outbox *outbox
-	// signing gives the signing secrets of HTTP actions; may be nil.
-	signing SigningSource
-	// signingCache keeps them per collection when signing can read them
-	// by collection; nil otherwise.
+	// signingCache keeps the signing secrets of HTTP actions per
+	// collection.
 	signingCache *signingCache
 
 	sem       chan struct{}
@@ -238,8 +225,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
 		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: newClaimCalendars(deps.Calendars),
-		signing: signingSourceOf(deps)}
-	e.signingCache = signingCacheOf(e.signing)
+		signingCache: &signingCache{src: deps.Store}}
 	if e.clock == nil {
 		e.clock = SystemClock{}
 	}
@@ -276,7 +262,16 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.execCtx, e.execCancel = context.WithCancel(context.Background())
 	e.writeCtx, e.writeCancel = context.WithCancel(context.Background())
 	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
-	e.outbox = newOutbox(e, deps)
+	if cfg.NotifyWorkers > 0 {
+		var sends <-chan struct{}
+		if e.notify != nil {
+			sends = e.notify.Sends()
+		}
+		oc := cfg.outbox(e.id)
+		oc.Store, oc.Sender, oc.Sends, oc.JobURL, oc.Calendars = e.store, deps.Sender, sends, deps.JobURL, deps.Calendars
+		oc.Clock, oc.Logger, oc.Metrics = e.clock, e.logger, e.metrics
+		e.outbox = newOutbox(oc)
+	}
 	return e, nil
 }
 

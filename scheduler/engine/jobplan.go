@@ -29,7 +29,7 @@ type jobCalendars struct {
 	stamp string
 }
 
-// plan decides, at now, what happens to a job locked by ClaimDue (see
+// plan decides, at now, what happens to a job locked by Store.Claim (see
 // models.ClaimRequest.Plan) with the pure planner (plan.Decide, which says
 // how), and turns its decision into what the store writes: the Postponed
 // history entries, the occurrence to start with its lease, the job's end.
@@ -84,7 +84,7 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 	return p
 }
 
-// engineState is the planner's view of a job locked by ClaimDue (always
+// engineState is the planner's view of a job locked by Store.Claim (always
 // enabled).
 func engineState(j *models.EngineJob) plan.State {
 	return plan.State{

@@ -23,7 +23,7 @@ func TestMetricsCountAttemptsLatenessAndBacklog(t *testing.T) {
 	e.put("good", `{"action":`+e.action("/good", "")+`}`)
 	e.put("bad", `{"action":`+e.action("/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	// Scheduled but not run yet: two due occurrences.
-	if _, err := e.store.ClaimDue(e.ctx, eng.claimRequest(e.clock.Now(), 0)); err != nil {
+	if _, err := e.store.Claim(e.ctx, eng.claimRequest(e.clock.Now(), 0)); err != nil {
 		t.Fatal(err)
 	}
 	if got := gaugeValue(t, reg, "sked_engine_due_backlog"); got != 2 {

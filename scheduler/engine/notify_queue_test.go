@@ -67,7 +67,7 @@ func TestNotifyClaimedButWaitingTooLongArePutBack(t *testing.T) {
 // idle it neither waits nor leaves any.
 func TestOutboxYieldsToABusyClaimLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		o := &outbox{e: &Engine{clock: SystemClock{}}, burst: newBurstSignal(), stop: make(chan struct{})}
+		o := &outbox{clock: SystemClock{}, burst: newBurstSignal(), stop: make(chan struct{})}
 		waited := func() time.Duration {
 			start := time.Now()
 			if !o.yield() {

@@ -14,29 +14,57 @@ import (
 	"sked/scheduler/action"
 )
 
-// NotifyStore is what the engine's notification sender needs from the
-// database; *models.Store satisfies it. A Deps.Store without it sends no
-// notifications.
-type NotifyStore interface {
-	ClaimNotifications(ctx context.Context, p models.ClaimParams) ([]models.Notification, error)
-	FinishNotification(ctx context.Context, id int64, owner string, r models.DeliveryResult) error
-	FinishNotifications(ctx context.Context, owner string, tries []models.NotificationTry) ([]int64, error)
-	ReleaseNotifications(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)
-	NextNotification(ctx context.Context) (time.Time, bool, error)
-	ChannelByID(ctx context.Context, id int64) (*models.Channel, error)
-	JobByID(ctx context.Context, id int64) (*models.Job, error)
-}
-
 // Sender sends one notification to a channel; *action.Notifier satisfies
 // it.
 type Sender interface {
 	Send(ctx context.Context, ch *notifydef.Channel, ev *notifydef.Event) action.SendResult
 }
 
-// sendNotifier is a Notifier that also says when a notification was
-// stored (*models.Listener).
-type sendNotifier interface {
-	Sends() <-chan struct{}
+// outboxConfig is what an outbox is made of: its settings, taken from
+// the engine's Config, and its collaborators. The engine makes it (New)
+// and starts and stops the outbox with itself; the outbox holds nothing
+// of the engine's.
+type outboxConfig struct {
+	// Owner names the instance the notifications are leased to
+	// (Config.InstanceID).
+	Owner string
+	// Workers caps the notifications sent at once (Config.NotifyWorkers,
+	// at least 1).
+	Workers int
+	// Tries is how many times a notification is tried before it fails
+	// (Config.NotifyTries).
+	Tries int
+	// Backoff is the wait after the first failed try, doubled after each
+	// (Config.NotifyBackoff).
+	Backoff time.Duration
+	// Lease is how long a claimed notification is held: the send's
+	// timeout plus Config.LeaseMargin.
+	Lease time.Duration
+	// QueueWait bounds how long a claimed notification waits for a free
+	// sender before it is put back (half Config.LeaseMargin).
+	QueueWait time.Duration
+	// SafetyPoll and ErrorBackoff are the engine's (Config).
+	SafetyPoll, ErrorBackoff time.Duration
+
+	// Store is the database.
+	Store Store
+	// Sender sends to channels; nil means action.NewNotifier(Action).
+	Sender Sender
+	// Action configures the default Sender.
+	Action action.Config
+	// Sends wakes the outbox when a notification was stored elsewhere
+	// (Notifier.Sends); nil: it wakes on its own engine's writes, its
+	// timer and the safety poll only.
+	Sends <-chan struct{}
+	// JobURL makes an event's link to the job page; nil: no link.
+	JobURL func(workspace, resourceGroup, collection, job string) string
+	// Calendars gives the calendars of the jobs whose schedule an event
+	// describes; nil: a job excluding calendars is described without.
+	Calendars CalendarSource
+	// Clock, Logger and Metrics are the engine's.
+	Clock   Clock
+	Logger  *slog.Logger
+	Metrics *Metrics
 }
 
 // outbox sends the notifications that the engine's writes store (SPEC
@@ -48,13 +76,15 @@ type sendNotifier interface {
 // tries. It wakes on the database's notification (NotifySendPayload), on
 // its own engine's writes, at the next due try, and at the safety poll.
 type outbox struct {
-	e      *Engine
-	store  NotifyStore
+	cfg    outboxConfig
+	store  Store
 	sender Sender
-	// jobURL makes an event's link to the job page; nil: no link.
-	jobURL func(workspace, resourceGroup, collection, job string) string
-	lease  time.Duration
+	clock  Clock
 	logger *slog.Logger
+	// ctx is the context of the outbox's database calls, cancelled when
+	// shutdown ends.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	sem     chan struct{}
 	freed   chan struct{}
@@ -82,20 +112,17 @@ type outbox struct {
 	onSent func(n *models.Notification, r models.DeliveryResult)
 }
 
-// newOutbox returns the outbox of e, or nil when sending is off or the
-// store cannot claim notifications.
-func newOutbox(e *Engine, deps Deps) *outbox {
-	st, ok := deps.Store.(NotifyStore)
-	if !ok || e.cfg.NotifyWorkers < 0 {
-		return nil
-	}
-	o := &outbox{e: e, store: st, sender: deps.Sender, jobURL: deps.JobURL, lease: action.NotifyTimeout + e.cfg.LeaseMargin,
-		logger: e.logger, sem: make(chan struct{}, e.cfg.NotifyWorkers), freed: make(chan struct{}, 1),
+// newOutbox returns an outbox made of cfg, not running (run starts it,
+// shutdown stops it).
+func newOutbox(cfg outboxConfig) *outbox {
+	o := &outbox{cfg: cfg, store: cfg.Store, sender: cfg.Sender, clock: cfg.Clock, logger: cfg.Logger,
+		sem: make(chan struct{}, cfg.Workers), freed: make(chan struct{}, 1),
 		poke: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), burst: newBurstSignal()}
 	if o.sender == nil {
-		n := action.NewNotifier(e.cfg.Action)
+		n := action.NewNotifier(cfg.Action)
 		o.sender, o.closer = n, n
 	}
+	o.ctx, o.cancel = context.WithCancel(context.Background())
 	o.sendCtx, o.sendCancel = context.WithCancel(context.Background())
 	return o
 }
@@ -116,11 +143,8 @@ func (o *outbox) wake() {
 func (o *outbox) run() {
 	defer close(o.done)
 	o.startRecorder()
-	var sends <-chan struct{}
-	if n, ok := o.e.notify.(sendNotifier); ok {
-		sends = n.Sends()
-	}
-	backoff := o.e.cfg.ErrorBackoff
+	sends := o.cfg.Sends
+	backoff := o.cfg.ErrorBackoff
 	more := false // the last claim was full: claim the rest without yielding
 	for {
 		select {
@@ -139,9 +163,9 @@ func (o *outbox) run() {
 				return
 			}
 			more = false
-			now := o.e.clock.Now()
-			ns, err := o.store.ClaimNotifications(o.e.bgCtx, models.ClaimParams{Owner: o.e.id, Now: now,
-				DueBy: o.dueBy(now), Lease: o.lease, Limit: limit})
+			now := o.clock.Now()
+			ns, err := o.store.ClaimNotifications(o.ctx, models.ClaimParams{Owner: o.cfg.Owner, Now: now,
+				DueBy: o.dueBy(now), Lease: o.cfg.Lease, Limit: limit})
 			if err != nil {
 				o.logger.Warn("engine: claiming notifications failed", "err", err, "retry_in", backoff.String())
 				if !o.sleep(backoff, sends, nil, nil) {
@@ -150,7 +174,7 @@ func (o *outbox) run() {
 				backoff = min(2*backoff, 5*time.Second)
 				continue
 			}
-			backoff = o.e.cfg.ErrorBackoff
+			backoff = o.cfg.ErrorBackoff
 			got = len(ns)
 			if !o.dispatch(ns, now) {
 				return
@@ -160,7 +184,7 @@ func (o *outbox) run() {
 				continue // there may be more due
 			}
 		}
-		delay := o.e.cfg.SafetyPoll
+		delay := o.cfg.SafetyPoll
 		var freed chan struct{}
 		// held gets the engine's busy-to-idle signal only while some
 		// notification is pending (perhaps held back for the burst):
@@ -168,12 +192,12 @@ func (o *outbox) run() {
 		var held <-chan struct{}
 		if free-got <= 0 {
 			freed = o.freed // due notifications wait for a free sender
-		} else if at, ok, err := o.store.NextNotification(o.e.bgCtx); err != nil {
+		} else if at, ok, err := o.store.NextNotification(o.ctx); err != nil {
 			o.logger.Warn("engine: next notification", "err", err)
-			delay = o.e.cfg.ErrorBackoff
+			delay = o.cfg.ErrorBackoff
 		} else if ok {
 			held = o.burst.idle
-			delay = min(delay, o.nextAt(at).Sub(o.e.clock.Now()))
+			delay = min(delay, o.nextAt(at).Sub(o.clock.Now()))
 			if delay <= 0 {
 				// Due but locked by another instance for a moment.
 				delay = idleRecheck
@@ -193,7 +217,7 @@ func (o *outbox) minBatch() int { return max(1, cap(o.sem)/4) }
 // waitFreed waits until minBatch senders are free or d has passed; it
 // reports false when the outbox stops.
 func (o *outbox) waitFreed(d time.Duration) bool {
-	t := o.e.clock.NewTimer(d)
+	t := o.clock.NewTimer(d)
 	defer t.Stop()
 	for cap(o.sem)-len(o.sem) < o.minBatch() {
 		select {
@@ -210,7 +234,7 @@ func (o *outbox) waitFreed(d time.Duration) bool {
 // sleep waits for d, a wake-up, a freed sender or (held) the engine's
 // claim loop turning idle; it reports false when the outbox stops.
 func (o *outbox) sleep(d time.Duration, sends, freed, held <-chan struct{}) bool {
-	t := o.e.clock.NewTimer(d)
+	t := o.clock.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C():
@@ -230,7 +254,7 @@ func (o *outbox) sleep(d time.Duration, sends, freed, held <-chan struct{}) bool
 func (o *outbox) deliver(n *models.Notification) {
 	res := o.send(n)
 	r := models.DeliveryResult{Delivered: res.Delivered, StatusCode: res.StatusCode, Answer: res.Answer, Error: res.Error,
-		Now: o.e.clock.Now()}
+		Now: o.clock.Now()}
 	gone := n.ChannelID == nil
 	switch {
 	case r.Delivered:
@@ -238,7 +262,7 @@ func (o *outbox) deliver(n *models.Notification) {
 		// Interrupted by Stop: another instance (or this one, restarted)
 		// sends it again at once.
 		r.RetryAt, r.Error = &r.Now, "interrupted: the instance sending it stopped"
-	case !gone && n.Attempts < o.e.cfg.NotifyTries:
+	case !gone && n.Attempts < o.cfg.Tries:
 		at := r.Now.Add(o.backoff(n.Attempts))
 		r.RetryAt = &at
 	}
@@ -253,15 +277,15 @@ func (o *outbox) deliver(n *models.Notification) {
 	if !r.Delivered {
 		level = slog.LevelWarn
 	}
-	o.logger.Log(o.e.bgCtx, level, "engine: notification sent", "notification_id", n.ID, "channel", n.ChannelName,
+	o.logger.Log(o.ctx, level, "engine: notification sent", "notification_id", n.ID, "channel", n.ChannelName,
 		"event", n.EventType, "delivered", r.Delivered, "try", n.Attempts, "status_code", r.StatusCode, "err", r.Error,
 		"duration", res.Duration.String())
-	o.e.metrics.observeNotification(r.Delivered, r.RetryAt != nil)
+	o.cfg.Metrics.observeNotification(r.Delivered, r.RetryAt != nil)
 }
 
 // backoff is the wait after the tries-th failed try.
 func (o *outbox) backoff(tries int) time.Duration {
-	d := o.e.cfg.NotifyBackoff
+	d := o.cfg.Backoff
 	for i := 1; i < tries && d < 24*time.Hour; i++ {
 		d *= 2
 	}
@@ -271,20 +295,20 @@ func (o *outbox) backoff(tries int) time.Duration {
 // finish records a try, retrying a few times while the database is
 // unavailable (else the lease expires and the notification is sent again).
 func (o *outbox) finish(n *models.Notification, r models.DeliveryResult) {
-	backoff := o.e.cfg.ErrorBackoff
+	backoff := o.cfg.ErrorBackoff
 	for try := 1; ; try++ {
-		err := o.store.FinishNotification(o.e.bgCtx, n.ID, o.e.id, r)
+		err := o.store.FinishNotification(o.ctx, n.ID, o.cfg.Owner, r)
 		switch {
 		case err == nil:
 			return
-		case errors.Is(err, models.ErrConflict) || try == 5 || o.e.bgCtx.Err() != nil:
+		case errors.Is(err, models.ErrConflict) || try == 5 || o.ctx.Err() != nil:
 			o.logger.Error("engine: notification try not recorded", "notification_id", n.ID, "err", err)
 			return
 		}
-		t := o.e.clock.NewTimer(backoff)
+		t := o.clock.NewTimer(backoff)
 		select {
 		case <-t.C():
-		case <-o.e.bgCtx.Done():
+		case <-o.ctx.Done():
 		}
 		t.Stop()
 		backoff = min(2*backoff, 5*time.Second)
@@ -296,7 +320,7 @@ func (o *outbox) send(n *models.Notification) action.SendResult {
 	if n.ChannelID == nil {
 		return action.SendResult{Error: "the channel " + n.ChannelName + " was deleted"}
 	}
-	ch, err := o.channels.get(o.e.bgCtx, *n.ChannelID, o.loadChannel)
+	ch, err := o.channels.get(o.ctx, *n.ChannelID, o.loadChannel)
 	if errors.Is(err, models.ErrNotFound) {
 		return action.SendResult{Error: "the channel " + n.ChannelName + " was deleted"}
 	}
@@ -307,12 +331,12 @@ func (o *outbox) send(n *models.Notification) action.SendResult {
 	if err := json.Unmarshal(n.Event, &ev); err != nil {
 		return action.SendResult{Error: fmt.Sprintf("the stored event cannot be read: %v", err)}
 	}
-	if o.jobURL != nil && ev.Job != "" {
-		ev.URL = o.jobURL(ev.Workspace, ev.ResourceGroup, ev.Collection, ev.Job)
+	if o.cfg.JobURL != nil && ev.Job != "" {
+		ev.URL = o.cfg.JobURL(ev.Workspace, ev.ResourceGroup, ev.Collection, ev.Job)
 	}
 	if ev.JobInfo != nil && ev.JobInfo.Description == "" && n.JobID != nil {
 		// A job deleted since, or unreadable: the event goes without.
-		ev.JobInfo.Description, _ = o.descriptions.get(o.e.bgCtx, *n.JobID, o.describeJob)
+		ev.JobInfo.Description, _ = o.descriptions.get(o.ctx, *n.JobID, o.describeJob)
 	}
 	return o.sender.Send(o.sendCtx, ch, &ev)
 }
@@ -342,6 +366,7 @@ func (o *outbox) shutdown(ctx context.Context) {
 	}
 	o.stopRecorder()
 	o.sendCancel()
+	o.cancel()
 	if o.closer != nil {
 		o.closer.CloseIdleConnections()
 	}
@@ -351,7 +376,7 @@ func (o *outbox) shutdown(ctx context.Context) {
 // NotifyWorkers), sends them and waits; it returns how many it claimed.
 // For tests that drive the engine step by step, without Start.
 func (o *outbox) sendDue(ctx context.Context) (int, error) {
-	ns, err := o.store.ClaimNotifications(ctx, models.ClaimParams{Owner: o.e.id, Now: o.e.clock.Now(), Lease: o.lease,
+	ns, err := o.store.ClaimNotifications(ctx, models.ClaimParams{Owner: o.cfg.Owner, Now: o.clock.Now(), Lease: o.cfg.Lease,
 		Limit: cap(o.sem)})
 	if err != nil {
 		return 0, err

@@ -25,8 +25,8 @@ func (o *outbox) describeJob(ctx context.Context, id int64) (string, error) {
 		base = *j.ScheduleBase
 	}
 	var opts recurrence.Options
-	if job.ExcludesCalendars() && o.e.calendars != nil {
-		if opts.Calendars, _, err = o.e.calendars.CollectionCalendars(ctx, j.JobCollectionID); err != nil {
+	if job.ExcludesCalendars() && o.cfg.Calendars != nil {
+		if opts.Calendars, _, err = o.cfg.Calendars.CollectionCalendars(ctx, j.JobCollectionID); err != nil {
 			return "", fmt.Errorf("engine: describe job %d: %w", id, err)
 		}
 	}

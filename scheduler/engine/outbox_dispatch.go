@@ -20,7 +20,7 @@ func (o *outbox) claimLimit(free int) int { return claimQueue * free }
 // sender: past it (the senders are held up by slow channels) the ones
 // still waiting are put back (models.Store.ReleaseNotifications), so
 // that none is sent after its lease could expire.
-func (o *outbox) queueWait() time.Duration { return o.e.cfg.LeaseMargin / 2 }
+func (o *outbox) queueWait() time.Duration { return o.cfg.QueueWait }
 
 // dispatch hands the notifications ns claimed at claimedAt to the
 // senders, waiting for a free one for each; those that waited longer than
@@ -34,7 +34,7 @@ func (o *outbox) dispatch(ns []models.Notification, claimedAt time.Time) bool {
 			o.release(ns[i:])
 			return false
 		}
-		if o.e.clock.Now().Sub(claimedAt) > o.queueWait() {
+		if o.clock.Now().Sub(claimedAt) > o.queueWait() {
 			<-o.sem
 			o.release(ns[i:])
 			return true
@@ -59,7 +59,7 @@ func (o *outbox) release(ns []models.Notification) {
 	for i := range ns {
 		ids[i] = ns[i].ID
 	}
-	if _, err := o.store.ReleaseNotifications(o.e.bgCtx, o.e.id, ids, o.e.clock.Now()); err != nil {
+	if _, err := o.store.ReleaseNotifications(o.ctx, o.cfg.Owner, ids, o.clock.Now()); err != nil {
 		// Their leases expire: they are sent later, a try counted.
 		o.logger.Warn("engine: claimed notifications not put back", "count", len(ids), "err", err)
 	}

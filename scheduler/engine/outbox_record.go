@@ -113,9 +113,9 @@ func (o *outbox) finishBatch(batch []*tryRecord) {
 	for i, t := range batch {
 		tries[i] = models.NotificationTry{ID: t.n.ID, Result: t.r}
 	}
-	backoff := o.e.cfg.ErrorBackoff
+	backoff := o.cfg.ErrorBackoff
 	for try := 1; ; try++ {
-		conflicts, err := o.store.FinishNotifications(o.e.bgCtx, o.e.id, tries)
+		conflicts, err := o.store.FinishNotifications(o.ctx, o.cfg.Owner, tries)
 		switch {
 		case err == nil:
 			for _, id := range conflicts {
@@ -123,14 +123,14 @@ func (o *outbox) finishBatch(batch []*tryRecord) {
 					"err", models.ErrConflict.Error())
 			}
 			return
-		case errors.Is(err, models.ErrConflict) || try == 5 || o.e.bgCtx.Err() != nil:
+		case errors.Is(err, models.ErrConflict) || try == 5 || o.ctx.Err() != nil:
 			o.logger.Error("engine: notification tries not recorded", "count", len(tries), "err", err)
 			return
 		}
-		t := o.e.clock.NewTimer(backoff)
+		t := o.clock.NewTimer(backoff)
 		select {
 		case <-t.C():
-		case <-o.e.bgCtx.Done():
+		case <-o.ctx.Done():
 		}
 		t.Stop()
 		backoff = min(2*backoff, 5*time.Second)

@@ -64,7 +64,7 @@ func (o *outbox) yield() bool {
 	if !o.burst.isBusy() {
 		return true
 	}
-	t := o.e.clock.NewTimer(busyClaimGap)
+	t := o.clock.NewTimer(busyClaimGap)
 	defer t.Stop()
 	select {
 	case <-t.C():

@@ -136,11 +136,8 @@ func (e *Engine) takeRide(max int) []models.AttemptOutcome {
 
 // rideable says whether batch may wait for the loop's next claim: it
 // holds only successes (a failure's retry, error action or notification
-// is written at once), and the store records results in its claims.
+// is written at once).
 func (e *Engine) rideable(batch []models.AttemptOutcome) bool {
-	if _, ok := e.store.(wakeClaimer); !ok {
-		return false
-	}
 	for i := range batch {
 		if !batch[i].Succeeded {
 			return false

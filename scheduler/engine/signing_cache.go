@@ -9,14 +9,6 @@ import (
 	"sked/models"
 )
 
-// signingByCollection is a SigningSource that can also read a collection's
-// signing secret with its updated_at (*models.Store is one): the engine
-// then keeps the opened secrets per collection (signingCache) instead of
-// reading them for every HTTP attempt.
-type signingByCollection interface {
-	SigningOf(ctx context.Context, collectionID int64) (*models.Signing, error)
-}
-
 // signingCache keeps the opened signing secret of each collection whose
 // jobs the engine ran, with the updated_at it was read at. An attempt's
 // claim reads the current updated_at of its collection's secret
@@ -27,7 +19,7 @@ type signingByCollection interface {
 // signingCacheSize collections are kept (cleared whole when full: there
 // are few signing collections). Safe for concurrent use.
 type signingCache struct {
-	src signingByCollection
+	src Store
 
 	mu sync.Mutex
 	m  map[int64]*models.Signing

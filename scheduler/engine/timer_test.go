@@ -44,9 +44,16 @@ func (s *memStore) add(at time.Time) {
 	s.mu.Unlock()
 }
 
-func (s *memStore) ClaimDue(_ context.Context, req models.ClaimRequest) ([]models.ClaimedAttempt, error) {
+// Claim records req.Outcomes, starts the due attempts and, with
+// req.NextWake, reads the next wake-up when it started fewer than
+// req.Limit, as *models.Store does.
+func (s *memStore) Claim(_ context.Context, req models.ClaimRequest) (models.ClaimResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var res models.ClaimResult
+	if len(req.Outcomes) > 0 {
+		res.Finished = s.finish(req.Outcomes)
+	}
 	s.claims = append(s.claims, req.Now)
 	def := s.def
 	if def == nil {
@@ -67,12 +74,22 @@ func (s *memStore) ClaimDue(_ context.Context, req models.ClaimRequest) ([]model
 		rest = append(rest, a)
 	}
 	s.due = rest
-	return out, nil
+	res.Attempts = out
+	if req.NextWake && len(out) < req.Limit {
+		res.WakeRead = true
+		res.NextWake, res.HasNext = s.nextWake()
+	}
+	return res, nil
 }
 
 func (s *memStore) FinishAttempts(_ context.Context, o []models.AttemptOutcome) ([]models.FinishedAttempt, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.finish(o), nil
+}
+
+// finish records outcomes o; s.mu is held.
+func (s *memStore) finish(o []models.AttemptOutcome) []models.FinishedAttempt {
 	s.finished += len(o)
 	out := make([]models.FinishedAttempt, len(o))
 	for i := range o {
@@ -83,19 +100,25 @@ func (s *memStore) FinishAttempts(_ context.Context, o []models.AttemptOutcome) 
 			out[i].NextStored = true
 		}
 	}
-	return out, nil
+	return out
 }
 
 func (s *memStore) NextWake(context.Context) (time.Time, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	at, ok := s.nextWake()
+	return at, ok, nil
+}
+
+// nextWake is the earliest due time; s.mu is held.
+func (s *memStore) nextWake() (time.Time, bool) {
 	var first time.Time
 	for _, a := range s.due {
 		if first.IsZero() || a.at.Before(first) {
 			first = a.at
 		}
 	}
-	return first, !first.IsZero(), nil
+	return first, !first.IsZero()
 }
 
 func (s *memStore) DueBacklog(context.Context, time.Time) (int64, error) { return 0, nil }
@@ -116,6 +139,37 @@ func (s *memStore) Prune(context.Context, time.Time, models.Retention) (models.P
 func (s *memStore) Heartbeat(context.Context, models.Heartbeat) (int64, error) { return 0, nil }
 func (s *memStore) RemoveInstance(context.Context, string) (bool, error)       { return true, nil }
 
+// memStore's collections do not sign, and it holds no notifications.
+
+func (s *memStore) SigningOf(context.Context, int64) (*models.Signing, error) {
+	return nil, models.ErrNotFound
+}
+func (s *memStore) ClaimNotifications(context.Context, models.ClaimParams) ([]models.Notification, error) {
+	return nil, nil
+}
+func (s *memStore) FinishNotification(context.Context, int64, string, models.DeliveryResult) error {
+	return models.ErrConflict
+}
+func (s *memStore) FinishNotifications(_ context.Context, _ string, tries []models.NotificationTry) ([]int64, error) {
+	ids := make([]int64, len(tries))
+	for i := range tries {
+		ids[i] = tries[i].ID
+	}
+	return ids, nil
+}
+func (s *memStore) ReleaseNotifications(context.Context, string, []int64, time.Time) (int64, error) {
+	return 0, nil
+}
+func (s *memStore) NextNotification(context.Context) (time.Time, bool, error) {
+	return time.Time{}, false, nil
+}
+func (s *memStore) ChannelByID(context.Context, int64) (*models.Channel, error) {
+	return nil, models.ErrNotFound
+}
+func (s *memStore) JobByID(context.Context, int64) (*models.Job, error) {
+	return nil, models.ErrNotFound
+}
+
 // memNotifier is a Notifier fed by the test.
 type memNotifier struct {
 	c   chan struct{}
@@ -125,6 +179,7 @@ type memNotifier struct {
 func (n *memNotifier) Run(ctx context.Context) error { <-ctx.Done(); return nil }
 func (n *memNotifier) C() <-chan struct{}            { return n.c }
 func (n *memNotifier) Due() <-chan time.Time         { return n.due }
+func (n *memNotifier) Sends() <-chan struct{}        { return nil }
 
 // okExecutor succeeds after d.
 type okExecutor struct{ d time.Duration }
