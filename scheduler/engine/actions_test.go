@@ -20,7 +20,7 @@ func (e *env) withActions(ac action.Config) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	e.engine = eng
+	e.useEngine(eng)
 }
 
 // onlyEntry returns the job's single history entry.

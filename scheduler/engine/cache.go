@@ -121,13 +121,6 @@ func (c *jobCache) put(id int64, cj *compiledJob) {
 	c.m[id] = c.lru.PushFront(&cacheEntry{id: id, cj: cj})
 }
 
-// len returns how many jobs are cached.
-func (c *jobCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lru.Len()
-}
-
 // sketch is a count-min sketch of how often job ids were looked up: four
 // rows of saturating counters (0 to 15), all halved every reset additions.
 // Not safe for concurrent use.

@@ -66,3 +66,10 @@ func TestJobCacheKeepsHittingAtAnyJobCount(t *testing.T) {
 		t.Fatalf("changed definition: %+v, %v", cj, err)
 	}
 }
+
+// len returns how many jobs are cached.
+func (c *jobCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len()
+}

@@ -6,7 +6,6 @@ import (
 	"sked/models"
 	"sked/models/jobdef"
 	"sked/scheduler/action"
-	"sync"
 	"time"
 )
 
@@ -178,37 +177,4 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	o.Owner = e.id
 	o.Description = describe(cj)
 	return o
-}
-
-// runDue claims everything due at the clock's now (up to MaxWorkers
-// attempts), runs it, waits and records the results. It returns how many
-// rows the claim returned. For tests that drive the engine step by step
-// with a fake clock, without Start.
-func (e *Engine) runDue(ctx context.Context) (int, error) {
-	now := e.clock.Now()
-	end := e.claimScope()
-	res, err := e.store.Claim(ctx, e.claimRequest(now, e.cfg.MaxWorkers))
-	end()
-	if err != nil {
-		return 0, err
-	}
-	got := res.Attempts
-	outcomes := make([]models.AttemptOutcome, len(got))
-	var wg sync.WaitGroup
-	for i := range got {
-		if got[i].Expired {
-			outcomes[i] = e.interrupted(&got[i], now)
-			continue
-		}
-		wg.Go(func() { outcomes[i] = e.execute(ctx, &got[i]) })
-	}
-	wg.Wait()
-	if len(outcomes) > 0 {
-		done, err := e.store.FinishAttempts(ctx, outcomes)
-		if err != nil {
-			return 0, err
-		}
-		e.observe(outcomes, done)
-	}
-	return len(got), nil
 }

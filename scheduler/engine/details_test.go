@@ -41,7 +41,7 @@ func TestExecutionDetailsKeepTheExchangeWithoutSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.engine = eng
+	e.useEngine(eng)
 	body := strings.Repeat("b", 8000) // a job's body is at most 8,192 characters
 	def := fmt.Sprintf(`{"action":{"type":"http","request":{"uri":%q,"method":"PUT","body":%q,
 		"headers":{"X-Api-Key":"key-material-123","X-Plain":"plain-value"},

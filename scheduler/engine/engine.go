@@ -52,8 +52,14 @@
 // interrupted run, and the target may see that attempt twice, with the same
 // Idempotency-Key and execution tag), writes every result, deletes its
 // heartbeat row (unless it still holds running attempts: the other
-// engines then recover them as from a dead engine) and returns. The other methods (RunNow,
-// EnableJob, DisableJob) may be called at any time, from any goroutine.
+// engines then recover them as from a dead engine) and returns. Wake and
+// InstanceID may be called at any time, from any goroutine.
+//
+// The engine writes no jobs: every change of a job (created, changed,
+// enabled, disabled, run now) goes through the write service,
+// scheduler/catalog, which queues a run now in the database and then
+// calls Wake (catalog.Runner). The engine reaches the database only
+// through Store (store.go), which lists every operation it uses.
 //
 // # Notifications
 //
@@ -64,13 +70,15 @@
 // consecutive_faults, jobCompleted, jobFaulted) and Claim (missed for a
 // Postponed entry, the end of a job); a rule with minInterval counts the
 // events inside its window into one digest (models/engine_throttle.go).
-// The engine's outbox (outbox.go) sends them with its own pool of
+// The engine's outbox (outbox.go: its own outboxConfig, nothing of the
+// Engine's) sends them with its own pool of
 // Config.NotifyWorkers, apart from the attempts' workers, claims them with
 // a lease like attempts (exactly once across instances), records every try
 // in the delivery log, and retries with exponential backoff
 // (Config.NotifyTries, Config.NotifyBackoff). It wakes on the database's
 // notification (models.NotifySendPayload), on its own writes, at the next
-// due try and at the safety poll. Stop stops it after the result writers.
+// due try and at the safety poll. Start starts it; Stop stops it after the
+// result writers.
 //
 // # Deleted or disabled jobs
 //
@@ -120,8 +128,7 @@ type Deps struct {
 	Store Store
 	// Notifier wakes the engine when jobs change and when other engines
 	// store attempts; nil means wake-ups come only from the timer and the
-	// safety poll (and from this engine's own RunNow/EnableJob calls and
-	// writes).
+	// safety poll (and from Wake and this engine's own writes).
 	Notifier Notifier
 	// Clock defaults to SystemClock.
 	Clock Clock

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"sked/models"
 	"sked/models/jobdef"
 	"sked/scheduler/recurrence"
 )
@@ -175,20 +176,31 @@ func TestScheduleRunsAtTheRecurrenceOccurrences(t *testing.T) {
 	}
 }
 
-func TestJobCreatedWhileNoEngineRanIsScheduledFromWhenAnEngineSeesIt(t *testing.T) {
+// TestJobCreatedWhileNoEngineRanFollowsItsMisfirePolicy: the write
+// service plans a new job's first run at its creation, so an engine that
+// starts ten minutes later finds that occurrence missed (more than
+// MisfireGrace late): the default policy skips it with a Postponed entry,
+// and the hourly job keeps the schedule of its creation; with runOnce the
+// missed occurrence runs once now.
+func TestJobCreatedWhileNoEngineRanFollowsItsMisfirePolicy(t *testing.T) {
 	e := newEnv(t, nil)
+	created := e.clock.Now()
 	once := e.put("once", `{"action":`+e.action("/o", "")+`}`)
 	every := e.put("every", `{"action":`+e.action("/e", "")+`,"recurrence":{"frequency":"hour"}}`)
+	catchUp := e.put("catch-up", `{"action":`+e.action("/c", "")+`,"recurrence":{"frequency":"hour"},"misfirePolicy":"runOnce"}`)
 	// The engine starts ten minutes later.
-	now := e.clock.Add(10 * time.Minute)
+	e.clock.Add(10 * time.Minute)
 	e.drain()
 	for _, id := range []int64{once, every} {
 		h := e.history(id)
-		if len(h) != 1 || h[0].Status != "Completed" || !h[0].ExpectedExecutionTime.Equal(now) {
-			t.Errorf("job %d: history %v, want one run now (%v)", id, historyLines(h), now)
+		if len(h) != 1 || h[0].Status != models.StatusPostponed || !h[0].ExpectedExecutionTime.Equal(created) {
+			t.Errorf("job %d: history %v, want the occurrence of its creation (%v) postponed", id, historyLines(h), created)
 		}
 	}
-	if j := e.job(every); j.NextRunAt == nil || !j.NextRunAt.Equal(now.Add(time.Hour)) {
-		t.Errorf("next run %v, want an hour after the engine saw the job", j.NextRunAt)
+	if j := e.job(every); j.NextRunAt == nil || !j.NextRunAt.Equal(created.Add(time.Hour)) {
+		t.Errorf("next run %v, want an hour after the job's creation", j.NextRunAt)
+	}
+	if h := e.history(catchUp); len(h) != 1 || h[0].Status != models.StatusCompleted || !h[0].ExpectedExecutionTime.Equal(created) {
+		t.Errorf("runOnce job: history %v, want the missed occurrence of %v run once", historyLines(h), created)
 	}
 }

@@ -52,7 +52,11 @@ func TestExactlyOnceAcrossThreeEngines(t *testing.T) {
 		stores = append(stores, s)
 		engines[i] = startLive(t, s, Config{InstanceID: fmt.Sprintf("engine-%d", i)})
 	}
-	coll := newCollection(t, stores[0])
+	// A collection holds at most 1,000 jobs.
+	colls := make([]*models.CollectionRow, (jobs+999)/1000)
+	for i := range colls {
+		colls[i] = newCollection(t, stores[0])
+	}
 	t0 := time.Now().Add(15 * time.Second).Truncate(time.Second)
 	ids := make([]int64, jobs)
 	starts := make([]time.Time, jobs)
@@ -60,7 +64,7 @@ func TestExactlyOnceAcrossThreeEngines(t *testing.T) {
 	late := 0
 	for i := range jobs {
 		starts[i] = t0.Add(time.Duration(i%60) * time.Second)
-		ids[i] = putJob(t, stores[i%3], coll.ID, fmt.Sprintf("j%d", i), fmt.Sprintf(
+		ids[i] = putJob(t, stores[i%3], colls[i/1000], fmt.Sprintf("j%d", i), fmt.Sprintf(
 			`{"startTime":%q,"recurrence":{"frequency":"minute"},"action":%s}`, rfc(starts[i]), httpAction(tg.URL+"/x", "")))
 		// A job saved after its start time does not run the occurrences
 		// before it was saved (SPEC §2: past occurrences do not run): on
@@ -167,7 +171,7 @@ func TestPostgresRestartDuringARun(t *testing.T) {
 	t0 := time.Now().Add(2 * time.Second).Truncate(time.Second)
 	ids := map[int64]bool{}
 	for i := range n {
-		ids[putJob(t, store, coll.ID, fmt.Sprintf("r%d", i), fmt.Sprintf(`{"startTime":%q,"action":%s}`,
+		ids[putJob(t, store, coll, fmt.Sprintf("r%d", i), fmt.Sprintf(`{"startTime":%q,"action":%s}`,
 			rfc(t0.Add(time.Duration(i%6)*time.Second)), httpAction(tg.URL+"/r", `"timeout":"PT5S"`)))] = true
 	}
 	<-tg.seen // the first attempts are in flight

@@ -63,14 +63,14 @@ func TestKilledInstanceAttemptsAreRecoveredWithinSeconds(t *testing.T) {
 	// A slow attempt on engine A, which has one worker: while it runs, A
 	// claims nothing else.
 	a := startLive(t, openStore(t, dsn), Config{InstanceID: "A", MaxWorkers: 1, SafetyPoll: noPoll})
-	slow := putJob(t, outside, coll.ID, "slow", `{"action":`+httpAction(tg.URL+"/slow",
+	slow := putJob(t, outside, coll, "slow", `{"action":`+httpAction(tg.URL+"/slow",
 		`"timeout":"PT2M","retryPolicy":{"retryType":"none"}`)+`}`)
 	waitPath(t, tg, "/slow", 10*time.Second)
 	engines := []*live{a}
 	for _, id := range []string{"B", "C"} {
 		engines = append(engines, startLive(t, openStore(t, dsn), Config{InstanceID: id, SafetyPoll: noPoll}))
 	}
-	killed := putJob(t, outside, coll.ID, "killed", `{"action":`+httpAction(tg.URL+"/killed",
+	killed := putJob(t, outside, coll, "killed", `{"action":`+httpAction(tg.URL+"/killed",
 		`"timeout":"PT10M","retryPolicy":{"retryType":"fixed","retryInterval":"PT15S","retryCount":1}`)+`}`)
 	waitPath(t, tg, "/killed", 10*time.Second)
 	victim := engineOf(t, outside, killed, engines)

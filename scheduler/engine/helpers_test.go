@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,6 +15,8 @@ import (
 
 	"sked/models"
 	"sked/models/testdb"
+	"sked/scheduler/catalog"
+	"sked/scheduler/catalog/catalogtest"
 	"sked/scheduler/clocktest"
 )
 
@@ -89,39 +90,32 @@ func allowLoopback(cfg Config) Config {
 	return cfg
 }
 
-// env is one test's database, collection, fake clock, target and engine.
+// env is one test's database, collection, fake clock, target and engine,
+// and the write service that makes its jobs (at the fake clock, running
+// them now through the engine).
 type env struct {
 	t      *testing.T
 	ctx    context.Context
 	store  *models.Store
-	coll   *models.JobCollection
+	coll   *models.CollectionRow
 	clock  *fakeClock
 	engine *Engine
+	cat    *catalog.Catalog
 	target *target
 }
 
-var collectionSeq struct {
-	sync.Mutex
-	n int
+// newCollection creates a collection of the default workspace through
+// the write service (catalogtest).
+func newCollection(t testing.TB, store *models.Store) *models.CollectionRow {
+	t.Helper()
+	return catalogtest.Collection(t, catalog.New(store, nil), catalogtest.CollectionOpts{})
 }
 
-func newCollection(t testing.TB, store *models.Store) *models.JobCollection {
+// putJob creates job name of coll with definition def through the write
+// service, at the real clock, and returns its id.
+func putJob(t testing.TB, store *models.Store, coll *models.CollectionRow, name, def string) int64 {
 	t.Helper()
-	ctx := context.Background()
-	if needs, _ := store.NeedsSetup(ctx); needs {
-		if _, err := store.CreateUser(ctx, models.NewUser{Username: "owner", Password: "password123"}); err != nil && !strings.Contains(err.Error(), "taken") {
-			t.Fatal(err)
-		}
-	}
-	collectionSeq.Lock()
-	collectionSeq.n++
-	name := fmt.Sprintf("c%d", collectionSeq.n)
-	collectionSeq.Unlock()
-	c := &models.JobCollection{Name: name}
-	if err := store.CreateCollection(ctx, models.DefaultWorkspaceID, "rg", c); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return catalogtest.Job(t, catalog.New(store, nil), coll, catalogtest.JobOpts{Name: name, Definition: def}).ID
 }
 
 func quietLogger() *slog.Logger {
@@ -132,7 +126,7 @@ func quietLogger() *slog.Logger {
 }
 
 // newEnv returns an env whose clock starts a few seconds ahead of the real
-// clock (Store.PutJob takes a new job's schedule base from the real clock).
+// clock, on a second boundary.
 func newEnv(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *env {
 	t.Helper()
 	store := testdb.Store(t)
@@ -142,8 +136,14 @@ func newEnv(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.engine = eng
+	e.useEngine(eng)
 	return e
+}
+
+// useEngine makes eng the env's engine, and the write service's runner.
+func (e *env) useEngine(eng *Engine) {
+	e.engine = eng
+	e.cat = catalog.New(e.store, e.clock.Now).WithRunner(eng)
 }
 
 // action returns an http action JSON calling the env's target at path.
@@ -155,14 +155,36 @@ func (e *env) action(path, extra string) string {
 	return a + "}"
 }
 
-// put creates job name with the given definition and returns its id.
+// put creates job name with the given definition through the write
+// service (its first run planned at the env's clock) and returns its id.
 func (e *env) put(name, def string) int64 {
 	e.t.Helper()
-	j := &models.Job{JobCollectionID: e.coll.ID, Name: name, Definition: json.RawMessage(def)}
-	if _, err := e.store.PutJob(e.ctx, j); err != nil {
-		e.t.Fatal(err)
+	return catalogtest.Job(e.t, e.cat, e.coll, catalogtest.JobOpts{Name: name, Definition: def}).ID
+}
+
+// runNow runs job id now through the write service and returns the
+// attempt's id.
+func (e *env) runNow(id int64) (int64, error) {
+	e.t.Helper()
+	return e.cat.RunNow(e.ctx, catalogtest.Actor, e.coll, e.job(id))
+}
+
+// setEnabled enables or disables job id through the write service.
+func (e *env) setEnabled(id int64, enabled bool) error {
+	e.t.Helper()
+	if enabled {
+		return e.cat.EnableJob(e.ctx, catalogtest.Actor, e.coll, e.job(id))
 	}
-	return j.ID
+	return e.cat.DisableJob(e.ctx, catalogtest.Actor, e.coll, e.job(id))
+}
+
+// setCollectionState sets the state of the env's collection through the
+// write service.
+func (e *env) setCollectionState(state models.CollectionState) error {
+	e.t.Helper()
+	ref := models.CollectionRef{WorkspaceID: e.coll.WorkspaceID, ResourceGroup: e.coll.ResourceGroup, Name: e.coll.Name}
+	_, err := e.cat.SetCollectionState(e.ctx, catalogtest.Actor, ref, state)
+	return err
 }
 
 // drain runs everything due at the clock's now, repeatedly, until nothing

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -14,6 +13,8 @@ import (
 
 	"sked/models"
 	"sked/models/testdb"
+	"sked/scheduler/catalog"
+	"sked/scheduler/catalog/catalogtest"
 )
 
 // openStore opens another Store on dsn (another instance's connections).
@@ -22,10 +23,12 @@ func openStore(t testing.TB, dsn string) *models.Store {
 	return testdb.Open(t, dsn, models.Options{PasswordCost: bcrypt.MinCost})
 }
 
-// live is a started engine with a channel of its written results.
+// live is a started engine with a channel of its written results, and a
+// write service that runs jobs now through it.
 type live struct {
 	*Engine
 	done chan models.FinishedAttempt
+	cat  *catalog.Catalog
 }
 
 // startLive starts an engine on store with the system clock and LISTEN/
@@ -43,7 +46,7 @@ func startLive(t testing.TB, store *models.Store, cfg Config) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &live{Engine: e, done: make(chan models.FinishedAttempt, 100000)}
+	l := &live{Engine: e, done: make(chan models.FinishedAttempt, 100000), cat: catalog.New(store, nil).WithRunner(e)}
 	e.onFinish = func(_ []models.AttemptOutcome, done []models.FinishedAttempt) {
 		for _, d := range done {
 			select {
@@ -71,13 +74,21 @@ func (l *live) next(t testing.TB) models.FinishedAttempt {
 	panic("unreachable")
 }
 
-func putJob(t testing.TB, store *models.Store, coll int64, name, def string) int64 {
+// runNow runs job id of coll now through the engine's write service and
+// returns the attempt's id.
+func (l *live) runNow(t testing.TB, coll *models.CollectionRow, id int64) (int64, error) {
 	t.Helper()
-	j := &models.Job{JobCollectionID: coll, Name: name, Definition: json.RawMessage(def)}
-	if _, err := store.PutJob(context.Background(), j); err != nil {
+	return l.cat.RunNow(context.Background(), catalogtest.Actor, coll, jobByID(t, l.store, id))
+}
+
+// jobByID returns job id of store.
+func jobByID(t testing.TB, store Store, id int64) *models.Job {
+	t.Helper()
+	j, err := store.JobByID(context.Background(), id)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return j.ID
+	return j
 }
 
 func httpAction(url, extra string) string {
@@ -97,12 +108,12 @@ func TestLiveEngineWakesOnNotifyTimerAndRunNowWithoutLeaks(t *testing.T) {
 	// A safety poll of an hour: every wake-up below comes from a
 	// notification, the due-time timer or RunNow.
 	e := startLive(t, store, Config{SafetyPoll: time.Hour})
-	id := putJob(t, store, coll.ID, "created", `{"action":`+httpAction(tg.URL+"/created", "")+`}`)
+	id := putJob(t, store, coll, "created", `{"action":`+httpAction(tg.URL+"/created", "")+`}`)
 	if d := e.next(t); d.JobID != id || !d.Recorded {
 		t.Fatalf("first result %+v", d)
 	}
 	start := time.Now().Add(2 * time.Second).Truncate(time.Second).Add(time.Second)
-	later := putJob(t, store, coll.ID, "later", fmt.Sprintf(`{"startTime":%q,"action":%s}`, rfc(start), httpAction(tg.URL+"/later", "")))
+	later := putJob(t, store, coll, "later", fmt.Sprintf(`{"startTime":%q,"action":%s}`, rfc(start), httpAction(tg.URL+"/later", "")))
 	if d := e.next(t); d.JobID != later {
 		t.Fatalf("second result %+v", d)
 	}
@@ -111,9 +122,9 @@ func TestLiveEngineWakesOnNotifyTimerAndRunNowWithoutLeaks(t *testing.T) {
 		t.Fatalf("history %+v", h)
 	}
 	t.Logf("started %d ms after its time", *h[0].LatenessMs)
-	far := putJob(t, store, coll.ID, "far", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"year"},"action":%s}`,
+	far := putJob(t, store, coll, "far", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"year"},"action":%s}`,
 		rfc(time.Now().Add(300*24*time.Hour)), httpAction(tg.URL+"/far", "")))
-	if _, err := e.RunNow(ctx, far); err != nil {
+	if _, err := e.runNow(t, coll, far); err != nil {
 		t.Fatal(err)
 	}
 	if d := e.next(t); d.JobID != far {
@@ -146,9 +157,9 @@ func TestJobDisabledOrDeletedWhileItsAttemptRuns(t *testing.T) {
 	retry := `"retryPolicy":{"retryType":"fixed","retryInterval":"PT15S","retryCount":3}`
 
 	// Disabled: the running attempt finishes and is recorded; no retry.
-	dis := putJob(t, store, coll.ID, "dis", `{"action":`+httpAction(tg.URL+"/dis", retry)+`}`)
+	dis := putJob(t, store, coll, "dis", `{"action":`+httpAction(tg.URL+"/dis", retry)+`}`)
 	<-tg.seen
-	if err := e.DisableJob(ctx, dis); err != nil {
+	if err := e.cat.DisableJob(ctx, catalogtest.Actor, coll, jobByID(t, store, dis)); err != nil {
 		t.Fatal(err)
 	}
 	release <- struct{}{}
@@ -168,9 +179,9 @@ func TestJobDisabledOrDeletedWhileItsAttemptRuns(t *testing.T) {
 	}
 
 	// Deleted: the request finishes; nothing is recorded.
-	del := putJob(t, store, coll.ID, "del", `{"action":`+httpAction(tg.URL+"/del", retry)+`}`)
+	del := putJob(t, store, coll, "del", `{"action":`+httpAction(tg.URL+"/del", retry)+`}`)
 	<-tg.seen
-	if err := store.DeleteJob(ctx, del); err != nil {
+	if err := e.cat.DeleteJob(ctx, catalogtest.Actor, coll, "del"); err != nil {
 		t.Fatal(err)
 	}
 	release <- struct{}{}
@@ -196,7 +207,7 @@ func TestCrashedEngineAttemptIsInterruptedAndRetriedByAnother(t *testing.T) {
 	})
 	tg.seen = make(chan received, 10)
 	a := startLive(t, storeA, Config{InstanceID: "A", LeaseMargin: time.Second})
-	id := putJob(t, storeA, coll.ID, "crash", `{"action":`+httpAction(tg.URL+"/c",
+	id := putJob(t, storeA, coll, "crash", `{"action":`+httpAction(tg.URL+"/c",
 		`"timeout":"PT2S","retryPolicy":{"retryType":"fixed","retryInterval":"PT15S","retryCount":2}`)+`}`)
 	<-tg.seen
 	// A crashes mid-attempt: nothing it still has is written.
@@ -241,7 +252,7 @@ func TestGracefulStopReleasesInterruptedAttemptsToAnotherEngine(t *testing.T) {
 	})
 	tg.seen = make(chan received, 10)
 	a := startLive(t, storeA, Config{InstanceID: "A"})
-	id := putJob(t, storeA, coll.ID, "release", `{"action":`+httpAction(tg.URL+"/r", `"retryPolicy":{"retryType":"none"}`)+`}`)
+	id := putJob(t, storeA, coll, "release", `{"action":`+httpAction(tg.URL+"/r", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	<-tg.seen
 	stopCtx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	a.Stop(stopCtx)

@@ -19,7 +19,7 @@ func TestMetricsCountAttemptsLatenessAndBacklog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.engine = eng
+	e.useEngine(eng)
 	e.put("good", `{"action":`+e.action("/good", "")+`}`)
 	e.put("bad", `{"action":`+e.action("/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	// Scheduled but not run yet: two due occurrences.

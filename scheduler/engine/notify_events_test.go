@@ -13,6 +13,7 @@ import (
 
 	"sked/models"
 	"sked/models/notifydef"
+	"sked/scheduler/catalog/catalogtest"
 )
 
 // failingPaths answers 500 on paths starting with /bad, 200 otherwise.
@@ -42,7 +43,7 @@ func TestNotifyEventsFireForTheirScopeOnce(t *testing.T) {
 	addRule(t, e.store, ws, "other-job", fmt.Sprintf(
 		`{"channel":"hook","scope":{"resourceGroup":"rg","collection":%q,"job":"nobody"},"events":["attemptFailed","jobFaulted"]}`, coll))
 	// Another workspace's rule never sees this workspace's jobs.
-	owner, err := e.store.UserByName(e.ctx, "owner")
+	owner, err := e.store.UserByName(e.ctx, catalogtest.AdminName)
 	if err != nil {
 		t.Fatal(err)
 	}

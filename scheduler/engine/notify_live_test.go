@@ -92,7 +92,7 @@ func TestNotifyExactlyOnceAcrossThreeEngines(t *testing.T) {
 	addRule(t, stores[0], ws, "faults", `{"channel":"hook","events":["occurrenceFaulted"]}`)
 	const jobs = 200
 	for i := range jobs {
-		putJob(t, stores[i%3], coll.ID, fmt.Sprintf("j%d", i), `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
+		putJob(t, stores[i%3], coll, fmt.Sprintf("j%d", i), `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	}
 	byJob := map[string]int{}
 	deadline := time.After(2 * time.Minute)
@@ -176,11 +176,11 @@ func TestNotifyFailingChannelsAreRetriedAndDoNotDelayJobs(t *testing.T) {
 
 	// One failing job, then 40 jobs due over the next four seconds, all
 	// while the hanging channel holds one of the two senders.
-	putJob(t, store, coll.ID, "bad", `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
+	putJob(t, store, coll, "bad", `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	t0 := time.Now().Add(2 * time.Second).Truncate(time.Second)
 	ids := make([]int64, 40)
 	for i := range ids {
-		ids[i] = putJob(t, store, coll.ID, fmt.Sprintf("ok%d", i), fmt.Sprintf(`{"startTime":%q,"action":%s}`,
+		ids[i] = putJob(t, store, coll, fmt.Sprintf("ok%d", i), fmt.Sprintf(`{"startTime":%q,"action":%s}`,
 			rfc(t0.Add(time.Duration(i%4)*time.Second)), httpAction(tg.URL+"/ok", "")))
 	}
 	for range len(ids) + 1 {
@@ -271,7 +271,7 @@ func TestNotifyStopPutsBackWhatItCouldNotSend(t *testing.T) {
 	addRule(t, store, ws, "faults", `{"channel":"hook","events":["occurrenceFaulted"]}`)
 	h.seen = make(chan hookEvent, 10)
 	a, _ := startNotifying(t, store, Config{InstanceID: "A"})
-	putJob(t, store, coll.ID, "bad", `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
+	putJob(t, store, coll, "bad", `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	first := <-h.seen // the send hangs
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()

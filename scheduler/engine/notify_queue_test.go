@@ -33,7 +33,7 @@ func TestNotifyClaimedButWaitingTooLongArePutBack(t *testing.T) {
 	// notifications claimed together, the second and third wait longer.
 	e, tries := startNotifying(t, store, Config{NotifyWorkers: 1, LeaseMargin: 2 * time.Second})
 	for _, name := range []string{"a", "b", "c"} {
-		putJob(t, store, coll.ID, name, `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
+		putJob(t, store, coll, name, `{"action":`+httpAction(tg.URL+"/bad", `"retryPolicy":{"retryType":"none"}`)+`}`)
 	}
 	seen := map[string]bool{}
 	for range 3 {

@@ -371,20 +371,3 @@ func (o *outbox) shutdown(ctx context.Context) {
 		o.closer.CloseIdleConnections()
 	}
 }
-
-// sendDue claims the notifications due at the clock's now (up to
-// NotifyWorkers), sends them and waits; it returns how many it claimed.
-// For tests that drive the engine step by step, without Start.
-func (o *outbox) sendDue(ctx context.Context) (int, error) {
-	ns, err := o.store.ClaimNotifications(ctx, models.ClaimParams{Owner: o.cfg.Owner, Now: o.clock.Now(), Lease: o.cfg.Lease,
-		Limit: cap(o.sem)})
-	if err != nil {
-		return 0, err
-	}
-	var wg sync.WaitGroup
-	for i := range ns {
-		wg.Go(func() { o.deliver(&ns[i]) })
-	}
-	wg.Wait()
-	return len(ns), nil
-}

@@ -52,7 +52,7 @@ func TestBusyEngineRecordsResultsInItsClaims(t *testing.T) {
 	ids, all := map[int64]bool{}, []int64{}
 	for i := range n {
 		all = append(all, 0)
-		all[i] = putJob(t, store.Store, coll.ID, fmt.Sprintf("j%02d", i),
+		all[i] = putJob(t, store.Store, coll, fmt.Sprintf("j%02d", i),
 			fmt.Sprintf(`{"startTime":%q,"action":%s}`, rfc(start), httpAction(tg.URL+"/x", "")))
 		ids[all[i]] = true
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
+	"sked/scheduler/catalog/catalogtest"
 )
 
 func TestDisabledJobDoesNotRunAndReEnablingSchedulesFromNow(t *testing.T) {
@@ -17,10 +19,10 @@ func TestDisabledJobDoesNotRunAndReEnablingSchedulesFromNow(t *testing.T) {
 	start := e.clock.Now().Add(time.Minute)
 	id := e.put("dis", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"minute","interval":10},"action":%s}`, rfc(start), e.action("/d", "")))
 	e.drain()
-	if err := e.engine.DisableJob(e.ctx, id); err != nil {
+	if err := e.setEnabled(id, false); err != nil {
 		t.Fatal(err)
 	}
-	if j := e.job(id); j.State != "disabled" || j.NextRunAt != nil {
+	if j := e.job(id); j.State != jobdef.Disabled || j.NextRunAt != nil {
 		t.Fatalf("disabled job: state %s next %v", j.State, j.NextRunAt)
 	}
 	e.clock.Set(start.Add(time.Hour + 3*time.Minute))
@@ -28,7 +30,7 @@ func TestDisabledJobDoesNotRunAndReEnablingSchedulesFromNow(t *testing.T) {
 	if n := len(e.target.requests()); n != 0 {
 		t.Fatalf("a disabled job ran %d times", n)
 	}
-	if err := e.engine.EnableJob(e.ctx, id); err != nil {
+	if err := e.setEnabled(id, true); err != nil {
 		t.Fatal(err)
 	}
 	e.drain()
@@ -46,7 +48,8 @@ func TestDisabledJobDoesNotRunAndReEnablingSchedulesFromNow(t *testing.T) {
 	if n := len(e.target.requests()); n != 1 {
 		t.Errorf("ran %d times after re-enabling, want 1", n)
 	}
-	if err := e.engine.EnableJob(e.ctx, 424242); !errors.Is(err, models.ErrNotFound) {
+	ghost := &models.Job{ID: 424242, Name: "ghost", State: jobdef.Disabled}
+	if err := e.cat.EnableJob(e.ctx, catalogtest.Actor, e.coll, ghost); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("enable unknown job: %v", err)
 	}
 }
@@ -58,7 +61,7 @@ func TestDisabledCollectionRunsNothingAndMissedOccurrencesArePostponed(t *testin
 	e.clock.Set(start)
 	e.drain()
 	for _, state := range []models.CollectionState{models.CollectionDisabled, models.CollectionSuspended} {
-		if err := e.store.SetCollectionState(e.ctx, e.coll.ID, state); err != nil {
+		if err := e.setCollectionState(state); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Add(5 * time.Minute)
@@ -67,7 +70,7 @@ func TestDisabledCollectionRunsNothingAndMissedOccurrencesArePostponed(t *testin
 			t.Fatalf("a %s collection ran its job (%d requests)", state, n)
 		}
 	}
-	if err := e.store.SetCollectionState(e.ctx, e.coll.ID, "Enabled"); err != nil {
+	if err := e.setCollectionState(models.CollectionEnabled); err != nil {
 		t.Fatal(err)
 	}
 	// Now start+10m30s: the occurrences start+1m … start+9m were missed
@@ -109,7 +112,7 @@ func TestRunNowAddsOneOccurrenceAndKeepsTheSchedule(t *testing.T) {
 	start := e.clock.Now().Add(time.Hour)
 	id := e.put("now", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"day","count":1},"action":%s}`, rfc(start), e.action("/n", "")))
 	e.drain()
-	attemptID, err := e.engine.RunNow(e.ctx, id)
+	attemptID, err := e.runNow(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +122,7 @@ func TestRunNowAddsOneOccurrenceAndKeepsTheSchedule(t *testing.T) {
 		t.Fatalf("requests %+v, want one with tag %d", got, attemptID)
 	}
 	j := e.job(id)
-	if j.State != "enabled" || !j.NextRunAt.Equal(start) {
+	if j.State != jobdef.Enabled || !j.NextRunAt.Equal(start) {
 		t.Errorf("run now changed the schedule: state %s next %v", j.State, j.NextRunAt)
 	}
 	// Run now does not use up recurrence.count: the scheduled occurrence runs.
@@ -128,10 +131,10 @@ func TestRunNowAddsOneOccurrenceAndKeepsTheSchedule(t *testing.T) {
 	if n := len(e.target.requests()); n != 2 {
 		t.Errorf("scheduled occurrence after run now: %d requests, want 2", n)
 	}
-	if j := e.job(id); j.State != "completed" {
+	if j := e.job(id); j.State != jobdef.Completed {
 		t.Errorf("state %s", j.State)
 	}
-	if _, err := e.engine.RunNow(e.ctx, id); !errors.Is(err, models.ErrJobFinished) {
+	if _, err := e.runNow(id); !errors.Is(err, models.ErrJobFinished) {
 		t.Errorf("run now on a completed job: %v", err)
 	}
 }

@@ -70,8 +70,4 @@ type Store interface {
 	// JobByID returns job id (for the schedule description of its
 	// events), or an error wrapping models.ErrNotFound.
 	JobByID(ctx context.Context, id int64) (*models.Job, error)
-	// RunNow queues an extra occurrence of job jobID due at now.
-	RunNow(ctx context.Context, jobID int64, now time.Time) (int64, error)
-	// SetJobEnabled enables or disables job jobID at now.
-	SetJobEnabled(ctx context.Context, jobID int64, enabled bool, now time.Time) error
 }

@@ -122,11 +122,6 @@ func (s *memStore) nextWake() (time.Time, bool) {
 }
 
 func (s *memStore) DueBacklog(context.Context, time.Time) (int64, error) { return 0, nil }
-func (s *memStore) RunNow(_ context.Context, _ int64, now time.Time) (int64, error) {
-	s.add(now)
-	return 1, nil
-}
-func (s *memStore) SetJobEnabled(context.Context, int64, bool, time.Time) error { return nil }
 func (s *memStore) ReleaseAttempts(_ context.Context, _ string, ids []int64, now time.Time) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -214,10 +209,10 @@ func TestLoopSleepsUntilTheEarliestDueTimeWithoutPolling(t *testing.T) {
 		store.add(time.Now())
 		notifier.c <- struct{}{}
 		time.Sleep(time.Second)
-		// Run now from this instance.
-		if _, err := e.RunNow(context.Background(), 1); err != nil {
-			t.Fatal(err)
-		}
+		// Run now from this instance: the write service queues the
+		// attempt, then wakes the engine.
+		store.add(time.Now())
+		e.Wake()
 		time.Sleep(time.Hour)
 		if err := e.Stop(context.Background()); err != nil {
 			t.Fatal(err)

@@ -60,3 +60,17 @@ func (e *Engine) forwardDue() {
 		}
 	}
 }
+
+// Wake makes the engine look for due attempts at once: a writer outside
+// the engine (the write service) calls it after committing a run it
+// queued, so this instance need not wait for its own notification. Safe
+// for concurrent use; a wake-up already pending absorbs it.
+func (e *Engine) Wake() { e.wake() }
+
+// wake makes the loop look at the database again.
+func (e *Engine) wake() {
+	select {
+	case e.poke <- struct{}{}:
+	default:
+	}
+}

@@ -11,6 +11,8 @@ import (
 
 	"sked/models"
 	"sked/models/testdb"
+	"sked/scheduler/catalog"
+	"sked/scheduler/catalog/catalogtest"
 )
 
 // The timing tests of issue 11 (SPEC §13.1) on real PostgreSQL with the
@@ -104,19 +106,15 @@ func checkErrorAction(t *testing.T, h []models.HistoryEntry) {
 // reEnable creates a disabled minute job whose next occurrence after
 // enabling it now is in 4 s, enables it with enable, and checks that this
 // occurrence starts on time.
-func reEnable(t *testing.T, store *models.Store, coll int64, tg *target, enable func(id int64) error) {
+func reEnable(t *testing.T, store *models.Store, coll *models.CollectionRow, tg *target, enable func(j *models.Job) error) {
 	t.Helper()
-	ctx := context.Background()
 	next := time.Now().Add(5 * time.Second).Truncate(time.Second)
-	j := &models.Job{JobCollectionID: coll, Name: "re-enabled", State: "disabled", Definition: []byte(fmt.Sprintf(
-		`{"startTime":%q,"recurrence":{"frequency":"minute"},"action":%s}`, rfc(next.Add(-time.Minute)), httpAction(tg.URL+"/enabled", "")))}
-	if _, err := store.PutJob(ctx, j); err != nil {
+	id := putJob(t, store, coll, "re-enabled", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"minute"},"state":"disabled","action":%s}`,
+		rfc(next.Add(-time.Minute)), httpAction(tg.URL+"/enabled", "")))
+	if err := enable(jobByID(t, store, id)); err != nil {
 		t.Fatal(err)
 	}
-	if err := enable(j.ID); err != nil {
-		t.Fatal(err)
-	}
-	h := waitHistory(t, store, j.ID, 1, 20*time.Second)
+	h := waitHistory(t, store, id, 1, 20*time.Second)
 	t.Logf("re-enabled job's occurrence started %d ms after its time", *h[0].LatenessMs)
 	if !h[0].ExpectedExecutionTime.Equal(next) || *h[0].LatenessMs > 1000 {
 		t.Errorf("re-enabled job ran %s expected at %s, %d ms late; want %s within 1 s",
@@ -131,16 +129,16 @@ func TestEveryAttemptWakesTheEngineWithoutTheSafetyPoll(t *testing.T) {
 	ctx := context.Background()
 	e := startLive(t, store, Config{SafetyPoll: noPoll})
 
-	retry := putJob(t, store, coll.ID, "retry", `{"action":`+httpAction(tg.URL+"/fail-retry",
+	retry := putJob(t, store, coll, "retry", `{"action":`+httpAction(tg.URL+"/fail-retry",
 		`"retryPolicy":{"retryType":"fixed","retryInterval":"PT15S","retryCount":1}`)+`}`)
-	errorAction := putJob(t, store, coll.ID, "error-action", `{"action":`+httpAction(tg.URL+"/fail-main",
+	errorAction := putJob(t, store, coll, "error-action", `{"action":`+httpAction(tg.URL+"/fail-main",
 		`"retryPolicy":{"retryType":"none"},"errorAction":`+httpAction(tg.URL+"/error", "")+``)+`}`)
 	checkErrorAction(t, waitHistory(t, store, errorAction, 2, 10*time.Second))
 
-	far := putJob(t, store, coll.ID, "far", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"year"},"action":%s}`,
+	far := putJob(t, store, coll, "far", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"year"},"action":%s}`,
 		rfc(time.Now().Add(300*24*time.Hour)), httpAction(tg.URL+"/run-now", "")))
 	time.Sleep(500 * time.Millisecond) // the engine is asleep again
-	if _, err := e.RunNow(ctx, far); err != nil {
+	if _, err := e.runNow(t, coll, far); err != nil {
 		t.Fatal(err)
 	}
 	returned := time.Now()
@@ -150,9 +148,15 @@ func TestEveryAttemptWakesTheEngineWithoutTheSafetyPoll(t *testing.T) {
 		t.Errorf("Run now reached the target %s after the call returned, want under 100 ms", d)
 	}
 
-	reEnable(t, store, coll.ID, tg, func(id int64) error { return e.EnableJob(ctx, id) })
+	reEnable(t, store, coll, tg, func(j *models.Job) error { return e.cat.EnableJob(ctx, catalogtest.Actor, coll, j) })
 	checkRetry(t, waitHistory(t, store, retry, 2, 30*time.Second))
 }
+
+// noRunner is the engine of another instance, which none of the test's
+// engines hears of but through the database.
+type noRunner struct{}
+
+func (noRunner) Wake() {}
 
 // engineOf returns the engine that holds job id's running attempt.
 func engineOf(t *testing.T, store *models.Store, id int64, engines []*live) *live {
@@ -184,6 +188,9 @@ func TestAttemptsStoredByOneEngineWakeTheOthers(t *testing.T) {
 	dsn := testdb.DSN(t)
 	outside := openStore(t, dsn)
 	coll := newCollection(t, outside)
+	// The write service of another instance, whose own engine is not
+	// among these: only the database's notification wakes them.
+	elsewhere := catalog.New(outside, nil).WithRunner(noRunner{})
 	ctx := context.Background()
 	var mu sync.Mutex
 	holds := map[string]chan struct{}{}
@@ -220,7 +227,7 @@ func TestAttemptsStoredByOneEngineWakeTheOthers(t *testing.T) {
 		mu.Lock()
 		holds[path] = hold
 		mu.Unlock()
-		id := putJob(t, outside, coll.ID, name, `{"action":`+httpAction(tg.URL+path, extra)+`}`)
+		id := putJob(t, outside, coll, name, `{"action":`+httpAction(tg.URL+path, extra)+`}`)
 		waitPath(t, tg, path, 10*time.Second)
 		e := engineOf(t, outside, id, engines)
 		stopped := make(chan struct{})
@@ -240,10 +247,10 @@ func TestAttemptsStoredByOneEngineWakeTheOthers(t *testing.T) {
 	checkErrorAction(t, waitHistory(t, outside, errorAction, 2, 10*time.Second))
 
 	// Run now from outside the engines.
-	far := putJob(t, outside, coll.ID, "far", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"year"},"action":%s}`,
+	far := putJob(t, outside, coll, "far", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"year"},"action":%s}`,
 		rfc(time.Now().Add(300*24*time.Hour)), httpAction(tg.URL+"/run-now", "")))
 	time.Sleep(500 * time.Millisecond)
-	if _, err := outside.RunNow(ctx, far, time.Now()); err != nil {
+	if _, err := elsewhere.RunNow(ctx, catalogtest.Actor, coll, jobByID(t, outside, far)); err != nil {
 		t.Fatal(err)
 	}
 	returned := time.Now()
@@ -252,5 +259,5 @@ func TestAttemptsStoredByOneEngineWakeTheOthers(t *testing.T) {
 	if d >= 100*time.Millisecond {
 		t.Errorf("Run now reached the target %s after the call returned, want under 100 ms", d)
 	}
-	reEnable(t, outside, coll.ID, tg, func(id int64) error { return outside.SetJobEnabled(ctx, id, true, time.Now()) })
+	reEnable(t, outside, coll, tg, func(j *models.Job) error { return elsewhere.EnableJob(ctx, catalogtest.Actor, coll, j) })
 }
