@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 )
 
 func TestFailureRetriesThenErrorActionWithExactCountersAndHistory(t *testing.T) {
@@ -63,7 +64,7 @@ func TestFailureRetriesThenErrorActionWithExactCountersAndHistory(t *testing.T) 
 		t.Errorf("failure message %q", h[0].Message)
 	}
 	// The one-time job's only occurrence faulted: the job is faulted.
-	if j := e.job(id); j.State != "faulted" || j.EndedAt == nil {
+	if j := e.job(id); j.State != jobdef.Faulted || j.EndedAt == nil {
 		t.Errorf("state %s, want faulted", j.State)
 	}
 }
@@ -85,7 +86,7 @@ func TestErrorActionRetriesAndRecurringJobKeepsRunning(t *testing.T) {
 	wantLines(t, historyLines(e.history(id)),
 		"MainAction Failed retry=0 repeat=1", "ErrorAction Failed retry=0 repeat=1", "ErrorAction Failed retry=1 repeat=1")
 	e.counters(id, 3, 3, 1)
-	if j := e.job(id); j.State != "enabled" || !j.NextRunAt.Equal(start.Add(time.Hour)) {
+	if j := e.job(id); j.State != jobdef.Enabled || !j.NextRunAt.Equal(start.Add(time.Hour)) {
 		t.Errorf("state %s next %v: a recurring job keeps running after a faulted occurrence", j.State, j.NextRunAt)
 	}
 }
@@ -106,7 +107,7 @@ func TestRecurringJobWithCountFaultsWhenLastOccurrenceFaults(t *testing.T) {
 	e.clock.Add(time.Minute)
 	fail = true
 	e.drain()
-	if j := e.job(id); j.State != "faulted" {
+	if j := e.job(id); j.State != jobdef.Faulted {
 		t.Errorf("state %s, want faulted", j.State)
 	}
 	e.counters(id, 2, 1, 1)
@@ -179,20 +180,20 @@ func TestTargetFaultsAreFailedAttemptsWithBoundedMessages(t *testing.T) {
 		}
 		return h[0]
 	}
-	if h := msg("hang"); h.Status != "Failed" || h.Message != "timed out after 1s" {
+	if h := msg("hang"); h.Status != models.StatusFailed || h.Message != "timed out after 1s" {
 		t.Errorf("hang: %s %q", h.Status, h.Message)
 	}
-	if h := msg("500"); h.Status != "Failed" || !strings.HasPrefix(h.Message, "HTTP 500 Internal Server Error\nnope") {
+	if h := msg("500"); h.Status != models.StatusFailed || !strings.HasPrefix(h.Message, "HTTP 500 Internal Server Error\nnope") {
 		t.Errorf("500: %s %q", h.Status, h.Message)
 	}
-	if h := msg("reset"); h.Status != "Failed" || !strings.HasPrefix(h.Message, "request failed: ") {
+	if h := msg("reset"); h.Status != models.StatusFailed || !strings.HasPrefix(h.Message, "request failed: ") {
 		t.Errorf("reset: %s %q", h.Status, h.Message)
 	}
-	if h := msg("big"); h.Status != "Completed" || len(h.Message) != len("HTTP 200 OK\n")+2048 {
+	if h := msg("big"); h.Status != models.StatusCompleted || len(h.Message) != len("HTTP 200 OK\n")+2048 {
 		t.Errorf("10 MB body: %s, message of %d bytes", h.Status, len(h.Message))
 	}
 	for p, id := range ids {
-		if j := e.job(id); (p == "big") != (j.State == "completed") {
+		if j := e.job(id); (p == "big") != (j.State == jobdef.Completed) {
 			t.Errorf("%s: state %s", p, j.State)
 		}
 	}

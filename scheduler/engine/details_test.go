@@ -15,6 +15,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/testdb"
 )
 
@@ -197,7 +198,7 @@ func TestRerunGetsTheWholeRetryPolicyAndIsRecorded(t *testing.T) {
 	if _, err := e.store.Rerun(e.ctx, id, first.ID, "bob", e.clock.Now()); !errors.As(err, &ce) || !strings.Contains(ce.Message, "already succeeded") {
 		t.Errorf("re-running a succeeded occurrence: %v", err)
 	}
-	if j := e.job(id); j.State != "enabled" {
+	if j := e.job(id); j.State != jobdef.Enabled {
 		t.Errorf("state %s", j.State)
 	}
 }

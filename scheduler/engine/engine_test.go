@@ -21,7 +21,7 @@ func TestOneTimeJobRunsOnceNowAndCompletes(t *testing.T) {
 		t.Fatalf("target got %d requests, want 1", len(got))
 	}
 	j := e.job(id)
-	if j.State != "completed" || j.NextRunAt != nil || j.EndedAt == nil {
+	if j.State != jobdef.Completed || j.NextRunAt != nil || j.EndedAt == nil {
 		t.Errorf("job state %s next %v ended %v; want completed, no next run", j.State, j.NextRunAt, j.EndedAt)
 	}
 	e.counters(id, 1, 0, 0)
@@ -60,7 +60,7 @@ func TestOneTimeJobWithPastStartRunsNow(t *testing.T) {
 	if n := len(e.target.requests()); n != 1 {
 		t.Fatalf("target got %d requests, want 1", n)
 	}
-	if e.job(id).State != "completed" {
+	if e.job(id).State != jobdef.Completed {
 		t.Errorf("state %s", e.job(id).State)
 	}
 	if h := e.history(id); h[0].ExpectedExecutionTime.Before(e.clock.Now().Add(-time.Minute)) {
@@ -136,7 +136,7 @@ func TestRecurrenceEndsTheJob(t *testing.T) {
 				t.Errorf("ran at %v, want %v", expected, want)
 			}
 			wantLines(t, historyLines(h), lines...)
-			if j := e.job(id); j.State != "completed" || j.ExecutionCount != int64(r.runs) {
+			if j := e.job(id); j.State != jobdef.Completed || j.ExecutionCount != int64(r.runs) {
 				t.Errorf("state %s executions %d, want completed after %d", j.State, j.ExecutionCount, r.runs)
 			}
 		})

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/pgserver"
 	"sked/models/testdb"
 )
@@ -205,7 +206,7 @@ func TestPostgresRestartDuringARun(t *testing.T) {
 			t.Fatal(err)
 		}
 		h, _ := store.History(ctx, models.HistoryQuery{JobID: id, Limit: 10})
-		if j.State != "completed" || len(h) == 0 || h[0].Status != "Completed" || int64(len(h)) != j.ExecutionCount {
+		if j.State != jobdef.Completed || len(h) == 0 || h[0].Status != models.StatusCompleted || int64(len(h)) != j.ExecutionCount {
 			t.Errorf("job %d: state %s, %d history entries, %d executions", id, j.State, len(h), j.ExecutionCount)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/testdb"
 	"sked/scheduler/catalog"
 	"sked/scheduler/catalog/catalogtest"
@@ -167,14 +168,14 @@ func TestJobDisabledOrDeletedWhileItsAttemptRuns(t *testing.T) {
 		t.Fatalf("result after disabling %+v", d)
 	}
 	h, _ := store.History(ctx, models.HistoryQuery{JobID: dis, Limit: 10})
-	if len(h) != 1 || h[0].Status != "Failed" {
+	if len(h) != 1 || h[0].Status != models.StatusFailed {
 		t.Errorf("history %+v", h)
 	}
 	att, _ := store.Attempts(ctx, dis)
 	if len(att) != 0 {
 		t.Errorf("open attempts %+v: want none (the failed attempt is its history entry; no retry)", att)
 	}
-	if j, _ := store.JobByID(ctx, dis); j.State != "disabled" || j.ExecutionCount != 1 || j.FailureCount != 1 {
+	if j, _ := store.JobByID(ctx, dis); j.State != jobdef.Disabled || j.ExecutionCount != 1 || j.FailureCount != 1 {
 		t.Errorf("job %+v", j)
 	}
 
@@ -227,10 +228,10 @@ func TestCrashedEngineAttemptIsInterruptedAndRetriedByAnother(t *testing.T) {
 		t.Fatalf("B's second result %+v", d)
 	}
 	h, _ := storeB.History(ctx, models.HistoryQuery{JobID: id, Limit: 10})
-	if len(h) != 2 || h[1].Status != "Failed" || !strings.Contains(h[1].Message, "interrupted") || h[0].Status != "Completed" {
+	if len(h) != 2 || h[1].Status != models.StatusFailed || !strings.Contains(h[1].Message, "interrupted") || h[0].Status != models.StatusCompleted {
 		t.Fatalf("history %+v", h)
 	}
-	if j, _ := storeB.JobByID(ctx, id); j.State != "completed" || j.ExecutionCount != 2 || j.FailureCount != 1 {
+	if j, _ := storeB.JobByID(ctx, id); j.State != jobdef.Completed || j.ExecutionCount != 2 || j.FailureCount != 1 {
 		t.Errorf("job %+v", j)
 	}
 	if got := tg.requests(); len(got) != 2 || got[0].Key != got[1].Key || got[0].Tag == got[1].Tag {
@@ -269,10 +270,10 @@ func TestGracefulStopReleasesInterruptedAttemptsToAnotherEngine(t *testing.T) {
 		t.Fatalf("B's result %+v", d)
 	}
 	h, _ := storeB.History(ctx, models.HistoryQuery{JobID: id, Limit: 10})
-	if len(h) != 1 || h[0].Status != "Completed" || h[0].RetryCount != 0 {
+	if len(h) != 1 || h[0].Status != models.StatusCompleted || h[0].RetryCount != 0 {
 		t.Fatalf("history %+v", h)
 	}
-	if j, _ := storeB.JobByID(ctx, id); j.State != "completed" || j.ExecutionCount != 1 || j.FailureCount != 0 {
+	if j, _ := storeB.JobByID(ctx, id); j.State != jobdef.Completed || j.ExecutionCount != 1 || j.FailureCount != 0 {
 		t.Errorf("job %+v", j)
 	}
 	if got := tg.requests(); len(got) != 2 || got[0].Key != got[1].Key || got[0].Tag != got[1].Tag {

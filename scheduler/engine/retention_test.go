@@ -17,13 +17,13 @@ func TestRetentionDeletesOldHistoryAndFinishedJobs(t *testing.T) {
 	for i := range 5 {
 		at := now.Add(-time.Duration(i) * time.Hour)
 		if err := e.store.AddHistory(e.ctx, &models.HistoryEntry{JobID: keep, StartTime: at, ExpectedExecutionTime: at,
-			ActionName: "MainAction", Status: "Completed"}); err != nil {
+			ActionName: models.MainAction, Status: models.StatusCompleted}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	old := now.Add(-61 * 24 * time.Hour)
 	if err := e.store.AddHistory(e.ctx, &models.HistoryEntry{JobID: keep, StartTime: old, ExpectedExecutionTime: old,
-		ActionName: "MainAction", Status: "Completed"}); err != nil {
+		ActionName: models.MainAction, Status: models.StatusCompleted}); err != nil {
 		t.Fatal(err)
 	}
 	e.engine.cfg.HistoryPerJob = 4
