@@ -14,8 +14,8 @@ import (
 	"sked/handlers"
 	"sked/models"
 	"sked/models/pgserver"
-	"sked/scheduler"
 	"sked/scheduler/catalog"
+	"sked/scheduler/engine"
 	"sked/web"
 )
 
@@ -62,11 +62,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 	}
 	defer db.Close()
 
-	engine, err := scheduler.New(cfg.Engine(), scheduler.Deps{
+	eng, err := engine.New(cfg.Engine(), engine.Deps{
 		Store:    db.Store,
 		Notifier: models.NewListener(db.Store.DSN(), logger),
 		Logger:   logger,
-		Metrics:  scheduler.DefaultMetrics(),
+		Metrics:  engine.DefaultMetrics(),
 		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).
 		Calendars: catalog.New(db.Store, nil),
 		// The link of a notification's event to the job page.
@@ -75,15 +75,15 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	if err := engine.Start(); err != nil {
+	if err := eng.Start(); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	// Stopped below after the HTTP server; on an early return, at once.
-	defer engine.Stop(context.Background())
+	defer eng.Stop(context.Background())
 
 	// Every write goes through the catalog; it runs jobs now through the
 	// engine. Background imports run under its lifecycle.
-	cat := catalog.New(db.Store, nil).WithRunner(engine)
+	cat := catalog.New(db.Store, nil).WithRunner(eng)
 	imports := catalog.NewImports(cat)
 	if err := imports.Start(ctx); err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -151,7 +151,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 	cancelImports()
 	logger.Info("background imports stopped")
 	// The engine stops after the HTTP server and before the database.
-	if err := engine.Stop(shutdownCtx); err != nil {
+	if err := eng.Stop(shutdownCtx); err != nil {
 		logger.Warn("engine did not stop cleanly", "err", err)
 	}
 	return nil

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/scheduler"
 	"sked/scheduler/action"
+	"sked/scheduler/engine"
 )
 
 // Config is Sked's configuration. Each setting comes from a flag, else from
@@ -449,7 +449,7 @@ func parseAge(dst *time.Duration, v string) error {
 // Azure endpoints, the workers and the retention settings of c, with the
 // engine's own defaults for the rest. A zero retention setting means
 // "keep", which the engine spells as a negative value.
-func (c Config) Engine() scheduler.Config {
+func (c Config) Engine() engine.Config {
 	keep := func(d time.Duration) time.Duration {
 		if d == 0 {
 			return -1
@@ -460,7 +460,7 @@ func (c Config) Engine() scheduler.Config {
 	if perJob == 0 {
 		perJob = -1
 	}
-	return scheduler.Config{
+	return engine.Config{
 		Action: action.Config{
 			AllowTargets:       c.AllowTargets,
 			OAuthAuthority:     c.OAuthAuthority,

@@ -16,8 +16,8 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 
 	"sked/models"
-	"sked/scheduler"
 	"sked/scheduler/action"
+	"sked/scheduler/engine"
 )
 
 // system prepares one run of n calls due at rate per second from t0 on a
@@ -123,9 +123,9 @@ func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
 		tb.Fatal(err)
 	}
 	db.Exec(`VACUUM ANALYZE jobs, job_results`)
-	cfg := scheduler.Config{InstanceID: "bench",
+	cfg := engine.Config{InstanceID: "bench",
 		Action: action.Config{AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}}
-	e, err := scheduler.New(cfg, scheduler.Deps{Store: store, Notifier: models.NewListener(store.DSN(), quiet()), Logger: quiet()})
+	e, err := engine.New(cfg, engine.Deps{Store: store, Notifier: models.NewListener(store.DSN(), quiet()), Logger: quiet()})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -194,10 +194,10 @@ func prepareRiver(tb testing.TB, dsn string, s *sink, n int) (start, stop func()
 	}
 	workers := river.NewWorkers()
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = scheduler.DefaultMaxWorkers
+	tr.MaxIdleConnsPerHost = engine.DefaultMaxWorkers
 	river.AddWorker(workers, &callWorker{client: &http.Client{Transport: tr, Timeout: 30 * time.Second}})
 	client, err := river.NewClient(driver, &river.Config{
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: scheduler.DefaultMaxWorkers}},
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: engine.DefaultMaxWorkers}},
 		Workers: workers,
 		Logger:  quiet(),
 	})

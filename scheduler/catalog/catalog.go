@@ -20,7 +20,7 @@ type Catalog struct {
 }
 
 // Runner starts runs of jobs at once: the execution engine
-// (*scheduler.Engine), which wakes up for them.
+// (*engine.Engine), which wakes up for them.
 type Runner interface {
 	// Wake tells the engine that the write service committed attempts
 	// due now (Run now), so that it looks for them at once.

@@ -267,3 +267,21 @@ func TestPutJobStoresThePlannersFirstRun(t *testing.T) {
 	e.putJob(jc, "counted", counted)
 	check("counted", false)
 }
+
+// TestPutJobWithoutStartTimeRunsAtCreation checks that a one-time job
+// without startTime, created between two whole seconds, is stored enabled
+// and due at once (occurrences are whole seconds: its only one is the
+// second of its creation, just before the catalog's clock).
+func TestPutJobWithoutStartTimeRunsAtCreation(t *testing.T) {
+	e := newEnv(t)
+	jc := e.putCollection("rg", "jc", `{"properties": {"sku": {"name": "Standard"}}}`)
+	cat := catalog.New(e.store, func() time.Time { return testNow.Add(500 * time.Millisecond) })
+	j, _, err := cat.PutJob(e.ctx, catalog.Actor{}, jc, "once",
+		[]byte(`{"action": {"type": "http", "request": {"uri": "https://example.com/", "method": "GET"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != jobdef.Enabled || j.NextRunAt == nil || j.NextRunAt.After(testNow.Add(500*time.Millisecond)) {
+		t.Errorf("state %s, next run %v; want enabled and due at once", j.State, j.NextRunAt)
+	}
+}

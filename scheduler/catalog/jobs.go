@@ -201,7 +201,10 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 		}
 	}
 	state := job.State
-	if _, ok := rule.Next(now.Add(-1)); !ok && job.State == jobdef.Enabled {
+	// Occurrences are whole seconds: a job without startTime runs at the
+	// second of its creation, which may be before now (as the planner
+	// looks, plan.Decide).
+	if _, ok := rule.Next(now.Add(-time.Second)); !ok && job.State == jobdef.Enabled {
 		state = jobdef.Completed
 	}
 	def := *job

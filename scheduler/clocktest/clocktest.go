@@ -41,7 +41,7 @@ func (c *Clock) Add(d time.Duration) time.Time {
 }
 
 // NeverTimer is a timer that never fires: what the timers of a clock moved
-// by hand are (scheduler.Timer).
+// by hand are (engine.Timer).
 type NeverTimer struct{}
 
 // C returns nil: a channel that never delivers.

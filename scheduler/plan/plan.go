@@ -1,7 +1,7 @@
 // Package plan is the engine's pure planner (SPEC §2, §4, §12): from a
 // job's compiled rule, its engine state, its policies and a moment, it
 // decides what is due next and what to record. It reads no clock, no
-// database and no metrics: the engine (package scheduler) gives it its
+// database and no metrics: the engine (package engine) gives it its
 // clock's now and writes what it decides; the API's nextExecutionTime and
 // the pages show what Upcoming returns, so that every part of Sked agrees
 // on when a job runs.

@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"sked/scheduler/recurrence"
+)
+
+// claimCalendars is the engine's CalendarSource: during a claim (between
+// begin and end) it looks the calendars of each collection up once and
+// answers the claim's other jobs of that collection from memory, so that
+// the planner, which Store.Claim calls with the jobs' rows locked, makes at
+// most one look-up per collection and claim instead of one per job.
+// Outside a claim it passes every call through. Safe for concurrent use.
+type claimCalendars struct {
+	src CalendarSource
+
+	mu sync.Mutex
+	// memo holds the claim's look-ups; nil outside a claim.
+	memo map[int64]claimCalendarsEntry
+}
+
+// claimCalendarsEntry is one memoised look-up.
+type claimCalendarsEntry struct {
+	cals  recurrence.Calendars
+	stamp string
+	err   error
+}
+
+// newClaimCalendars wraps src; nil stays nil (no calendar source).
+func newClaimCalendars(src CalendarSource) *claimCalendars {
+	if src == nil {
+		return nil
+	}
+	return &claimCalendars{src: src}
+}
+
+// begin starts a claim: look-ups are memoised until end.
+func (c *claimCalendars) begin() {
+	c.mu.Lock()
+	c.memo = map[int64]claimCalendarsEntry{}
+	c.mu.Unlock()
+}
+
+// end ends the claim and forgets its look-ups.
+func (c *claimCalendars) end() {
+	c.mu.Lock()
+	c.memo = nil
+	c.mu.Unlock()
+}
+
+// CollectionCalendars implements CalendarSource.
+func (c *claimCalendars) CollectionCalendars(ctx context.Context, collectionID int64) (recurrence.Calendars, string, error) {
+	c.mu.Lock()
+	memo := c.memo
+	if memo != nil {
+		if m, ok := memo[collectionID]; ok {
+			c.mu.Unlock()
+			return m.cals, m.stamp, m.err
+		}
+	}
+	c.mu.Unlock()
+	cals, stamp, err := c.src.CollectionCalendars(ctx, collectionID)
+	if memo != nil {
+		c.mu.Lock()
+		if c.memo != nil {
+			c.memo[collectionID] = claimCalendarsEntry{cals: cals, stamp: stamp, err: err}
+		}
+		c.mu.Unlock()
+	}
+	return cals, stamp, err
+}
+
+// claimScope brackets one claim of e with the memo of its calendar
+// source; call the returned function when the claim ended.
+func (e *Engine) claimScope() func() {
+	if e.calendars == nil {
+		return func() {}
+	}
+	e.calendars.begin()
+	return e.calendars.end
+}

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"context"
+	"sked/models"
+	"time"
+)
+
+// retention prunes history, finished jobs, attempts, the audit log and the
+// delivery log every RetentionInterval, starting one minute after Start.
+func (e *Engine) retention() {
+	wait := min(time.Minute, e.cfg.RetentionInterval)
+	for {
+		t := e.clock.NewTimer(wait)
+		select {
+		case <-e.bgCtx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+		wait = e.cfg.RetentionInterval
+		if _, err := e.prune(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
+			e.logger.Warn("engine: retention failed", "err", err)
+		}
+	}
+}
+
+// prune applies the retention settings once.
+func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
+	r := models.Retention{
+		HistoryMaxAge: e.cfg.HistoryMaxAge, HistoryPerJob: e.cfg.HistoryPerJob,
+		FinishedJobMaxAge: e.cfg.FinishedJobMaxAge,
+		InstanceMaxAge:    deadInstanceMaxAge, AuditMaxAge: e.cfg.AuditMaxAge,
+		NotificationMaxAge: e.cfg.NotificationMaxAge,
+	}
+	st, err := e.store.Prune(ctx, e.clock.Now(), r)
+	if err != nil {
+		return st, err
+	}
+	if st.History+st.Jobs+st.Instances+st.Audit+st.Notifications > 0 {
+		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs,
+			"instances_deleted", st.Instances, "audit_deleted", st.Audit, "notifications_deleted", st.Notifications)
+	}
+	return st, nil
+}
