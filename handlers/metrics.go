@@ -6,7 +6,7 @@ import (
 )
 
 // metricsHandler serves the default Prometheus registry: the engine's
-// metrics (scheduler.DefaultMetrics) and the Go runtime's.
+// metrics (engine.DefaultMetrics) and the Go runtime's.
 var metricsHandler = promhttp.Handler()
 
 // metrics answers GET /metrics in the Prometheus text format. It needs no

@@ -72,7 +72,7 @@ type Deps struct {
 }
 
 // Engine is what the handlers ask of the execution engine
-// (*scheduler.Engine).
+// (*engine.Engine).
 type Engine interface {
 	// Wake makes the engine look for due attempts at once (after the
 	// write service queued a run).

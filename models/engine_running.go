@@ -20,7 +20,7 @@ type RunningAttempt struct {
 	DueAt         time.Time
 	// StartedAt is when the instance claimed the attempt.
 	StartedAt time.Time
-	// Instance holds the attempt's lease (scheduler.Config.InstanceID).
+	// Instance holds the attempt's lease (engine.Config.InstanceID).
 	Instance       string
 	LeaseExpiresAt time.Time
 	// RerunOf is the history entry a re-run re-runs, nil otherwise.

@@ -6,7 +6,7 @@ import "errors"
 // (what is due), engine_finish.go (results), engine_jobstate.go (the
 // engine columns of jobs), engine_attempts.go, engine_wake.go,
 // engine_retention.go, engine_notify.go and engine_throttle.go (the
-// notifications of alert rules, stored with what causes them). The engine (package scheduler) decides; these
+// notifications of alert rules, stored with what causes them). The engine (package engine) decides; these
 // methods only read and write, each in one short transaction, with the
 // caller's clock. The recurrence maths stays out of this package.
 

@@ -54,12 +54,7 @@ var catalogOwnedWrites = []string{
 // ownedWriteExceptions are the functions outside the catalog that may
 // still call a catalog-owned write, as "Receiver.Method" or "Func", each
 // with why. Keep it empty: an entry is a debt.
-var ownedWriteExceptions = map[string]string{
-	// The engine's RunNow queues a run without an actor, a role or an
-	// audit entry; only the engine's tests call it (production runs go
-	// through catalog.RunNow, which wakes the engine with Wake).
-	"Engine.RunNow": "the engine's test-only run now",
-}
+var ownedWriteExceptions = map[string]string{}
 
 // owners are the packages that may call catalogOwnedWrites: the store
 // and the catalog, with the packages below them.

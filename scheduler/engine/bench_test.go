@@ -20,7 +20,7 @@ import (
 
 // The engine benchmarks are a harness, not timed tests: run them with
 //
-//	go test ./scheduler -run '^$' -bench Engine -benchtime 1x -timeout 30m
+//	go test ./scheduler/engine -run '^$' -bench Engine -benchtime 1x -timeout 30m
 //
 // Each iteration gets its own database on the package's throwaway cluster
 // (fsync off, like the other tests), a loopback HTTP sink that answers 200

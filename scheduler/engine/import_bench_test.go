@@ -17,7 +17,7 @@ import (
 // BenchmarkImportDisturbance measures what a large import does to the jobs
 // an engine is running (issue 11 item 9). Run it with
 //
-//	go test ./scheduler -run '^$' -bench ImportDisturbance -benchtime 1x -timeout 30m
+//	go test ./scheduler/engine -run '^$' -bench ImportDisturbance -benchtime 1x -timeout 30m
 //
 // One engine runs 200 minute jobs per second (12,000 jobs, as
 // BenchmarkEngineRate sets them up) against a loopback sink on the

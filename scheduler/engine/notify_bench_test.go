@@ -27,7 +27,7 @@ import (
 // attempt's end to its batch's commit, history entry and notifications
 // included). Run it with
 //
-//	go test ./scheduler -run '^$' -bench NotifyBurst -benchtime 1x -timeout 30m
+//	go test ./scheduler/engine -run '^$' -bench NotifyBurst -benchtime 1x -timeout 30m
 //
 // With SKED_BENCH_TRACE=1 (and -v, else the log is cut) each run also
 // logs its timeline and reports the CPU time the burst cost here and in

@@ -20,9 +20,9 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// readmeVerify is the Go verification example of README.md ("Receiving a
+// readmeVerify is the Go verification example of docs/notifications.md ("Receiving a
 // Sked webhook"), copied as it is documented: the test checks that a
-// target following the README accepts Sked's signed job requests.
+// target following the documentation accepts Sked's signed job requests.
 func readmeVerify(secret string, h http.Header, body []byte) bool {
 	key, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
 	ts, err := strconv.ParseInt(h.Get("webhook-timestamp"), 10, 64)
@@ -80,7 +80,7 @@ func (e *env) runSigned(t *testing.T, base string, got chan signedRequest, name,
 // TestEngineSignsRequestsOfSigningCollections runs jobs with a real engine
 // against a target that verifies Standard Webhooks signatures: unsigned
 // before the collection has a signing secret; signed with webhook-id =
-// Idempotency-Key once it has one (the README's code and the
+// Idempotency-Key once it has one (the documented code and the
 // standard-webhooks library accept it, a tampered body fails); signed
 // with both secrets while a rotation overlaps; only the new one after the
 // overlap; unsigned again once the secret is removed.
@@ -101,7 +101,7 @@ func TestEngineSignsRequestsOfSigningCollections(t *testing.T) {
 		}
 		lib := wh.Verify(r.body, r.header) == nil
 		if readme := readmeVerify(secret, r.header, r.body); readme != lib {
-			t.Errorf("the README's code says %v, the standard-webhooks library %v", readme, lib)
+			t.Errorf("the documented code says %v, the standard-webhooks library %v", readme, lib)
 		}
 		return lib
 	}
