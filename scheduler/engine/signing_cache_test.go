@@ -31,7 +31,7 @@ func TestSigningSecretsReadOncePerCollection(t *testing.T) {
 	}
 	verifies := func(secret string, r signedRequest) bool {
 		t.Helper()
-		return readmeVerify(secret, r.header, r.body)
+		return documentedVerify(secret, r.header, r.body)
 	}
 
 	for _, name := range []string{"u1", "u2"} {

@@ -20,10 +20,10 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// readmeVerify is the Go verification example of docs/notifications.md ("Receiving a
+// documentedVerify is the Go verification example of docs/notifications.md ("Receiving a
 // Sked webhook"), copied as it is documented: the test checks that a
 // target following the documentation accepts Sked's signed job requests.
-func readmeVerify(secret string, h http.Header, body []byte) bool {
+func documentedVerify(secret string, h http.Header, body []byte) bool {
 	key, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
 	ts, err := strconv.ParseInt(h.Get("webhook-timestamp"), 10, 64)
 	if err != nil || time.Since(time.Unix(ts, 0)).Abs() > 5*time.Minute {
@@ -100,7 +100,7 @@ func TestEngineSignsRequestsOfSigningCollections(t *testing.T) {
 			t.Fatal(err)
 		}
 		lib := wh.Verify(r.body, r.header) == nil
-		if readme := readmeVerify(secret, r.header, r.body); readme != lib {
+		if readme := documentedVerify(secret, r.header, r.body); readme != lib {
 			t.Errorf("the documented code says %v, the standard-webhooks library %v", readme, lib)
 		}
 		return lib
