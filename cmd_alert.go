@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"sked/models"
+	"sked/scheduler/catalog"
 )
 
 // cmdAlertList prints the alert rules of a workspace.
@@ -96,24 +97,7 @@ func cmdAlertAdd(ctx context.Context, sio stdio, args []string) error {
 
 // cmdAlertDelete deletes an alert rule.
 func cmdAlertDelete(ctx context.Context, sio stdio, args []string) error {
-	var ws string
-	cfg, rest, err := parseFlags("alert delete", sio, args, func(fs *flag.FlagSet) {
-		fs.StringVar(&ws, "workspace", models.DefaultWorkspaceID, "the workspace")
+	return deleteNamed(ctx, sio, args, "alert rule", func(cat *catalog.Catalog, ws, name string) error {
+		return cat.DeleteAlertRule(ctx, cliActor(nil), ws, name)
 	})
-	if err != nil {
-		return err
-	}
-	if len(rest) != 1 {
-		return usagef("usage: sked alert delete NAME [--workspace WS]")
-	}
-	db, cat, err := notifyCLI(ctx, sio, cfg, "alert delete")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := cat.DeleteAlertRule(ctx, cliActor(nil), ws, rest[0]); err != nil {
-		return inputError("alert delete", "such alert rule", err)
-	}
-	fmt.Fprintf(sio.out, "deleted alert rule %s\n", rest[0])
-	return nil
 }

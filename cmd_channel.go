@@ -132,25 +132,35 @@ func cmdChannelAdd(ctx context.Context, sio stdio, args []string) error {
 
 // cmdChannelDelete deletes a channel that no alert rule sends to.
 func cmdChannelDelete(ctx context.Context, sio stdio, args []string) error {
+	return deleteNamed(ctx, sio, args, "channel", func(cat *catalog.Catalog, ws, name string) error {
+		return cat.DeleteChannel(ctx, cliActor(nil), ws, name)
+	})
+}
+
+// deleteNamed is the delete command of what ("channel" or "alert rule",
+// whose command is its first word): it deletes the one named NAME in the
+// workspace of --workspace with del, as the command line's actor.
+func deleteNamed(ctx context.Context, sio stdio, args []string, what string, del func(cat *catalog.Catalog, ws, name string) error) error {
+	op := strings.Fields(what)[0] + " delete"
 	var ws string
-	cfg, rest, err := parseFlags("channel delete", sio, args, func(fs *flag.FlagSet) {
+	cfg, rest, err := parseFlags(op, sio, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&ws, "workspace", models.DefaultWorkspaceID, "the workspace")
 	})
 	if err != nil {
 		return err
 	}
 	if len(rest) != 1 {
-		return usagef("usage: sked channel delete NAME [--workspace WS]")
+		return usagef("usage: sked %s NAME [--workspace WS]", op)
 	}
-	db, cat, err := notifyCLI(ctx, sio, cfg, "channel delete")
+	db, cat, err := notifyCLI(ctx, sio, cfg, op)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := cat.DeleteChannel(ctx, cliActor(nil), ws, rest[0]); err != nil {
-		return inputError("channel delete", "such channel", err)
+	if err := del(cat, ws, rest[0]); err != nil {
+		return inputError(op, "such "+what, err)
 	}
-	fmt.Fprintf(sio.out, "deleted channel %s\n", rest[0])
+	fmt.Fprintf(sio.out, "deleted %s %s\n", what, rest[0])
 	return nil
 }
 
