@@ -69,8 +69,8 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 // lock (the collection exists; a job it creates is within MaxJobs, and
 // MustExist holds), upserts it (upsertJobs) and reads it back.
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
-	var lock []int64
-	if err := tx.Raw(`SELECT id FROM job_collections WHERE id = ? FOR UPDATE`, w.CollectionID).Scan(&lock).Error; err != nil {
+	lock, err := lockCollections(tx, w.CollectionID)
+	if err != nil {
 		return nil, false, err
 	}
 	if len(lock) == 0 {
@@ -186,8 +186,8 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		return created, nil
 	}
 	collIDs := collectionsOf(writes)
-	var locked []int64
-	if err := tx.Raw(`SELECT id FROM job_collections WHERE id IN ? ORDER BY id FOR UPDATE`, collIDs).Scan(&locked).Error; err != nil {
+	locked, err := lockCollections(tx, collIDs...)
+	if err != nil {
 		return nil, err
 	}
 	if len(locked) != len(collIDs) {
@@ -274,10 +274,15 @@ const upsertJobChunk = 1000
 // In tx, it keeps what the store derives from jobs with them: the facets
 // and results of the jobs of each chunk (refreshJobFacets,
 // ensureJobResults), then the job counts of their collections
-// (refreshJobCounts). progress, when not nil, is told how many writes are
+// (refreshJobCounts). The caller holds the locks of the writes'
+// collections; upsertJobs locks the jobs it replaces in id order before
+// it writes (lockJobsOfWrites, see locks.go). progress, when not nil, is told how many writes are
 // done after each chunk. It returns the ids of the jobs written, in no
 // particular order.
 func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]int64, error) {
+	if err := lockJobsOfWrites(tx, writes); err != nil {
+		return nil, err
+	}
 	now := time.Now().UTC()
 	var (
 		sql   strings.Builder

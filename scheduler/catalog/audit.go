@@ -33,6 +33,12 @@ type record struct {
 // entry. The caller has already checked rec's Change with allow. A rec
 // without an Op (a group) passes nothing to changed: the caller passes
 // its parts.
+//
+// A transaction that meets a deadlock or a serialization failure is run
+// again, write included (models.Store.Audited): each try starts from rec
+// as audited got it, so write must set (not add to) what it fills
+// outside the transaction, and the audit log keeps the entries of the
+// try that commits.
 func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write func(tc *Catalog) error) error {
 	return c.auditedThen(ctx, actor, rec, write, nil)
 }

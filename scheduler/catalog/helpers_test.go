@@ -32,7 +32,13 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, testdb.Options())
+	return newEnvOn(t, dsn, testdb.Open(t, dsn, testdb.Options()))
+}
+
+// newEnvOn is newEnv on the database dsn of store (a store opened with
+// other options).
+func newEnvOn(t testing.TB, dsn string, store *models.Store) *env {
+	t.Helper()
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
