@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/testdb"
 	"sked/scheduler/catalog"
 )
@@ -89,7 +90,7 @@ func TestConcurrentWrites(t *testing.T) {
 					fail("read "+name, err)
 					return
 				}
-				if !holds(j.Definition, o.mark) || (j.State == "disabled") != o.disabled {
+				if !holds(j.Definition, o.mark) || (j.State == jobdef.Disabled) != o.disabled {
 					t.Errorf("writer %d: %s reads %s %s after the write of %s (disabled %v)", g, name, j.State, j.Definition, o.mark, o.disabled)
 				}
 			}
@@ -228,7 +229,7 @@ func TestConcurrentWrites(t *testing.T) {
 				t.Errorf("writer %d: %s: %v", g, name, err)
 				continue
 			}
-			if !holds(j.Definition, o.mark) || (j.State == "disabled") != o.disabled {
+			if !holds(j.Definition, o.mark) || (j.State == jobdef.Disabled) != o.disabled {
 				t.Errorf("writer %d: %s ends %s %s, not the last write %s (disabled %v)", g, name, j.State, j.Definition, o.mark, o.disabled)
 			}
 		}
