@@ -209,7 +209,10 @@ func BenchmarkConcurrentWrites(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(failed)), "errors")
 			b.ReportMetric(0, "ns/op")
-			b.Logf("%d clients: %d writes acknowledged in %v, %d failed", clients, len(all), elapsed, len(failed))
+			if len(all) > 0 {
+				b.Logf("%d clients: %d writes acknowledged in %v (p50 %v, max %v), %d failed", clients, len(all), elapsed,
+					all[len(all)/2], all[len(all)-1], len(failed))
+			}
 			if len(failed) > 0 {
 				b.Errorf("%d of %d writes failed; the first: %v", len(failed), b.N, failed[0])
 			}

@@ -65,35 +65,47 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	return out, created, nil
 }
 
-// saveJobTx is SaveJob inside tx: it checks w under its collection's row
-// lock (the collection exists; a job it creates is within MaxJobs, and
-// MustExist holds), upserts it (upsertJobs) and reads it back.
+// saveJobTx is SaveJob inside tx. A job that exists is locked and
+// replaced without its collection's lock, so that writers of different
+// jobs of one collection do not queue there; a job to create is checked
+// under its collection's lock (the collection exists, the job is within
+// MaxJobs, MustExist holds), which the writer takes holding no job lock
+// (locks.go). Then it upserts the job (upsertJobs) and reads it back.
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
-	lock, err := lockCollections(tx, w.CollectionID)
+	lockJob := func() (bool, error) {
+		var existing []int64
+		err := tx.Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
+			w.CollectionID, w.Name).Scan(&existing).Error
+		return len(existing) > 0, err
+	}
+	exists, err := lockJob()
 	if err != nil {
 		return nil, false, err
 	}
-	if len(lock) == 0 {
-		return nil, false, ErrNotFound
-	}
-	var existing []int64
-	if err := tx.Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`,
-		w.CollectionID, w.Name).Scan(&existing).Error; err != nil {
-		return nil, false, err
-	}
-	created := len(existing) == 0
-	if created {
+	if !exists {
 		if w.MustExist {
 			return nil, false, ErrNotFound
 		}
-		if w.MaxJobs > 0 {
-			var n int64
-			if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
-				return nil, false, err
-			}
-			if err := w.checkQuota(n); err != nil {
-				return nil, false, err
-			}
+		lock, err := lockCollections(tx, w.CollectionID)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(lock) == 0 {
+			return nil, false, ErrNotFound
+		}
+		// Created meanwhile by a writer the lock waited for?
+		if exists, err = lockJob(); err != nil {
+			return nil, false, err
+		}
+	}
+	created := !exists
+	if created && w.MaxJobs > 0 {
+		var n int64
+		if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
+			return nil, false, err
+		}
+		if err := w.checkQuota(n); err != nil {
+			return nil, false, err
 		}
 	}
 	ids, err := s.upsertJobs(tx, []JobWrite{w}, nil)

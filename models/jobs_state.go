@@ -133,13 +133,10 @@ type lockedJob struct {
 	OccurrenceCount int64
 }
 
-// lockJobs locks the collections of the jobs ids, then their rows, each
-// in id order (locks.go), and returns their states by id, or ErrNotFound
+// lockJobs locks the rows of the jobs ids in id order (locks.go), and
+// returns their states by id, or ErrNotFound
 // when any is missing.
 func lockJobs(tx *gorm.DB, ids []int64) (map[int64]lockedJob, error) {
-	if err := lockCollectionsOfJobs(tx, ids); err != nil {
-		return nil, err
-	}
 	var rows []lockedJob
 	if err := tx.Raw(`SELECT id, state, state_note, occurrence_count FROM jobs WHERE id IN ? ORDER BY id FOR UPDATE`, ids).
 		Scan(&rows).Error; err != nil {

@@ -7,16 +7,19 @@ package models
 //  1. the workspace (workspaces: its writes, FOR UPDATE);
 //  2. the collections, in id order (lockCollections: FOR NO KEY UPDATE,
 //     or FOR UPDATE by a write of the collection itself: PutCollection,
-//     DeleteCollection). Every write of a collection's jobs from the
-//     catalog takes it first (SaveJob, SaveJobs, CreateJob, ApplyImport,
-//     DeleteJob, DeleteJobs, SetJobsState, DeleteCollection, retention),
-//     so writers of one collection queue there, and a quota is checked
-//     under it. FOR NO KEY UPDATE does not block the FOR KEY SHARE that a
-//     foreign key check of another transaction takes;
+//     DeleteCollection), taken by the writes that need the set of a
+//     collection's jobs to hold still: a creation (the quota and the
+//     name are checked under it: saveJobTx, CreateJob), SaveJobs and
+//     imports, a change of the collection's quota, its deletion. Such a
+//     write takes it holding no job lock. FOR NO KEY UPDATE does not
+//     block the FOR KEY SHARE that a foreign key check of another
+//     transaction takes;
 //  3. the jobs, in id order (lockJobs, deleteJobs, lockJobsOfWrites
-//     before upsertJobs' upsert, FinishAttempts); the engine, which
-//     claims jobs without their collection (FOR UPDATE SKIP LOCKED),
-//     never locks a collection afterwards;
+//     before upsertJobs' upsert, FinishAttempts). The writes of jobs that
+//     exist (a replacement of one job, LockJobByName before the catalog
+//     reads what it changes; state changes, deletes, bulk actions) and the
+//     engine, which claims jobs (FOR UPDATE SKIP LOCKED), lock jobs
+//     without their collection and never lock a collection afterwards;
 //  4. the rows derived from the jobs: their facets and results (keyed by
 //     job, written only under the job's lock), then history_hours (in
 //     its key's order), then collection_job_counts in collection id
@@ -52,20 +55,6 @@ func lockCollections(tx *gorm.DB, ids ...int64) ([]int64, error) {
 		return nil, err
 	}
 	return locked, nil
-}
-
-// lockCollectionsOfJobs locks the collections of the jobs ids as
-// lockCollections does, before the jobs themselves are locked.
-func lockCollectionsOfJobs(tx *gorm.DB, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	var colls []int64
-	if err := tx.Raw(`SELECT DISTINCT job_collection_id FROM jobs WHERE id IN ?`, ids).Scan(&colls).Error; err != nil {
-		return err
-	}
-	_, err := lockCollections(tx, colls...)
-	return err
 }
 
 // lockJobsOfWrites locks, in id order, the stored jobs that writes

@@ -89,33 +89,19 @@ func refreshJobCountsOf(tx *gorm.DB, ids []int64) error {
 // deleteJobs deletes the jobs matching where (a condition on jobs j, with
 // its args) with their history, takes that history out of history_hours
 // and recounts their collections, in tx (which should be a transaction).
-// It locks their collections first, then the jobs (locks.go), so that no
-// engine adds history to them between the count and the delete. It
-// returns how many jobs it deleted.
+// It locks the jobs first, in id order (locks.go), so that no engine adds
+// history to them between the count and the delete. It returns how many
+// jobs it deleted.
 func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
-	var colls0 []int64
-	if err := tx.Raw(`SELECT DISTINCT j.job_collection_id FROM jobs j WHERE `+where, args...).Scan(&colls0).Error; err != nil {
-		return 0, fmt.Errorf("delete jobs: %w", err)
-	}
-	locked, err := lockCollections(tx, colls0...)
-	if err != nil {
-		return 0, fmt.Errorf("delete jobs: %w", err)
-	}
-	if len(locked) == 0 {
-		return 0, nil
-	}
-	// A job that matches only now, in a collection not locked, is left
-	// for the next delete.
 	var ids []int64
-	if err := tx.Raw(`SELECT j.id FROM jobs j WHERE (`+where+`) AND j.job_collection_id IN ? ORDER BY j.id FOR UPDATE`,
-		append(append([]any{}, args...), locked)...).Scan(&ids).Error; err != nil {
+	if err := tx.Raw(`SELECT j.id FROM jobs j WHERE `+where+` ORDER BY j.id FOR UPDATE`, args...).Scan(&ids).Error; err != nil {
 		return 0, fmt.Errorf("delete jobs: %w", err)
 	}
 	if len(ids) == 0 {
 		return 0, nil
 	}
 	var colls []int64
-	err = tx.Raw(`
+	err := tx.Raw(`
 		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id), g AS (
 			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
 			FROM d
