@@ -72,11 +72,12 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 // MaxJobs, MustExist holds), which the writer takes holding no job lock
 // (locks.go). Then it upserts the job (upsertJobs) and reads it back.
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
+	var before []jobdef.State // the replaced job's state
 	lockJob := func() (bool, error) {
-		var existing []int64
-		err := tx.Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
-			w.CollectionID, w.Name).Scan(&existing).Error
-		return len(existing) > 0, err
+		before = before[:0]
+		err := tx.Raw(`SELECT state FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
+			w.CollectionID, w.Name).Scan(&before).Error
+		return len(before) > 0, err
 	}
 	exists, err := lockJob()
 	if err != nil {
@@ -116,6 +117,14 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	var j Job
 	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, ids[0]).Scan(&j).Error; err != nil {
 		return nil, false, err
+	}
+	// A replacement that keeps the job's state leaves the counts as they
+	// are, and does not queue for their row with every other writer of
+	// the collection.
+	if created || before[0] != j.State {
+		if err := refreshJobCounts(tx, w.CollectionID); err != nil {
+			return nil, false, err
+		}
 	}
 	return &j, created, nil
 }
@@ -237,6 +246,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 	if _, err := s.upsertJobs(tx, writes, progress); err != nil {
 		return nil, err
 	}
+	if err := refreshJobCounts(tx, collIDs...); err != nil {
+		return nil, err
+	}
 	return created, nil
 }
 
@@ -283,14 +295,15 @@ const upsertJobChunk = 1000
 // first), or replaces those that exist under their names, sealing their
 // secrets and scheduling them (newJobSchedule, jobScheduleSet), in chunks
 // of multi-row upserts so that thousands of jobs take a few statements.
-// In tx, it keeps what the store derives from jobs with them: the facets
-// and results of the jobs of each chunk (refreshJobFacets,
-// ensureJobResults), then the job counts of their collections
-// (refreshJobCounts). The caller holds the locks of the writes'
-// collections; upsertJobs locks the jobs it replaces in id order before
-// it writes (lockJobsOfWrites, see locks.go). progress, when not nil, is told how many writes are
-// done after each chunk. It returns the ids of the jobs written, in no
-// particular order.
+// In tx, it keeps what the store derives from each job with it: the
+// facets and results of the jobs of each chunk (refreshJobFacets,
+// ensureJobResults); the job counts of their collections are the
+// caller's (refreshJobCounts, after its last change of jobs). The caller
+// holds the locks of the writes' collections, or of the one job it
+// replaces; upsertJobs locks the jobs it replaces in id order before it
+// writes (lockJobsOfWrites, see locks.go). progress, when not nil, is
+// told how many writes are done after each chunk. It returns the ids of
+// the jobs written, in no particular order.
 func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]int64, error) {
 	if err := lockJobsOfWrites(tx, writes); err != nil {
 		return nil, err
@@ -364,5 +377,5 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 	if err := flush(len(writes)); err != nil {
 		return nil, err
 	}
-	return all, refreshJobCounts(tx, collectionsOf(writes)...)
+	return all, nil
 }
