@@ -28,7 +28,8 @@ const (
 	ActorCLI AuditActorKind = "cli"
 	// ActorEngine is the execution engine: a job completing or faulting.
 	ActorEngine AuditActorKind = "engine"
-	// ActorSystem is an internal caller with no one known (tests).
+	// ActorSystem is Sked itself acting for no user (catalog.System),
+	// named by ActorName.
 	ActorSystem AuditActorKind = "system"
 )
 
