@@ -4,7 +4,10 @@ package models
 // once cannot deadlock when each transaction takes its row locks in one
 // order:
 //
-//  1. the workspace (workspaces: its writes, FOR UPDATE);
+//  1. the workspace: its own writes lock its row FOR UPDATE (rename,
+//     delete); a write in it takes at most FOR KEY SHARE, by the foreign
+//     key check of a resource group it creates, before its collections
+//     (the audit log's entries, written last, reference no row);
 //  2. the collections, in id order (lockCollections: FOR NO KEY UPDATE,
 //     or FOR UPDATE by a write of the collection itself: PutCollection,
 //     DeleteCollection), taken by the writes that need the set of a
