@@ -168,7 +168,7 @@ func TestJobBell(t *testing.T) {
 		t.Errorf("rules %+v, %v", rules, err)
 	}
 	// A reader sees the state but no button, and may not ring.
-	if err := f.cat.DeleteAlertRule(context.Background(), catalog.Actor{}, "default", rules[0].Name); err != nil {
+	if err := f.cat.DeleteAlertRule(context.Background(), catalog.System("test"), "default", rules[0].Name); err != nil {
 		t.Fatal(err)
 	}
 	f.asMember("rita", models.RoleReader)

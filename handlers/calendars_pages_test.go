@@ -30,7 +30,7 @@ const dailyExcluding = `{"action":{"type":"https","request":{"uri":"https://exam
 // withHolidays stores the calendar "holidays" through the catalog.
 func (f *pgFixture) withHolidays() {
 	f.t.Helper()
-	if _, _, err := f.cat.PutCalendar(context.Background(), catalog.Actor{}, "default", "holidays", []byte(pageHolidays)); err != nil {
+	if _, _, err := f.cat.PutCalendar(context.Background(), catalog.System("test"), "default", "holidays", []byte(pageHolidays)); err != nil {
 		f.t.Fatal(err)
 	}
 }
@@ -160,7 +160,7 @@ func TestCalendarDeletePage(t *testing.T) {
 	if msg := r.doc.Find("#calendar-delete-error").Text(); !strings.Contains(msg, "used by 1 job: rg/jc/daily") {
 		t.Errorf("refusal: %q", msg)
 	}
-	if err := f.cat.DeleteJob(context.Background(), catalog.Actor{}, f.coll, "daily"); err != nil {
+	if err := f.cat.DeleteJob(context.Background(), catalog.System("test"), f.coll, "daily"); err != nil {
 		t.Fatal(err)
 	}
 	r = f.formPost("/w/default/calendars/holidays/delete", url.Values{"confirm": {"yes"}})
@@ -232,7 +232,7 @@ func TestCalendarEditRefusesAStaleForm(t *testing.T) {
 		t.Fatalf("version field %q", v)
 	}
 	// Someone else saves first.
-	if _, _, err := f.cat.PutCalendar(context.Background(), catalog.Actor{}, "default", "holidays", []byte(`{"entries":[{"date":"2027-01-01"}]}`)); err != nil {
+	if _, _, err := f.cat.PutCalendar(context.Background(), catalog.System("test"), "default", "holidays", []byte(`{"entries":[{"date":"2027-01-01"}]}`)); err != nil {
 		t.Fatal(err)
 	}
 	before := f.calendarRows()

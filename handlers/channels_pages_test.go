@@ -47,7 +47,7 @@ func newNotifyFixture(t *testing.T) *pgFixture {
 // generated secret, if any.
 func (f *pgFixture) putChannel(name, body string) string {
 	f.t.Helper()
-	saved, err := f.cat.PutChannel(context.Background(), catalog.Actor{}, "default", name, []byte(body))
+	saved, err := f.cat.PutChannel(context.Background(), catalog.System("test"), "default", name, []byte(body))
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestChannelTestShowsTheAnswerInPlace(t *testing.T) {
 func TestChannelDelete(t *testing.T) {
 	f := newNotifyFixture(t)
 	f.putChannel("ops", `{"type":"webhook","properties":{"url":"https://example.com/a"}}`)
-	if _, _, err := f.cat.PutAlertRule(context.Background(), catalog.Actor{}, "default", "faults", []byte(`{"channel":"ops","events":["occurrenceFaulted"]}`)); err != nil {
+	if _, _, err := f.cat.PutAlertRule(context.Background(), catalog.System("test"), "default", "faults", []byte(`{"channel":"ops","events":["occurrenceFaulted"]}`)); err != nil {
 		t.Fatal(err)
 	}
 	r := f.hxPost(channelsPage+"/ops/delete", nil)
@@ -250,7 +250,7 @@ func TestChannelDelete(t *testing.T) {
 	if msg := r.doc.Find("#channels-error").Text(); !strings.Contains(msg, "faults") {
 		t.Errorf("refusal %q does not name the rule", msg)
 	}
-	if err := f.cat.DeleteAlertRule(context.Background(), catalog.Actor{}, "default", "faults"); err != nil {
+	if err := f.cat.DeleteAlertRule(context.Background(), catalog.System("test"), "default", "faults"); err != nil {
 		t.Fatal(err)
 	}
 	r = f.hxPost(channelsPage+"/ops/delete", nil)

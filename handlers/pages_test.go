@@ -45,7 +45,7 @@ func newPGFixture(t *testing.T) *pgFixture {
 // putJob creates a job through the catalog (as the API does).
 func (f *pgFixture) putJob(coll *models.CollectionRow, name, body string) *models.Job {
 	f.t.Helper()
-	j, _, err := f.cat.PutJob(context.Background(), catalog.Actor{}, coll, name, []byte(body))
+	j, _, err := f.cat.PutJob(context.Background(), catalog.System("test"), coll, name, []byte(body))
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func (s *Server) signInOIDCCallback(c echo.Context) error {
 	if s.oidc.client.DefaultMembership() {
 		in.Workspaces = []string{models.DefaultWorkspaceID}
 	}
-	res, err := s.store.SignInExternal(c.Request().Context(), in)
+	res, err := s.catalog.SignInExternal(c.Request().Context(), actorOf(c), in)
 	switch {
 	case errors.Is(err, models.ErrUserDisabled):
 		s.log.Info("oidc sign-in refused", "reason", "user disabled", "subject", truncate(id.Subject, 64), "remote_addr", addr)
@@ -164,10 +164,8 @@ func (s *Server) signInOIDCCallback(c echo.Context) error {
 		s.log.Warn("oidc role map names unknown workspaces", "workspaces", strings.Join(res.Skipped, ","))
 	}
 	s.log.Info("oidc sign-in", "user", res.User.Username, "created", res.Created, "admin", res.User.IsAdmin, "remote_addr", addr)
+	// The sign-in's audit entries are written (catalog.SignInExternal).
 	if err := signIn(c, res.User); err != nil {
-		return err
-	}
-	if err := s.catalog.SignedIn(c.Request().Context(), signedInActor(c, res.User), "OpenID Connect"); err != nil {
 		return err
 	}
 	return redirect(c, next)

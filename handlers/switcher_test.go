@@ -241,7 +241,7 @@ func TestAllCalendarsPage(t *testing.T) {
 	f.sql(`INSERT INTO memberships (workspace_id, user_id, role) VALUES ('other', $1, 'reader')`, admin.ID)
 	f.sql(`INSERT INTO workspaces (id, display_name) VALUES ('third', 'Third')`)
 	for _, ws := range []string{"other", "third"} {
-		if _, _, err := f.cat.PutCalendar(ctx, catalog.Actor{}, ws, "closures-"+ws, []byte(pageHolidays)); err != nil {
+		if _, _, err := f.cat.PutCalendar(ctx, catalog.System("test"), ws, "closures-"+ws, []byte(pageHolidays)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -28,7 +28,8 @@ const (
 	ActorCLI AuditActorKind = "cli"
 	// ActorEngine is the execution engine: a job completing or faulting.
 	ActorEngine AuditActorKind = "engine"
-	// ActorSystem is an internal caller with no one known (tests).
+	// ActorSystem is Sked itself acting for no user (catalog.System),
+	// named by ActorName.
 	ActorSystem AuditActorKind = "system"
 )
 
@@ -131,6 +132,12 @@ const auditJobResourceSQL = `'resourceGroups/' || g.name || '/jobCollections/' |
 // methods fn calls on tx that open transactions of their own run as
 // savepoints of this one. op prefixes the errors of the transaction
 // itself; fn's are returned as fn returned them.
+//
+// A transaction that fails with a serialization failure or a deadlock
+// (SQLSTATE 40001, 40P01) is rolled back and run again, fn included,
+// up to 5 times with a jittered backoff (withRetry, locks.go): fn must
+// start from scratch on every call (reset what it fills outside tx), and
+// only the entries of the try that commits are kept.
 func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error)) error {
 	return s.AuditedThen(ctx, op, fn, nil)
 }
@@ -150,22 +157,24 @@ func insertEngineAudit(tx *gorm.DB, id int64, action string, now time.Time) erro
 
 // AuditedThen is Audited with a last step: then (nil: none), when fn
 // succeeded, runs on tx after the entries are appended, just before the
-// commit; its error rolls everything back. A long write (an import) plans
+// commit; its error rolls everything back (a retry runs it again). A long write (an import) plans
 // there what depends on the moment it commits.
 func (s *Store) AuditedThen(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error), then func(tx *Store) error) error {
-	return s.inTx(ctx, op, func(db *gorm.DB) error {
-		txs := *s
-		txs.db = db
-		es, err := fn(&txs)
-		if err != nil {
-			return err
-		}
-		if err := insertAudit(db, es); err != nil {
-			return translate(op+": audit", err)
-		}
-		if then == nil {
-			return nil
-		}
-		return then(&txs)
+	return withRetry(ctx, func(int) error {
+		return s.inTx(ctx, op, func(db *gorm.DB) error {
+			txs := *s
+			txs.db = db
+			es, err := fn(&txs)
+			if err != nil {
+				return err
+			}
+			if err := insertAudit(db, es); err != nil {
+				return translate(op+": audit", err)
+			}
+			if then == nil {
+				return nil
+			}
+			return then(&txs)
+		})
 	})
 }

@@ -218,6 +218,10 @@ func (s *Store) ListCollections(ctx context.Context, p ListCollectionsParams) ([
 func (s *Store) DeleteCollection(ctx context.Context, id int64) error {
 	var res *gorm.DB
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// The collection first, for the delete: then its jobs (locks.go).
+		if err := tx.Exec(`SELECT id FROM job_collections WHERE id = ? FOR UPDATE`, id).Error; err != nil {
+			return err
+		}
 		if _, err := deleteJobs(tx, "j.job_collection_id = ?", id); err != nil {
 			return err
 		}

@@ -55,6 +55,19 @@ type ExternalSignInResult struct {
 	// Skipped lists the workspaces of ExternalSignIn.Workspaces that do
 	// not exist.
 	Skipped []string
+	// MadeAdmin is true when this sign-in made the user an instance
+	// administrator.
+	MadeAdmin bool
+	// Granted are the memberships this sign-in created or raised, in the
+	// order of ExternalSignIn.Workspaces (for the audit log).
+	Granted []MembershipGrant
+}
+
+// MembershipGrant is a membership a sign-in created or raised: the user's
+// Role in WorkspaceID, and the role they had before ("" for none).
+type MembershipGrant struct {
+	WorkspaceID  string
+	Role, Before string
 }
 
 // SignInExternal finds or creates the user of an OpenID Connect identity,
@@ -116,13 +129,13 @@ func (s *Store) signInExternal(ctx context.Context, in ExternalSignIn) (*Externa
 			if err != nil {
 				return translate(op+": admin", err)
 			}
-			user.IsAdmin = true
+			user.IsAdmin, out.MadeAdmin = true, true
 		}
-		skipped, err := grantMembershipsTx(tx, user.ID, in.Workspaces, in.Roles)
+		skipped, granted, err := grantMembershipsTx(tx, user.ID, in.Workspaces, in.Roles)
 		if err != nil {
 			return err
 		}
-		out.User, out.Skipped = &user, skipped
+		out.User, out.Skipped, out.Granted = &user, skipped, granted
 		return nil
 	})
 	if err != nil {
@@ -154,14 +167,17 @@ func createExternalUserTx(tx *gorm.DB, in ExternalSignIn) (*User, error) {
 }
 
 // grantMembershipsTx makes userID a member of each existing workspace of
-// ids (keeping a membership it has) and returns the ones that do not exist.
-func grantMembershipsTx(tx *gorm.DB, userID int64, ids []string, roles map[string]string) ([]string, error) {
+// ids (keeping a membership it has, raising it to a higher mapped role)
+// and returns the ones that do not exist and the memberships it created
+// or raised.
+func grantMembershipsTx(tx *gorm.DB, userID int64, ids []string, roles map[string]string) ([]string, []MembershipGrant, error) {
 	const op = "models: external sign-in: memberships"
 	var skipped []string
+	var granted []MembershipGrant
 	for _, ws := range ids {
 		var n int64
 		if err := tx.Model(&Workspace{}).Where("id = ?", ws).Count(&n).Error; err != nil {
-			return nil, translate(op, err)
+			return nil, nil, translate(op, err)
 		}
 		if n == 0 {
 			skipped = append(skipped, ws)
@@ -171,15 +187,29 @@ func grantMembershipsTx(tx *gorm.DB, userID int64, ids []string, roles map[strin
 		if r, err := ParseRole(roles[ws]); roles[ws] != "" && err == nil {
 			role = string(r)
 		}
-		err := tx.Exec(`INSERT INTO memberships (workspace_id, user_id, role) VALUES (?, ?, ?)
+		var before []string
+		if err := tx.Raw(`SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ? FOR UPDATE`, ws, userID).
+			Scan(&before).Error; err != nil {
+			return nil, nil, translate(op, err)
+		}
+		var changed []string
+		err := tx.Raw(`INSERT INTO memberships (workspace_id, user_id, role) VALUES (?, ?, ?)
 			ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role
 			WHERE array_position(ARRAY['reader','operator','editor','owner'], memberships.role)
-			    < array_position(ARRAY['reader','operator','editor','owner'], EXCLUDED.role)`, ws, userID, role).Error
+			    < array_position(ARRAY['reader','operator','editor','owner'], EXCLUDED.role)
+			RETURNING role`, ws, userID, role).Scan(&changed).Error
 		if err != nil {
-			return nil, translate(op, err)
+			return nil, nil, translate(op, err)
+		}
+		if len(changed) > 0 {
+			g := MembershipGrant{WorkspaceID: ws, Role: changed[0]}
+			if len(before) > 0 {
+				g.Before = before[0]
+			}
+			granted = append(granted, g)
 		}
 	}
-	return skipped, nil
+	return skipped, granted, nil
 }
 
 var notUsernameChars = regexp.MustCompile(`[^A-Za-z0-9._@-]+`)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/testdb"
 )
 
 // facetDef is a job definition with the parts the facets derive from: the
@@ -47,24 +48,6 @@ func facetOf(t *testing.T, db *sql.DB, id int64) jobFacet {
 	}
 	f.Found = true
 	return f
-}
-
-// checkFacets fails the test when a job lacks its job_facets row or a row
-// differs from what job_facets_derived computes from the job now.
-func checkFacets(t *testing.T, db *sql.DB) {
-	t.Helper()
-	var missing, stale, jobs int64
-	err := db.QueryRow(`SELECT
-			(SELECT count(*) FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM job_facets f WHERE f.job_id = j.id)),
-			(SELECT count(*) FROM job_facets f JOIN job_facets_derived d ON d.job_id = f.job_id
-			 WHERE (f.search, f.time_zone, f.calendar_excludes) IS DISTINCT FROM (d.search, d.time_zone, d.calendar_excludes)),
-			(SELECT count(*) FROM jobs)`).Scan(&missing, &stale, &jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if missing != 0 || stale != 0 {
-		t.Errorf("of %d jobs, %d lack their facets and %d have stale ones", jobs, missing, stale)
-	}
 }
 
 // TestJobFacetsFollowEveryWriter writes jobs through every writer of a
@@ -187,7 +170,7 @@ func TestJobFacetsFollowEveryWriter(t *testing.T) {
 	if got := facetOf(t, db, pj.ID); got.Found {
 		t.Errorf("a deleted job keeps its facets: %+v", got)
 	}
-	checkFacets(t, db)
+	testdb.CheckFacets(t, db)
 
 	// The readers see the facets: the search, the time zone filter and
 	// the calendar's jobs.

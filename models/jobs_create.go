@@ -21,8 +21,8 @@ var errJobExists = errors.New("models: create job: the name is taken")
 func (s *Store) CreateJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	var out *Job
 	err := s.inTx(ctx, "models: create job", func(tx *gorm.DB) error {
-		var lock []int64
-		if err := tx.Raw(`SELECT id FROM job_collections WHERE id = ? FOR UPDATE`, w.CollectionID).Scan(&lock).Error; err != nil {
+		lock, err := lockCollections(tx, w.CollectionID)
+		if err != nil {
 			return translate("models: create job", err)
 		}
 		if len(lock) == 0 {
@@ -39,7 +39,6 @@ func (s *Store) CreateJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 		txs := *s
 		txs.db = tx
 		w.MustExist = false
-		var err error
 		out, _, err = txs.SaveJob(ctx, w)
 		return err
 	})

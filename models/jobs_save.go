@@ -65,35 +65,48 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	return out, created, nil
 }
 
-// saveJobTx is SaveJob inside tx: it checks w under its collection's row
-// lock (the collection exists; a job it creates is within MaxJobs, and
-// MustExist holds), upserts it (upsertJobs) and reads it back.
+// saveJobTx is SaveJob inside tx. A job that exists is locked and
+// replaced without its collection's lock, so that writers of different
+// jobs of one collection do not queue there; a job to create is checked
+// under its collection's lock (the collection exists, the job is within
+// MaxJobs, MustExist holds), which the writer takes holding no job lock
+// (locks.go). Then it upserts the job (upsertJobs) and reads it back.
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
-	var lock []int64
-	if err := tx.Raw(`SELECT id FROM job_collections WHERE id = ? FOR UPDATE`, w.CollectionID).Scan(&lock).Error; err != nil {
+	var before []jobdef.State // the replaced job's state
+	lockJob := func() (bool, error) {
+		before = before[:0]
+		err := tx.Raw(`SELECT state FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
+			w.CollectionID, w.Name).Scan(&before).Error
+		return len(before) > 0, err
+	}
+	exists, err := lockJob()
+	if err != nil {
 		return nil, false, err
 	}
-	if len(lock) == 0 {
-		return nil, false, ErrNotFound
-	}
-	var existing []int64
-	if err := tx.Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`,
-		w.CollectionID, w.Name).Scan(&existing).Error; err != nil {
-		return nil, false, err
-	}
-	created := len(existing) == 0
-	if created {
+	if !exists {
 		if w.MustExist {
 			return nil, false, ErrNotFound
 		}
-		if w.MaxJobs > 0 {
-			var n int64
-			if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
-				return nil, false, err
-			}
-			if err := w.checkQuota(n); err != nil {
-				return nil, false, err
-			}
+		lock, err := lockCollections(tx, w.CollectionID)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(lock) == 0 {
+			return nil, false, ErrNotFound
+		}
+		// Created meanwhile by a writer the lock waited for?
+		if exists, err = lockJob(); err != nil {
+			return nil, false, err
+		}
+	}
+	created := !exists
+	if created && w.MaxJobs > 0 {
+		var n int64
+		if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
+			return nil, false, err
+		}
+		if err := w.checkQuota(n); err != nil {
+			return nil, false, err
 		}
 	}
 	ids, err := s.upsertJobs(tx, []JobWrite{w}, nil)
@@ -104,6 +117,14 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	var j Job
 	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, ids[0]).Scan(&j).Error; err != nil {
 		return nil, false, err
+	}
+	// A replacement that keeps the job's state leaves the counts as they
+	// are, and does not queue for their row with every other writer of
+	// the collection.
+	if created || before[0] != j.State {
+		if err := refreshJobCounts(tx, w.CollectionID); err != nil {
+			return nil, false, err
+		}
 	}
 	return &j, created, nil
 }
@@ -186,8 +207,8 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		return created, nil
 	}
 	collIDs := collectionsOf(writes)
-	var locked []int64
-	if err := tx.Raw(`SELECT id FROM job_collections WHERE id IN ? ORDER BY id FOR UPDATE`, collIDs).Scan(&locked).Error; err != nil {
+	locked, err := lockCollections(tx, collIDs...)
+	if err != nil {
 		return nil, err
 	}
 	if len(locked) != len(collIDs) {
@@ -223,6 +244,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		created[i] = true
 	}
 	if _, err := s.upsertJobs(tx, writes, progress); err != nil {
+		return nil, err
+	}
+	if err := refreshJobCounts(tx, collIDs...); err != nil {
 		return nil, err
 	}
 	return created, nil
@@ -271,13 +295,19 @@ const upsertJobChunk = 1000
 // first), or replaces those that exist under their names, sealing their
 // secrets and scheduling them (newJobSchedule, jobScheduleSet), in chunks
 // of multi-row upserts so that thousands of jobs take a few statements.
-// In tx, it keeps what the store derives from jobs with them: the facets
-// and results of the jobs of each chunk (refreshJobFacets,
-// ensureJobResults), then the job counts of their collections
-// (refreshJobCounts). progress, when not nil, is told how many writes are
-// done after each chunk. It returns the ids of the jobs written, in no
-// particular order.
+// In tx, it keeps what the store derives from each job with it: the
+// facets and results of the jobs of each chunk (refreshJobFacets,
+// ensureJobResults); the job counts of their collections are the
+// caller's (refreshJobCounts, after its last change of jobs). The caller
+// holds the locks of the writes' collections, or of the one job it
+// replaces; upsertJobs locks the jobs it replaces in id order before it
+// writes (lockJobsOfWrites, see locks.go). progress, when not nil, is
+// told how many writes are done after each chunk. It returns the ids of
+// the jobs written, in no particular order.
 func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]int64, error) {
+	if err := lockJobsOfWrites(tx, writes); err != nil {
+		return nil, err
+	}
 	now := time.Now().UTC()
 	var (
 		sql   strings.Builder
@@ -347,5 +377,5 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 	if err := flush(len(writes)); err != nil {
 		return nil, err
 	}
-	return all, refreshJobCounts(tx, collectionsOf(writes)...)
+	return all, nil
 }

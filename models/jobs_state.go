@@ -133,8 +133,8 @@ type lockedJob struct {
 	OccurrenceCount int64
 }
 
-// lockJobs locks the rows of the jobs ids (in id order, so that two bulk
-// writes cannot deadlock) and returns their states by id, or ErrNotFound
+// lockJobs locks the rows of the jobs ids in id order (locks.go), and
+// returns their states by id, or ErrNotFound
 // when any is missing.
 func lockJobs(tx *gorm.DB, ids []int64) (map[int64]lockedJob, error) {
 	var rows []lockedJob

@@ -27,11 +27,16 @@ import (
 )
 
 // refreshJobCounts recounts the jobs by state of each collection in ids
-// into collection_job_counts. It locks each collection's row first (in id
-// order) and counts in a later statement, whose snapshot then holds every
-// write committed by another transaction that refreshed the same row
-// before: the last writer to commit has counted everything before it.
-// Call it in the write's transaction after its last change of jobs.
+// into collection_job_counts. It creates the rows missing, then locks
+// each collection's row (in id order) and counts in a later statement,
+// whose snapshot then holds every write committed by another
+// transaction that refreshed the same row before: the last writer to
+// commit has counted everything before it. It never rewrites a row's key
+// (job_collection_id): an update of a row that changes its key, or of a
+// row this transaction inserted, makes PostgreSQL check the foreign key
+// again, which locks the collection (FOR KEY SHARE) after the jobs,
+// against the lock order (locks.go). Call it in the write's transaction
+// after its last change of jobs.
 func refreshJobCounts(tx *gorm.DB, ids ...int64) error {
 	ids = uniqueIDs(ids)
 	slices.Sort(ids)
@@ -39,8 +44,15 @@ func refreshJobCounts(tx *gorm.DB, ids ...int64) error {
 		return nil
 	}
 	err := tx.Exec(`INSERT INTO collection_job_counts (job_collection_id)
-		SELECT c.id FROM job_collections c WHERE c.id IN ? ORDER BY c.id
-		ON CONFLICT (job_collection_id) DO UPDATE SET job_collection_id = excluded.job_collection_id`, ids).Error
+		SELECT c.id FROM job_collections c
+		WHERE c.id IN ? AND NOT EXISTS (SELECT 1 FROM collection_job_counts k WHERE k.job_collection_id = c.id)
+		ORDER BY c.id
+		ON CONFLICT (job_collection_id) DO NOTHING`, ids).Error
+	if err != nil {
+		return fmt.Errorf("refresh job counts: %w", err)
+	}
+	err = tx.Exec(`SELECT job_collection_id FROM collection_job_counts WHERE job_collection_id IN ?
+		ORDER BY job_collection_id FOR NO KEY UPDATE`, ids).Error
 	if err != nil {
 		return fmt.Errorf("refresh job counts: %w", err)
 	}
@@ -53,7 +65,8 @@ func refreshJobCounts(tx *gorm.DB, ids ...int64) error {
 		             count(j.id) FILTER (WHERE j.state = 'faulted')   AS faulted
 		      FROM job_collections c LEFT JOIN jobs j ON j.job_collection_id = c.id
 		      WHERE c.id IN ? GROUP BY c.id) n
-		WHERE k.job_collection_id = n.id`, ids).Error
+		WHERE k.job_collection_id = n.id AND (k.enabled, k.disabled, k.completed, k.faulted)
+		      IS DISTINCT FROM (n.enabled, n.disabled, n.completed, n.faulted)`, ids).Error
 	if err != nil {
 		return fmt.Errorf("refresh job counts: %w", err)
 	}
@@ -76,8 +89,9 @@ func refreshJobCountsOf(tx *gorm.DB, ids []int64) error {
 // deleteJobs deletes the jobs matching where (a condition on jobs j, with
 // its args) with their history, takes that history out of history_hours
 // and recounts their collections, in tx (which should be a transaction).
-// It locks the jobs first, so that no engine adds history to them between
-// the count and the delete. It returns how many jobs it deleted.
+// It locks the jobs first, in id order (locks.go), so that no engine adds
+// history to them between the count and the delete. It returns how many
+// jobs it deleted.
 func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
 	var ids []int64
 	if err := tx.Raw(`SELECT j.id FROM jobs j WHERE `+where+` ORDER BY j.id FOR UPDATE`, args...).Scan(&ids).Error; err != nil {

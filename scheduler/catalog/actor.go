@@ -3,9 +3,11 @@ package catalog
 import "context"
 
 // Actor is who makes a change: the signed-in user of a page, the user of
-// an API token, or the command line. Every write method of Catalog takes
-// one, so that the role checks and the audit log know who changed
-// what. The zero Actor is "nobody known" (a test or an internal caller).
+// an API token, the command line, or a named part of Sked itself
+// (System). Every write method of Catalog takes one, so that the role
+// checks and the audit log know who changed what. The zero Actor is
+// nobody: it has no rights (RoleOf), so that a caller that forgets to
+// say who acts changes nothing.
 //
 // Actor lives in catalog, not in models: it is an argument of the write
 // service, built by its callers (handlers, the CLI); the audit log stores
@@ -23,9 +25,11 @@ type Actor struct {
 	// Addr is the client's address (behind trusted proxies, the one they
 	// name); "" for the CLI.
 	Addr string
-	// Via is the way the change came: ViaAPI, ViaWeb or ViaCLI ("" when
-	// unknown).
+	// Via is the way the change came: ViaAPI, ViaWeb or ViaCLI ("" for
+	// Sked itself).
 	Via string
+	// system marks the actors System makes.
+	system bool
 }
 
 // The ways a change comes (Actor.Via).
@@ -34,6 +38,16 @@ const (
 	ViaWeb = "web" // the pages and fragments, with a session
 	ViaCLI = "cli" // the sked command
 )
+
+// System is the actor of a change Sked makes by itself, not for a user:
+// name says which part of it (for instance "engine", "setup"; the audit
+// log records it as a system actor of that name). It is trusted as
+// owner everywhere. Only System makes such an actor: one built as a
+// literal is a user's, the command line's, or nobody's.
+func System(name string) Actor { return Actor{UserName: name, system: true} }
+
+// IsSystem reports whether a is an actor System made.
+func (a Actor) IsSystem() bool { return a.system }
 
 // Op names a kind of change.
 type Op string

@@ -21,6 +21,10 @@ type record struct {
 	// Parts are the changes a change made of several (an import) made,
 	// each its own entry in the audit log.
 	Parts []record
+	// By, when not nil, is who the audit log names for the entries of
+	// this record, instead of the actor of audited: a write that learns
+	// who acts as it writes (a first sign-in creates its user).
+	By *Actor
 }
 
 // audited is the one way the catalog writes (SPEC §13.5): it runs write in
@@ -33,6 +37,12 @@ type record struct {
 // entry. The caller has already checked rec's Change with allow. A rec
 // without an Op (a group) passes nothing to changed: the caller passes
 // its parts.
+//
+// A transaction that meets a deadlock or a serialization failure is run
+// again, write included (models.Store.Audited): each try starts from rec
+// as audited got it, so write must set (not add to) what it fills
+// outside the transaction, and the audit log keeps the entries of the
+// try that commits.
 func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write func(tc *Catalog) error) error {
 	return c.auditedThen(ctx, actor, rec, write, nil)
 }
@@ -41,6 +51,9 @@ func (c *Catalog) audited(ctx context.Context, actor Actor, rec *record, write f
 // actor: its own (none when rec has no Op: a group of changes such as a
 // bulk action, whose parts are the entries), then one per part.
 func (c *Catalog) auditEntries(actor Actor, rec *record) []models.AuditEntry {
+	if rec.By != nil {
+		actor = *rec.By
+	}
 	now := c.now()
 	out := make([]models.AuditEntry, 0, 1+len(rec.Parts))
 	add := func(r *record) {
@@ -65,6 +78,8 @@ func (c *Catalog) auditEntries(actor Actor, rec *record) []models.AuditEntry {
 // actorKind is the kind of actor the audit log records.
 func actorKind(a Actor) models.AuditActorKind {
 	switch {
+	case a.system:
+		return models.ActorSystem
 	case a.Via == ViaCLI:
 		return models.ActorCLI
 	case a.TokenID != 0:

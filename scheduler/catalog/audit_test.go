@@ -144,7 +144,7 @@ func TestFailedWritesLeaveNoAuditEntry(t *testing.T) {
 	e := newEnv(t)
 	coll := e.putCollection("rg", "jc", `{}`)
 	e.putJob(coll, "daily", seedJob)
-	if _, _, err := e.cat.PutCalendar(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "holidays", []byte(`{"entries": []}`)); err != nil {
+	if _, _, err := e.cat.PutCalendar(e.ctx, catalog.System("test"), models.DefaultWorkspaceID, "holidays", []byte(`{"entries": []}`)); err != nil {
 		t.Fatal(err)
 	}
 	e.putJob(coll, "uses", `{"action": {"type": "http", "request": {"uri": "https://example.com/", "method": "GET"}},
@@ -159,16 +159,16 @@ func TestFailedWritesLeaveNoAuditEntry(t *testing.T) {
 	rita := catalog.Actor{UserID: reader.ID, UserName: "rita", Via: catalog.ViaWeb}
 	since := e.lastAuditID()
 	var forbidden *catalog.ForbiddenError
-	if _, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, "bad", []byte(`{"action": 5}`)); problem.As(err) == nil {
+	if _, _, err := e.cat.PutJob(e.ctx, catalog.System("test"), coll, "bad", []byte(`{"action": 5}`)); problem.As(err) == nil {
 		t.Errorf("a bad job: %v, want problems", err)
 	}
 	if _, _, err := e.cat.PutJob(e.ctx, rita, coll, "daily", []byte(seedJob)); !errors.As(err, &forbidden) {
 		t.Errorf("a reader's put: %v, want forbidden", err)
 	}
-	if err := e.cat.DeleteCalendar(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "holidays"); err == nil {
+	if err := e.cat.DeleteCalendar(e.ctx, catalog.System("test"), models.DefaultWorkspaceID, "holidays"); err == nil {
 		t.Error("deleted a calendar in use")
 	}
-	if _, err := e.cat.PatchJob(e.ctx, catalog.Actor{}, coll, "missing", []byte(`{}`)); !errors.Is(err, models.ErrNotFound) {
+	if _, err := e.cat.PatchJob(e.ctx, catalog.System("test"), coll, "missing", []byte(`{}`)); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("patch of a missing job: %v", err)
 	}
 	if rows := e.auditSince(since); len(rows) != 0 {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 
 	"sked/models"
 )
@@ -18,7 +19,16 @@ func (c *Catalog) auditedThen(ctx context.Context, actor Actor, rec *record, wri
 			return then(&tc)
 		}
 	}
+	// Each try starts from rec as given (a retry after a deadlock runs
+	// write again; appends to Parts must not survive it).
+	given := *rec
+	given.Parts = slices.Clip(rec.Parts)
+	tries := 0
 	err := c.store.AuditedThen(ctx, "catalog: "+string(rec.Op), func(tx *models.Store) ([]models.AuditEntry, error) {
+		if tries++; tries > 1 {
+			*rec = given
+			c.cals.forget() // calendars compiled in the rolled-back try
+		}
 		tc := *c
 		tc.store = tx
 		if err := write(&tc); err != nil {

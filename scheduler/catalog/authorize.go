@@ -81,12 +81,17 @@ func (e *ForbiddenError) Error() string {
 
 // RoleOf returns what actor may do in workspaceID (matched
 // case-insensitively): the user's role there, capped by the role of the
-// API token, if any. An actor without a user (the engine, the command line
-// without --user, tests) is trusted as owner; a token that does not cover
-// the workspace gives a *ForbiddenError with OutOfScope.
+// API token, if any. An actor without a user is trusted as owner only
+// when it says who it is: the command line without --user (ViaCLI, run by
+// someone with the database's URL) and Sked itself (System); any other,
+// the zero Actor first, has no role (""). A token that does
+// not cover the workspace gives a *ForbiddenError with OutOfScope.
 func (c *Catalog) RoleOf(ctx context.Context, actor Actor, workspaceID string) (models.Role, error) {
 	if actor.UserID == 0 {
-		return models.RoleOwner, nil
+		if actor.Via == ViaCLI || actor.system {
+			return models.RoleOwner, nil
+		}
+		return "", nil
 	}
 	role, err := c.store.RoleIn(ctx, workspaceID, actor.UserID)
 	if err != nil {

@@ -23,7 +23,7 @@ func TestJobsNeedTheirCalendars(t *testing.T) {
 	e := newEnv(t)
 	coll := e.putCollection("rg", "jc", `{"location":"westus","properties":{"sku":{"name":"Standard"}}}`)
 	before := e.fingerprint()
-	_, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(calendarJob))
+	_, _, err := e.cat.PutJob(e.ctx, catalog.System("test"), coll, "daily", []byte(calendarJob))
 	ve := problem.As(err)
 	if ve == nil || !strings.Contains(ve.Error(), `recurrence.calendars.exclude[0]: there is no calendar named "holidays" in this workspace`) {
 		t.Fatalf("got %v", err)

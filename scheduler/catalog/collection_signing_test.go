@@ -27,11 +27,11 @@ func TestPutCollectionSigningIsOneWrite(t *testing.T) {
 	}
 	cat := catalog.New(store, nil)
 	r := ref("rg", "jc")
-	if _, err := cat.PutCollectionWrite(ctx, catalog.Actor{}, r, []byte(`{"properties":{"sku":{"name":"Standard"}}}`)); err != nil {
+	if _, err := cat.PutCollectionWrite(ctx, catalog.System("test"), r, []byte(`{"properties":{"sku":{"name":"Standard"}}}`)); err != nil {
 		t.Fatal(err)
 	}
 	keyless := catalog.New(testdb.Open(t, dsn, models.Options{PasswordCost: bcrypt.MinCost, MaxOpenConns: 2}), nil)
-	_, err := keyless.PutCollectionWrite(ctx, catalog.Actor{}, r, []byte(`{"properties":{"sku":{"name":"Free"},"signing":{"enabled":true}}}`))
+	_, err := keyless.PutCollectionWrite(ctx, catalog.System("test"), r, []byte(`{"properties":{"sku":{"name":"Free"},"signing":{"enabled":true}}}`))
 	if !errors.Is(err, models.ErrNoSecretKey) {
 		t.Fatalf("PUT without a secret key: %v, want ErrNoSecretKey", err)
 	}

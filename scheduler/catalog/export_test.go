@@ -36,12 +36,12 @@ func seedCatalog(e *env) {
 	e.putJob(jc, "off", strings.Replace(seedJob, `"startTime"`, `"state": "disabled", "startTime"`, 1))
 	e.putJob(jc, "secret", basicJob("hunter2"))
 	e.putCollection("rg", "empty", `{"properties": {"sku": {"name": "Free"}, "state": "Disabled"}}`)
-	team, _, err := e.cat.PutCollection(e.ctx, catalog.Actor{}, models.CollectionRef{WorkspaceID: "team", ResourceGroup: "g", Name: "t"}, []byte(`{}`))
+	team, _, err := e.cat.PutCollection(e.ctx, catalog.System("test"), models.CollectionRef{WorkspaceID: "team", ResourceGroup: "g", Name: "t"}, []byte(`{}`))
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	e.putJob(team, "x", seedJob)
-	if _, _, err := e.cat.PutCollection(e.ctx, catalog.Actor{}, models.CollectionRef{WorkspaceID: "foreign", ResourceGroup: "g", Name: "hidden"}, []byte(`{}`)); err != nil {
+	if _, _, err := e.cat.PutCollection(e.ctx, catalog.System("test"), models.CollectionRef{WorkspaceID: "foreign", ResourceGroup: "g", Name: "hidden"}, []byte(`{}`)); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -156,7 +156,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := e.fingerprint()
-	rep, err := e.cat.Import(e.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{DryRun: true, OnConflict: "replace"})
+	rep, err := e.cat.Import(e.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{DryRun: true, OnConflict: "replace"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 			t.Errorf("collection %s: %s %q", c.Name, c.Action, c.Problems)
 		}
 	}
-	if _, err := e.cat.Import(e.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{OnConflict: "replace"}); err != nil {
+	if _, err := e.cat.Import(e.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{OnConflict: "replace"}); err != nil {
 		t.Fatal(err)
 	}
 	second, err := e.cat.ExportAll(e.ctx, e.user.ID)
@@ -195,7 +195,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	fresh := newEnv(t)
 	fresh.exec(`INSERT INTO workspaces (id) VALUES ('team')`)
 	fresh.exec(`INSERT INTO memberships (workspace_id, user_id) VALUES ('team', $1)`, fresh.user.ID)
-	rep, err = fresh.cat.Import(fresh.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{})
+	rep, err = fresh.cat.Import(fresh.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestExportedCollectionImportsWithItsSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := fresh.cat.Import(fresh.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{})
+	rep, err := fresh.cat.Import(fresh.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

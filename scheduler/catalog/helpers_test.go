@@ -32,7 +32,13 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	dsn := testdb.DSN(t)
-	store := testdb.Open(t, dsn, testdb.Options())
+	return newEnvOn(t, dsn, testdb.Open(t, dsn, testdb.Options()))
+}
+
+// newEnvOn is newEnv on the database dsn of store (a store opened with
+// other options).
+func newEnvOn(t testing.TB, dsn string, store *models.Store) *env {
+	t.Helper()
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +87,7 @@ func (e *env) count() int {
 // putCollection creates a collection from an ARM body.
 func (e *env) putCollection(group, name, body string) *models.CollectionRow {
 	e.t.Helper()
-	row, _, err := e.cat.PutCollection(e.ctx, catalog.Actor{}, ref(group, name), []byte(body))
+	row, _, err := e.cat.PutCollection(e.ctx, catalog.System("test"), ref(group, name), []byte(body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -91,7 +97,7 @@ func (e *env) putCollection(group, name, body string) *models.CollectionRow {
 // putJob creates a job through the catalog.
 func (e *env) putJob(coll *models.CollectionRow, name, body string) *models.Job {
 	e.t.Helper()
-	j, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, name, []byte(body))
+	j, _, err := e.cat.PutJob(e.ctx, catalog.System("test"), coll, name, []byte(body))
 	if err != nil {
 		e.t.Fatalf("put job %s: %v", name, err)
 	}
@@ -106,7 +112,7 @@ func (e *env) importFile(data string, opts catalog.ImportOptions) (*catalog.Impo
 	if err != nil {
 		e.t.Fatalf("ParseImport: %v", err)
 	}
-	return e.cat.Import(e.ctx, catalog.Actor{}, "", ref("rg", "jc"), f, opts)
+	return e.cat.Import(e.ctx, catalog.System("test"), "", ref("rg", "jc"), f, opts)
 }
 
 func ref(group, name string) models.CollectionRef {

@@ -57,7 +57,7 @@ func BenchmarkImport5000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rep, err := e.cat.Import(e.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{})
+		rep, err := e.cat.Import(e.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func BenchmarkImportDryRun5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		rep, err := e.cat.Import(e.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{DryRun: true})
+		rep, err := e.cat.Import(e.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{DryRun: true})
 		if err != nil || rep.Summary.New != 5000 {
 			b.Fatalf("%v, %+v", err, rep.Summary)
 		}

@@ -132,7 +132,7 @@ func TestImportStoresThePlannersFirstRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := cat.Import(e.ctx, catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{})
+			rep, err := cat.Import(e.ctx, catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{})
 			if err != nil {
 				t.Fatalf("import: %v (%+v)", err, rep.Summary)
 			}
@@ -208,7 +208,7 @@ func TestImportPlansDueJobsAgainWhenItWrites(t *testing.T) {
 			now = written // the check is over: the import writes later
 		}
 	}}
-	if _, err := cat.Import(e.ctx, catalog.Actor{}, "", ref("rg", "jc"), f, opts); err != nil {
+	if _, err := cat.Import(e.ctx, catalog.System("test"), "", ref("rg", "jc"), f, opts); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][2]time.Time{

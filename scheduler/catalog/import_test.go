@@ -187,7 +187,7 @@ func (e *env) catImport(data, group, name string, opts catalog.ImportOptions) (*
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return e.cat.Import(e.ctx, catalog.Actor{}, "", ref(group, name), f, opts)
+	return e.cat.Import(e.ctx, catalog.System("test"), "", ref(group, name), f, opts)
 }
 
 func TestImportOnConflictSkipOrReplace(t *testing.T) {
@@ -225,7 +225,7 @@ func TestImportOnConflictSkipOrReplace(t *testing.T) {
 func TestImportOptionsAreChecked(t *testing.T) {
 	e := newEnv(t)
 	f, _ := catalog.ParseImport([]byte(seedJob))
-	_, err := e.cat.Import(e.ctx, catalog.Actor{}, "", ref("rg", "jc"), f, catalog.ImportOptions{Mode: "most", OnConflict: "merge", PreviewCount: 101})
+	_, err := e.cat.Import(e.ctx, catalog.System("test"), "", ref("rg", "jc"), f, catalog.ImportOptions{Mode: "most", OnConflict: "merge", PreviewCount: 101})
 	want := "mode: \"most\" is not one of all, valid\nonConflict: \"merge\" is not one of skip, replace\npreviewCount: 101 is not from 1 to 100"
 	if err == nil || err.Error() != want {
 		t.Errorf("bad options: %v", err)
@@ -345,7 +345,7 @@ func TestImportLocatesJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.cat.Import(e.ctx, catalog.Actor{}, "", ref("rg", "jc"), f, catalog.ImportOptions{DryRun: true})
+	rep, err := e.cat.Import(e.ctx, catalog.System("test"), "", ref("rg", "jc"), f, catalog.ImportOptions{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestImportLocatesJobs(t *testing.T) {
 	}
 	// A forced workspace takes everything; without a target, unnamed jobs
 	// have no collection.
-	rep, err = e.cat.Import(e.ctx, catalog.Actor{}, "team", models.CollectionRef{}, f, catalog.ImportOptions{DryRun: true})
+	rep, err = e.cat.Import(e.ctx, catalog.System("test"), "team", models.CollectionRef{}, f, catalog.ImportOptions{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}

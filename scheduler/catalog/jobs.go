@@ -68,7 +68,7 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 
 // patchJob is PatchJob in the write's transaction.
 func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, rec *record, by string) (*models.Job, error) {
-	cur, err := c.store.JobByName(ctx, coll.ID, name)
+	cur, err := c.store.LockJobByName(ctx, coll.ID, name)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,9 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
 	}
 	var keep jobdef.Secrets
-	cur, err := c.store.JobByName(ctx, coll.ID, name)
+	// Locked, so that what it keeps (secrets, the note) is what it
+	// replaces.
+	cur, err := c.store.LockJobByName(ctx, coll.ID, name)
 	switch {
 	case err == nil && how == saveCreate:
 		return nil, false, nameTaken(name)

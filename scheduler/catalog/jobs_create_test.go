@@ -24,11 +24,11 @@ func wantNameTaken(t *testing.T, err error, name string) {
 func TestCreateJobRefusesATakenName(t *testing.T) {
 	e := newEnv(t)
 	coll := e.putCollection("rg", "jc", `{}`)
-	if _, err := e.cat.CreateJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(basicJob("pw"))); err != nil {
+	if _, err := e.cat.CreateJob(e.ctx, catalog.System("test"), coll, "daily", []byte(basicJob("pw"))); err != nil {
 		t.Fatal(err)
 	}
 	before := e.fingerprint()
-	_, err := e.cat.CreateJob(e.ctx, catalog.Actor{}, coll, "DAILY", []byte(seedJob))
+	_, err := e.cat.CreateJob(e.ctx, catalog.System("test"), coll, "DAILY", []byte(seedJob))
 	wantNameTaken(t, err, "DAILY")
 	if e.fingerprint() != before {
 		t.Error("a refused creation changed the jobs")
@@ -54,7 +54,7 @@ func TestCreateJobConcurrently(t *testing.T) {
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
-			_, err := e.cat.CreateJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(basicJob("pw")))
+			_, err := e.cat.CreateJob(e.ctx, catalog.System("test"), coll, "daily", []byte(basicJob("pw")))
 			errs <- err
 		}()
 	}

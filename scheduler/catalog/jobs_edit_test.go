@@ -33,27 +33,27 @@ func TestEditJobKeepsTheStateNote(t *testing.T) {
 		return j
 	}
 	e.putJob(coll, "daily", string(paused("vendor maintenance")))
-	if _, _, err := e.cat.EditJob(e.ctx, catalog.Actor{}, coll, "daily", paused("")); err != nil {
+	if _, _, err := e.cat.EditJob(e.ctx, catalog.System("test"), coll, "daily", paused("")); err != nil {
 		t.Fatal(err)
 	}
 	if j := stored(); j.State != "disabled" || j.StateNote != "vendor maintenance" {
 		t.Errorf("after an edit without a note: %s %q, want disabled with its note", j.State, j.StateNote)
 	}
-	if _, _, err := e.cat.EditJob(e.ctx, catalog.Actor{}, coll, "daily", paused("until Monday")); err != nil {
+	if _, _, err := e.cat.EditJob(e.ctx, catalog.System("test"), coll, "daily", paused("until Monday")); err != nil {
 		t.Fatal(err)
 	}
 	if j := stored(); j.StateNote != "until Monday" {
 		t.Errorf("after an edit with a note: %q, want the new note", j.StateNote)
 	}
 	cleared := strings.Replace(string(paused("")), `"disabled"`, `"disabled", "stateNote": ""`, 1)
-	if _, _, err := e.cat.EditJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(cleared)); err != nil {
+	if _, _, err := e.cat.EditJob(e.ctx, catalog.System("test"), coll, "daily", []byte(cleared)); err != nil {
 		t.Fatal(err)
 	}
 	if j := stored(); j.State != "disabled" || j.StateNote != "" {
 		t.Errorf(`after an edit with "stateNote": "": %s %q, want disabled without a note`, j.State, j.StateNote)
 	}
 	e.putJob(coll, "daily", string(paused("until Monday")))
-	if _, _, err := e.cat.PutJob(e.ctx, catalog.Actor{}, coll, "daily", paused("")); err != nil {
+	if _, _, err := e.cat.PutJob(e.ctx, catalog.System("test"), coll, "daily", paused("")); err != nil {
 		t.Fatal(err)
 	}
 	if j := stored(); j.StateNote != "" {
@@ -61,7 +61,7 @@ func TestEditJobKeepsTheStateNote(t *testing.T) {
 	}
 	e.putJob(coll, "daily", string(paused("vendor maintenance")))
 	enabled := strings.Replace(string(paused("")), `"disabled"`, `"enabled"`, 1)
-	if _, _, err := e.cat.EditJob(e.ctx, catalog.Actor{}, coll, "daily", []byte(enabled)); err != nil {
+	if _, _, err := e.cat.EditJob(e.ctx, catalog.System("test"), coll, "daily", []byte(enabled)); err != nil {
 		t.Fatal(err)
 	}
 	if j := stored(); j.State != "enabled" || j.StateNote != "" {

@@ -42,7 +42,7 @@ func TestChannelsAndAlertRules(t *testing.T) {
 	}
 	// The user is no member of "other": its channel is made by the zero
 	// Actor (trusted as owner), as a member there would.
-	if _, err := e.cat.PutChannel(e.ctx, catalog.Actor{}, "other", "theirs", []byte(`{"type":"slack","properties":{"url":"https://hooks.slack.com/services/x"}}`)); err != nil {
+	if _, err := e.cat.PutChannel(e.ctx, catalog.System("test"), "other", "theirs", []byte(`{"type":"slack","properties":{"url":"https://hooks.slack.com/services/x"}}`)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ name, body, path string }{
@@ -94,12 +94,12 @@ func TestTestChannel(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	if _, err := e.cat.PutChannel(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "hook",
+	if _, err := e.cat.PutChannel(e.ctx, catalog.System("test"), models.DefaultWorkspaceID, "hook",
 		[]byte(`{"type":"webhook","properties":{"url":"`+srv.URL+`"}}`)); err != nil {
 		t.Fatal(err)
 	}
 	n := action.NewNotifier(action.Config{AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
-	res, err := e.cat.TestChannel(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "hook", "https://sked.example.com", n)
+	res, err := e.cat.TestChannel(e.ctx, catalog.System("test"), models.DefaultWorkspaceID, "hook", "https://sked.example.com", n)
 	if err != nil || !res.Delivered || res.StatusCode != http.StatusAccepted {
 		t.Fatalf("test: %+v %v", res, err)
 	}
@@ -109,11 +109,11 @@ func TestTestChannel(t *testing.T) {
 		t.Errorf("log %+v %v", log, err)
 	}
 	// Without the allow list the guard refuses, and the log says so.
-	res, err = e.cat.TestChannel(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "hook", "", action.NewNotifier(action.Config{}))
+	res, err = e.cat.TestChannel(e.ctx, catalog.System("test"), models.DefaultWorkspaceID, "hook", "", action.NewNotifier(action.Config{}))
 	if err != nil || res.Delivered || !strings.Contains(res.Error, "--allow-targets") {
 		t.Errorf("refused: %+v %v", res, err)
 	}
-	if _, err := e.cat.TestChannel(e.ctx, catalog.Actor{}, models.DefaultWorkspaceID, "nope", "", n); !errors.Is(err, models.ErrNotFound) {
+	if _, err := e.cat.TestChannel(e.ctx, catalog.System("test"), models.DefaultWorkspaceID, "nope", "", n); !errors.Is(err, models.ErrNotFound) {
 		t.Errorf("unknown channel: %v", err)
 	}
 }
