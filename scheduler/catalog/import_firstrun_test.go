@@ -276,7 +276,7 @@ func TestPutJobWithoutStartTimeRunsAtCreation(t *testing.T) {
 	e := newEnv(t)
 	jc := e.putCollection("rg", "jc", `{"properties": {"sku": {"name": "Standard"}}}`)
 	cat := catalog.New(e.store, func() time.Time { return testNow.Add(500 * time.Millisecond) })
-	j, _, err := cat.PutJob(e.ctx, catalog.Actor{}, jc, "once",
+	j, _, err := cat.PutJob(e.ctx, catalog.System("test"), jc, "once",
 		[]byte(`{"action": {"type": "http", "request": {"uri": "https://example.com/", "method": "GET"}}}`))
 	if err != nil {
 		t.Fatal(err)

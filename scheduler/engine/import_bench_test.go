@@ -144,7 +144,7 @@ func benchImportDisturbance(b *testing.B, rate, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rep, err := cat.Import(context.Background(), catalog.Actor{}, "", models.CollectionRef{}, f, catalog.ImportOptions{
+	rep, err := cat.Import(context.Background(), catalog.System("test"), "", models.CollectionRef{}, f, catalog.ImportOptions{
 		Progress: func(done, total int) {
 			if done == total {
 				checked = time.Now()

@@ -43,7 +43,7 @@ func TestSigningSecretsReadOncePerCollection(t *testing.T) {
 		t.Errorf("a collection without a secret: %d reads, want 0", n)
 	}
 
-	first, err := cat.NewSigningSecret(e.ctx, catalog.Actor{}, ref, 0)
+	first, err := cat.NewSigningSecret(e.ctx, catalog.System("test"), ref, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSigningSecretsReadOncePerCollection(t *testing.T) {
 		t.Errorf("three attempts of one signing collection: %d reads, want 1", n)
 	}
 
-	second, err := cat.NewSigningSecret(e.ctx, catalog.Actor{}, ref, 0)
+	second, err := cat.NewSigningSecret(e.ctx, catalog.System("test"), ref, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestSigningSecretsReadOncePerCollection(t *testing.T) {
 		t.Errorf("after one rotation: %d reads, want 2", n)
 	}
 
-	if err := cat.RemoveSigningSecret(e.ctx, catalog.Actor{}, ref); err != nil {
+	if err := cat.RemoveSigningSecret(e.ctx, catalog.System("test"), ref); err != nil {
 		t.Fatal(err)
 	}
 	if r := run("removed"); r.header.Get("webhook-signature") != "" {

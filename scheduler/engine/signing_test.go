@@ -110,7 +110,7 @@ func TestEngineSignsRequestsOfSigningCollections(t *testing.T) {
 		t.Errorf("a collection without a secret signs: %v", r.header)
 	}
 
-	first, err := cat.NewSigningSecret(e.ctx, catalog.Actor{}, ref, 0)
+	first, err := cat.NewSigningSecret(e.ctx, catalog.System("test"), ref, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestEngineSignsRequestsOfSigningCollections(t *testing.T) {
 		t.Error("a tampered body verifies")
 	}
 
-	second, err := cat.NewSigningSecret(e.ctx, catalog.Actor{}, ref, time.Hour)
+	second, err := cat.NewSigningSecret(e.ctx, catalog.System("test"), ref, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,13 +147,13 @@ func TestEngineSignsRequestsOfSigningCollections(t *testing.T) {
 		t.Errorf("after the overlap only the new secret verifies: %v", r.header)
 	}
 
-	if err := cat.RemoveSigningSecret(e.ctx, catalog.Actor{}, ref); err != nil {
+	if err := cat.RemoveSigningSecret(e.ctx, catalog.System("test"), ref); err != nil {
 		t.Fatal(err)
 	}
 	if r := run("after"); r.header.Get("webhook-signature") != "" {
 		t.Errorf("a removed secret still signs: %v", r.header)
 	}
-	if err := cat.RemoveSigningSecret(e.ctx, catalog.Actor{}, ref); err == nil {
+	if err := cat.RemoveSigningSecret(e.ctx, catalog.System("test"), ref); err == nil {
 		t.Error("removing a missing secret succeeds")
 	}
 }
