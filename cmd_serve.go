@@ -62,7 +62,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 	}
 	defer db.Close()
 
-	eng, err := engine.New(cfg.Engine(), engine.Deps{
+	ecfg := cfg.Engine()
+	ecfg.Version = version
+	eng, err := engine.New(ecfg, engine.Deps{
 		Store:    db.Store,
 		Notifier: models.NewListener(db.Store.DSN(), logger),
 		Logger:   logger,

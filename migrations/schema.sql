@@ -262,7 +262,11 @@ CREATE TABLE public.engine_instances (
     id text NOT NULL,
     started_at timestamp with time zone NOT NULL,
     heartbeat_at timestamp with time zone NOT NULL,
-    CONSTRAINT engine_instances_id_check CHECK (((id <> ''::text) AND (length(id) <= 255)))
+    version text DEFAULT ''::text NOT NULL,
+    schema_version integer DEFAULT 0 NOT NULL,
+    CONSTRAINT engine_instances_id_check CHECK (((id <> ''::text) AND (length(id) <= 255))),
+    CONSTRAINT engine_instances_schema_version_check CHECK ((schema_version >= 0)),
+    CONSTRAINT engine_instances_version_check CHECK ((length(version) <= 255))
 );
 
 -- Name: history_hours; Type: TABLE; Schema: public; Owner: -

@@ -23,6 +23,11 @@ type Heartbeat struct {
 	Now time.Time
 	// DeadBefore: an instance whose latest heartbeat is older is dead.
 	DeadBefore time.Time
+	// Version is the instance's release (`sked version`); it may be empty.
+	Version string
+	// SchemaVersion is the newest migration the instance's release knows
+	// (the last of Migrations).
+	SchemaVersion int
 }
 
 // Heartbeat records, in one transaction, that instance hb.ID is alive at
@@ -35,8 +40,9 @@ type Heartbeat struct {
 func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (int64, error) {
 	var n int64
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		err := tx.Exec(`INSERT INTO engine_instances (id, started_at, heartbeat_at) VALUES (?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`, hb.ID, hb.Now, hb.Now).Error
+		err := tx.Exec(`INSERT INTO engine_instances (id, started_at, heartbeat_at, version, schema_version) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, version = excluded.version,
+				schema_version = excluded.schema_version`, hb.ID, hb.Now, hb.Now, hb.Version, hb.SchemaVersion).Error
 		if err != nil {
 			return fmt.Errorf("renew: %w", err)
 		}
@@ -87,12 +93,18 @@ type EngineInstance struct {
 	ID          string
 	StartedAt   time.Time
 	HeartbeatAt time.Time
+	// Version is the instance's release, empty for a release older than
+	// migration 0032.
+	Version string
+	// SchemaVersion is the newest migration the instance's release knows,
+	// 0 for a release older than migration 0032.
+	SchemaVersion int
 }
 
 // EngineInstances returns the instances with a row, by id.
 func (s *Store) EngineInstances(ctx context.Context) ([]EngineInstance, error) {
 	var out []EngineInstance
-	err := s.db.WithContext(ctx).Raw(`SELECT id, started_at, heartbeat_at FROM engine_instances ORDER BY id`).Scan(&out).Error
+	err := s.db.WithContext(ctx).Raw(`SELECT id, started_at, heartbeat_at, version, schema_version FROM engine_instances ORDER BY id`).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: engine instances", err)
 	}

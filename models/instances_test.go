@@ -34,7 +34,8 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	}
 	beat := func(id string, now time.Time) int64 {
 		t.Helper()
-		n, err := store.Heartbeat(ctx, models.Heartbeat{ID: id, Now: now, DeadBefore: now.Add(-20 * time.Second)})
+		n, err := store.Heartbeat(ctx, models.Heartbeat{ID: id, Now: now, DeadBefore: now.Add(-20 * time.Second),
+			Version: "v-" + id, SchemaVersion: 32})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(inst) != 3 || inst[2].ID != "self" || !inst[2].StartedAt.Equal(t0.Add(15*time.Second)) ||
-		!inst[2].HeartbeatAt.Equal(t0.Add(26*time.Second)) {
+		!inst[2].HeartbeatAt.Equal(t0.Add(26*time.Second)) || inst[2].Version != "v-self" || inst[2].SchemaVersion != 32 {
 		t.Errorf("instances %+v", inst)
 	}
 	if gone, err := store.RemoveInstance(ctx, "live"); err != nil || gone {

@@ -14,6 +14,10 @@ type Config struct {
 	// InstanceID names this engine in leases and logs. Default:
 	// "<hostname>-<pid>-<random>".
 	InstanceID string
+	// Version is the release this engine runs, recorded with its heartbeat
+	// so that a rolling upgrade can tell which releases are alive. Default:
+	// empty (unknown).
+	Version string
 	// MaxWorkers caps the attempts running at once. Default 256 (attempts
 	// mostly wait on the network).
 	MaxWorkers int

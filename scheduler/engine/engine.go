@@ -151,16 +151,19 @@ type Deps struct {
 
 // Engine runs jobs. See the package documentation.
 type Engine struct {
-	cfg     Config
-	id      string
-	store   Store
-	notify  Notifier
-	clock   Clock
-	exec    action.Executor
-	httpEx  *action.HTTPExecutor
-	logger  *slog.Logger
-	metrics *Metrics
-	cache   *jobCache
+	cfg Config
+	id  string
+	// schemaVersion is the newest migration this build knows, recorded
+	// with each heartbeat.
+	schemaVersion int
+	store         Store
+	notify        Notifier
+	clock         Clock
+	exec          action.Executor
+	httpEx        *action.HTTPExecutor
+	logger        *slog.Logger
+	metrics       *Metrics
+	cache         *jobCache
 	// calendars gives the calendars of jobs that exclude some, memoised
 	// per claim; nil without a calendar source.
 	calendars *claimCalendars
@@ -255,6 +258,11 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	if e.id == "" {
 		e.id = defaultInstanceID()
 	}
+	all, err := models.Migrations()
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	e.schemaVersion = all[len(all)-1].Version
 	e.sem = make(chan struct{}, cfg.MaxWorkers)
 	e.minBatch = max(1, cfg.MaxWorkers/8)
 	e.slotFreed = make(chan struct{}, 1)

@@ -46,7 +46,8 @@ func (e *Engine) beat(last *time.Time) bool {
 	ctx, cancel := context.WithTimeout(e.bgCtx, e.cfg.HeartbeatInterval)
 	defer cancel()
 	now := e.clock.Now()
-	n, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, Now: now, DeadBefore: now.Add(-e.cfg.DeadAfter)})
+	n, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, Now: now, DeadBefore: now.Add(-e.cfg.DeadAfter),
+		Version: e.cfg.Version, SchemaVersion: e.schemaVersion})
 	if err != nil {
 		if e.bgCtx.Err() == nil {
 			e.logger.Warn("engine: heartbeat failed", "instance", e.id, "err", err)
