@@ -13,21 +13,14 @@ var errJobExists = errors.New("models: create job: the name is taken")
 
 // CreateJob creates the job of w as SaveJob does, unless its collection
 // already holds a job of that name (case-insensitive): then it writes
-// nothing and returns nil, false, nil. The check is made under the
-// collection's row lock, which every job write of the collection takes
-// (SaveJob, SaveJobs), in the transaction that inserts the job: of two
-// concurrent creations of one name, exactly one creates it. w.MustExist
-// is ignored.
+// nothing and returns nil, false, nil. The upsert decides: of two
+// concurrent creations of one name, the second waits for the first's
+// row and finds it there (upserted.Inserted false), and its transaction
+// is rolled back. A missing collection is ErrNotFound. w.MustExist is
+// ignored.
 func (s *Store) CreateJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	var out *Job
 	err := s.inTx(ctx, "models: create job", func(tx *gorm.DB) error {
-		lock, err := lockCollections(tx, w.CollectionID)
-		if err != nil {
-			return translate("models: create job", err)
-		}
-		if len(lock) == 0 {
-			return translate("models: create job", ErrNotFound)
-		}
 		var taken []int64
 		if err := tx.Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`,
 			w.CollectionID, w.Name).Scan(&taken).Error; err != nil {
@@ -39,8 +32,15 @@ func (s *Store) CreateJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 		txs := *s
 		txs.db = tx
 		w.MustExist = false
-		out, _, err = txs.SaveJob(ctx, w)
-		return err
+		j, created, err := txs.SaveJob(ctx, w)
+		if err != nil {
+			return err
+		}
+		if !created {
+			return errJobExists
+		}
+		out = j
+		return nil
 	})
 	if errors.Is(err, errJobExists) {
 		return nil, false, nil

@@ -26,8 +26,9 @@ type JobWrite struct {
 	State   jobdef.State
 	EndedAt *time.Time
 	// MaxJobs refuses the creation of a job beyond this many in the
-	// collection with a QuotaError (checked under the collection's row
-	// lock, so concurrent writers cannot overshoot). Zero means no limit.
+	// collection with a QuotaError (checked under the collection's counts
+	// row, checkJobQuota, so concurrent writers cannot overshoot). Zero
+	// means no limit.
 	MaxJobs int
 	// MustExist refuses to create the job (ErrNotFound instead): PATCH.
 	MustExist bool
@@ -65,64 +66,42 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	return out, created, nil
 }
 
-// saveJobTx is SaveJob inside tx. A job that exists is locked and
-// replaced without its collection's lock, so that writers of different
-// jobs of one collection do not queue there; a job to create is checked
-// under its collection's lock (the collection exists, the job is within
-// MaxJobs, MustExist holds), which the writer takes holding no job lock
-// (locks.go). Then it upserts the job (upsertJobs) and reads it back.
+// saveJobTx is SaveJob inside tx. It takes no collection lock: a job
+// that exists is locked and replaced; a job to create is inserted by the
+// upsert (a concurrent creation of the same name makes it a replacement,
+// which the upsert reports), its collection's existence checked by the
+// foreign key, and the quota checked after the counts are refreshed, under
+// their row's lock (checkJobQuota), so that creations of one collection
+// queue only there, at the end of their transactions (locks.go).
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	var before []jobdef.State // the replaced job's state
-	lockJob := func() (bool, error) {
-		before = before[:0]
-		err := tx.Raw(`SELECT state FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
-			w.CollectionID, w.Name).Scan(&before).Error
-		return len(before) > 0, err
+	if err := tx.Raw(`SELECT state FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
+		w.CollectionID, w.Name).Scan(&before).Error; err != nil {
+		return nil, false, err
 	}
-	exists, err := lockJob()
+	if len(before) == 0 && w.MustExist {
+		return nil, false, ErrNotFound
+	}
+	up, err := s.upsertJobs(tx, []JobWrite{w}, nil)
 	if err != nil {
 		return nil, false, err
 	}
-	if !exists {
-		if w.MustExist {
-			return nil, false, ErrNotFound
-		}
-		lock, err := lockCollections(tx, w.CollectionID)
-		if err != nil {
-			return nil, false, err
-		}
-		if len(lock) == 0 {
-			return nil, false, ErrNotFound
-		}
-		// Created meanwhile by a writer the lock waited for?
-		if exists, err = lockJob(); err != nil {
-			return nil, false, err
-		}
-	}
-	created := !exists
-	if created && w.MaxJobs > 0 {
-		var n int64
-		if err := tx.Raw(`SELECT count(*) FROM jobs WHERE job_collection_id = ?`, w.CollectionID).Scan(&n).Error; err != nil {
-			return nil, false, err
-		}
-		if err := w.checkQuota(n); err != nil {
-			return nil, false, err
-		}
-	}
-	ids, err := s.upsertJobs(tx, []JobWrite{w}, nil)
-	if err != nil {
-		return nil, false, err
-	}
+	created := up[0].Inserted
 	// The job as read back: with its results (a replaced job keeps them).
 	var j Job
-	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, ids[0]).Scan(&j).Error; err != nil {
+	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, up[0].ID).Scan(&j).Error; err != nil {
 		return nil, false, err
 	}
 	// A replacement that keeps the job's state leaves the counts as they
 	// are, and does not queue for their row with every other writer of
 	// the collection.
-	if created || before[0] != j.State {
+	if created || len(before) == 0 || before[0] != j.State {
 		if err := refreshJobCounts(tx, w.CollectionID); err != nil {
+			return nil, false, err
+		}
+	}
+	if created {
+		if err := checkJobQuota(tx, []JobWrite{w}, up); err != nil {
 			return nil, false, err
 		}
 	}
@@ -243,10 +222,16 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		count[w.CollectionID]++
 		created[i] = true
 	}
-	if _, err := s.upsertJobs(tx, writes, progress); err != nil {
+	up, err := s.upsertJobs(tx, writes, progress)
+	if err != nil {
 		return nil, err
 	}
 	if err := refreshJobCounts(tx, collIDs...); err != nil {
+		return nil, err
+	}
+	// The count above holds still for writers that lock the collection;
+	// single creations do not (saveJobTx): the counts decide.
+	if err := checkJobQuota(tx, writes, up); err != nil {
 		return nil, err
 	}
 	return created, nil
@@ -272,6 +257,55 @@ func (w JobWrite) checkQuota(n int64) error {
 		"The collection already holds %d jobs, its quota maxJobCount: delete a job or raise the quota.", n)}
 }
 
+// checkJobQuota returns a *QuotaError when writes (upserted as up says)
+// created jobs in a collection that now holds more than the MaxJobs of
+// its writes. Call it after refreshJobCounts of those collections, which
+// holds their counts rows locked to the end of the transaction: every
+// creation of a collection passes there one at a time and counts every
+// committed one before it, so that concurrent creations never overshoot
+// the quota.
+func checkJobQuota(tx *gorm.DB, writes []JobWrite, up []upserted) error {
+	made := map[int64]int64{}
+	for _, u := range up {
+		if u.Inserted {
+			made[u.CollectionID]++
+		}
+	}
+	limit := map[int64]int{}
+	for _, w := range writes {
+		if made[w.CollectionID] > 0 && w.MaxJobs > 0 {
+			limit[w.CollectionID] = w.MaxJobs
+		}
+	}
+	if len(limit) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(limit))
+	for id := range limit {
+		ids = append(ids, id)
+	}
+	var totals []struct {
+		JobCollectionID int64
+		Total           int64
+	}
+	if err := tx.Raw(`SELECT job_collection_id, enabled + disabled + completed + faulted AS total
+		FROM collection_job_counts WHERE job_collection_id IN ? ORDER BY job_collection_id`, ids).Scan(&totals).Error; err != nil {
+		return fmt.Errorf("check the job quota: %w", err)
+	}
+	for _, t := range totals {
+		limit, made := int64(limit[t.JobCollectionID]), made[t.JobCollectionID]
+		if t.Total <= limit {
+			continue
+		}
+		if held := t.Total - made; held < limit {
+			return &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+				"The collection holds %d jobs: %d more would exceed its quota maxJobCount of %d.", held, made, limit)}
+		}
+		return JobWrite{MaxJobs: int(limit)}.checkQuota(t.Total - made)
+	}
+	return nil
+}
+
 // collectionsOf returns the collections of writes, each once, in the
 // order they first appear.
 func collectionsOf(writes []JobWrite) []int64 {
@@ -284,6 +318,15 @@ func collectionsOf(writes []JobWrite) []int64 {
 		}
 	}
 	return ids
+}
+
+// upserted is a job upsertJobs wrote: its id, its collection, and
+// whether it inserted the row (xmax = 0 of the row it returns) rather
+// than replaced one.
+type upserted struct {
+	ID           int64
+	CollectionID int64 `gorm:"column:job_collection_id"`
+	Inserted     bool
 }
 
 // upsertJobChunk is how many rows one upsert statement of upsertJobs
@@ -303,8 +346,10 @@ const upsertJobChunk = 1000
 // replaces; upsertJobs locks the jobs it replaces in id order before it
 // writes (lockJobsOfWrites, see locks.go). progress, when not nil, is
 // told how many writes are done after each chunk. It returns the ids of
-// the jobs written, in no particular order.
-func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]int64, error) {
+// the jobs written, in no particular order, each with its collection and
+// whether the upsert inserted it (a write of a name another transaction
+// created meanwhile replaces that job instead).
+func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]upserted, error) {
 	if err := lockJobsOfWrites(tx, writes); err != nil {
 		return nil, err
 	}
@@ -313,7 +358,7 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 		sql   strings.Builder
 		args  []any
 		inRow = map[jobKey]bool{}
-		all   []int64
+		all   []upserted
 	)
 	flush := func(upTo int) error {
 		if len(args) == 0 {
@@ -322,7 +367,7 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 		// Who and when of a changed state or note are the chunk's last
 		// write's (one import: one writer, one clock).
 		last := writes[upTo-1]
-		var ids []int64
+		var rows []upserted
 		if err := tx.Raw(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
 				schedule_base, needs_schedule, next_run_at, state_note, state_changed_by, state_changed_at) VALUES `+
 			sql.String()+`
@@ -331,9 +376,13 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
 			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
-			RETURNING id`,
-			append(args, last.StateBy, last.nowOr(now))...).Scan(&ids).Error; err != nil {
+			RETURNING id, job_collection_id, xmax = 0 AS inserted`,
+			append(args, last.StateBy, last.nowOr(now))...).Scan(&rows).Error; err != nil {
 			return err
+		}
+		ids := make([]int64, len(rows))
+		for i, r := range rows {
+			ids[i] = r.ID
 		}
 		if err := refreshJobFacets(tx, ids); err != nil {
 			return err
@@ -341,7 +390,7 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 		if err := ensureJobResults(tx, ids); err != nil {
 			return err
 		}
-		all = append(all, ids...)
+		all = append(all, rows...)
 		sql.Reset()
 		args = args[:0]
 		clear(inRow)

@@ -11,12 +11,14 @@ package models
 //  2. the collections, in id order (lockCollections: FOR NO KEY UPDATE,
 //     or FOR UPDATE by a write of the collection itself: PutCollection,
 //     DeleteCollection), taken by the writes that need the set of a
-//     collection's jobs to hold still: a creation (the quota and the
-//     name are checked under it: saveJobTx, CreateJob), SaveJobs and
-//     imports, a change of the collection's quota, its deletion. Such a
-//     write takes it holding no job lock. FOR NO KEY UPDATE does not
-//     block the FOR KEY SHARE that a foreign key check of another
-//     transaction takes;
+//     collection's jobs to hold still: SaveJobs and imports, CreateJob
+//     (the name is checked under it), a change of the collection's quota,
+//     its deletion. Such a write takes it holding no job lock. A single
+//     job's creation (saveJobTx) takes none: its collection's existence is
+//     the foreign key's check (FOR KEY SHARE, which FOR NO KEY UPDATE does
+//     not block) and its quota is checked under the counts row (step 4,
+//     checkJobQuota), so that creations queue only at the end of their
+//     transactions;
 //  3. the jobs, in id order (lockJobs, deleteJobs, lockJobsOfWrites
 //     before upsertJobs' upsert, FinishAttempts). The writes of jobs that
 //     exist (a replacement of one job, LockJobByName before the catalog
@@ -28,7 +30,8 @@ package models
 //     its key's order), then collection_job_counts in collection id
 //     order (refreshJobCounts, after the last change of jobs, without
 //     touching its key, so that no foreign key check locks the
-//     collection again).
+//     collection again); the quota of jobs is checked there
+//     (checkJobQuota).
 //
 // A serialization failure or deadlock that still happens (SQLSTATE 40001
 // or 40P01, a path this order misses) is retried with the whole
