@@ -79,7 +79,9 @@ func (s *Store) LockJobByName(ctx context.Context, collectionID int64, name stri
 // DeleteJob removes the job and its history, or returns ErrNotFound.
 func (s *Store) DeleteJob(ctx context.Context, id int64) error {
 	var n int64
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+	// Inside a transaction (the catalog's) it runs in it without a
+	// savepoint: its error aborts that transaction anyway.
+	err := s.db.WithContext(ctx).Session(&gorm.Session{DisableNestedTransaction: true}).Transaction(func(tx *gorm.DB) (err error) {
 		n, err = deleteJobs(tx, "j.id = ?", id)
 		return err
 	})

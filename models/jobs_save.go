@@ -55,7 +55,9 @@ type JobWrite struct {
 func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 	var out *Job
 	var created bool
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	// Inside a transaction (the catalog's) it runs in it without a
+	// savepoint: its error aborts that transaction anyway.
+	err := s.db.WithContext(ctx).Session(&gorm.Session{DisableNestedTransaction: true}).Transaction(func(tx *gorm.DB) error {
 		var err error
 		out, created, err = s.saveJobTx(tx, w)
 		return err
@@ -222,6 +224,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 		count[w.CollectionID]++
 		created[i] = true
 	}
+	if err := lockJobsOfWrites(tx, writes); err != nil {
+		return nil, err
+	}
 	up, err := s.upsertJobs(tx, writes, progress)
 	if err != nil {
 		return nil, err
@@ -342,17 +347,15 @@ const upsertJobChunk = 1000
 // facets and results of the jobs of each chunk (refreshJobFacets,
 // ensureJobResults); the job counts of their collections are the
 // caller's (refreshJobCounts, after its last change of jobs). The caller
-// holds the locks of the writes' collections, or of the one job it
-// replaces; upsertJobs locks the jobs it replaces in id order before it
-// writes (lockJobsOfWrites, see locks.go). progress, when not nil, is
+// holds the locks of the jobs it replaces (saveJobTx its one job,
+// saveJobsTx every job of its writes in id order with lockJobsOfWrites,
+// see locks.go), so that the upsert waits for no job lock; a job results
+// row is made for the jobs it inserts. progress, when not nil, is
 // told how many writes are done after each chunk. It returns the ids of
 // the jobs written, in no particular order, each with its collection and
 // whether the upsert inserted it (a write of a name another transaction
 // created meanwhile replaces that job instead).
 func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]upserted, error) {
-	if err := lockJobsOfWrites(tx, writes); err != nil {
-		return nil, err
-	}
 	now := time.Now().UTC()
 	var (
 		sql   strings.Builder
@@ -381,13 +384,17 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 			return err
 		}
 		ids := make([]int64, len(rows))
+		var inserted []int64
 		for i, r := range rows {
 			ids[i] = r.ID
+			if r.Inserted {
+				inserted = append(inserted, r.ID)
+			}
 		}
 		if err := refreshJobFacets(tx, ids); err != nil {
 			return err
 		}
-		if err := ensureJobResults(tx, ids); err != nil {
+		if err := ensureJobResults(tx, inserted); err != nil {
 			return err
 		}
 		all = append(all, rows...)
