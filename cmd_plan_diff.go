@@ -39,12 +39,12 @@ func lineDiff(before, after string) []string {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			all = append(all, line{"  " + a[i], true})
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			all = append(all, line{"+ " + b[j], false})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			all = append(all, line{"- " + a[i], false})
 			i++
+		default:
+			all = append(all, line{"+ " + b[j], false})
+			j++
 		}
 	}
 	// Keep the lines within diffContext of a change.

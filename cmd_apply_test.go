@@ -1,0 +1,332 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// remoteSked serves a real Sked (serve, on t's test database, the engine
+// allowed to call loopback targets) and returns the environment of the
+// commands that talk to it: SKED_SERVER and SKED_TOKEN (an owner's token
+// of ada, an administrator and member of "default").
+func remoteSked(t *testing.T) map[string]string {
+	t.Helper()
+	env := dbEnv(t)
+	env["SKED_ALLOW_TARGETS"] = "127.0.0.0/8"
+	cfg, _, err := parseFlags("serve", stdio{err: io.Discard, getenv: func(k string) string { return env[k] }},
+		[]string{"--listen", "127.0.0.1:0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	addrs, done := make(chan net.Addr, 1), make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("sked stopped with %v\nlogs:\n%s", err, logs)
+		}
+	})
+	var base string
+	select {
+	case a := <-addrs:
+		base = "http://" + a.String()
+	case err := <-done:
+		t.Fatalf("sked did not start: %v\nlogs:\n%s", err, logs)
+	}
+	code, token, stderr := runForTest([]string{"token", "add", "ada", "--name", "ci"}, env, "")
+	if code != 0 {
+		t.Fatalf("token add: exit %d: %s", code, stderr)
+	}
+	return map[string]string{"SKED_SERVER": base, "SKED_TOKEN": strings.TrimSpace(token)}
+}
+
+// The files of TestApplyAgainstAServer: a collection with two jobs
+// (spelled as people write them: mixed case, a local start time), and a
+// workspace's calendar, channel and alert rule. TARGET is the jobs' and
+// the channel's URL.
+const (
+	applyJobs = `{"jobCollections": [{
+  "id": "/subscriptions/default/resourceGroups/ops/providers/Microsoft.Scheduler/jobCollections/nightly",
+  "location": "westeurope", "properties": {"sku": {"name": "standard"}},
+  "jobs": [
+    {"name": "backup", "properties": {"startTime": "2030-01-01T02:00:00",
+      "action": {"type": "Http", "request": {"uri": "TARGET/backup", "method": "post", "body": "{}"}},
+      "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin", "calendars": {"exclude": ["holidays"]}}}},
+    {"name": "report", "properties": {
+      "action": {"type": "http", "request": {"uri": "TARGET/report", "method": "GET"}},
+      "recurrence": {"frequency": "week", "schedule": {"weekDays": ["Monday"], "hours": [7], "minutes": [0]}}}}
+  ]}]}`
+	applyWorkspace = `{"workspaces": [{"id": "default",
+  "calendars": [{"name": "holidays", "timeZone": "Europe/Berlin", "entries": [{"date": "2030-12-25", "label": "Christmas"}]}],
+  "channels": [{"name": "ops", "type": "Webhook", "properties": {"url": "TARGET/hook"}}],
+  "alerts": [{"name": "failures", "channel": "ops", "events": ["attemptFailed"], "minInterval": "PT15M"}]}]}`
+)
+
+// TestApplyAgainstAServer applies a directory of files to a real server
+// with sked apply and sked diff: the plan, the creation, a second apply
+// that changes nothing, an update shown as a difference by --dry-run
+// (exit 2, nothing changed) and then made, --prune deleting only what the
+// files no longer hold, and bad files that change nothing and name the
+// file and the field.
+func TestApplyAgainstAServer(t *testing.T) {
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	defer target.Close()
+	env := remoteSked(t)
+	run := func(args ...string) (int, string, string) { return runForTest(args, env, "") }
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.ReplaceAll(content, "TARGET", target.URL)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("jobs.json", applyJobs)
+	write("workspace.json", applyWorkspace)
+	jobsFile := filepath.Join(dir, "jobs.json")
+
+	code, out, errOut := run("diff", "-f", dir)
+	if code != exitChanges {
+		t.Fatalf("diff before apply: exit %d, want 2\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"+ create calendar default/holidays  (" + filepath.Join(dir, "workspace.json") + ": workspaces[0].calendars[0])",
+		"+ create channel default/ops", "+ create collection default/ops/nightly  (" + jobsFile + ": jobCollections[0])",
+		"+ create job default/ops/nightly/backup", "+ create job default/ops/nightly/report", "+ create alert rule default/failures",
+		"Plan: 6 to create, 0 to update, 0 to delete."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Index(out, "calendar default/holidays") > strings.Index(out, "job default/ops/nightly/backup") ||
+		strings.Index(out, "channel default/ops") > strings.Index(out, "alert rule default/failures") {
+		t.Errorf("the plan does not create what others name first:\n%s", out)
+	}
+	if code, out, _ := run("collections", "list"); code != 0 || strings.Contains(out, "nightly") {
+		t.Fatalf("diff changed the server: exit %d\n%s", code, out)
+	}
+
+	code, out, errOut = run("apply", "-f", dir)
+	if code != 0 || !strings.Contains(out, "Apply complete: 6 created, 0 updated, 0 deleted.") ||
+		!strings.Contains(out, "signing secret (shown once): whsec_") {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	// What the server stores is compared, normalised: nothing to do.
+	code, out, errOut = run("apply", "-f", dir)
+	if code != 0 || !strings.Contains(out, "No changes") || strings.Contains(out, "Apply complete") {
+		t.Fatalf("second apply: exit %d, want 0 and no changes\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := run("diff", "-f", dir); code != 0 || !strings.Contains(out, "No changes") {
+		t.Fatalf("diff after apply: exit %d, want 0\n%s", code, out)
+	}
+
+	// A changed file: --dry-run shows the difference, exits 2 and
+	// changes nothing; apply then updates.
+	write("jobs.json", strings.Replace(applyJobs, `"hours": [7]`, `"hours": [8]`, 1))
+	code, out, errOut = run("apply", "--dry-run", "-f", dir)
+	if code != exitChanges || !strings.Contains(out, "~ update job default/ops/nightly/report  ("+jobsFile+": jobCollections[0].jobs[1])") ||
+		!regexp.MustCompile(`(?m)^    - +7$`).MatchString(out) || !regexp.MustCompile(`(?m)^    \+ +8$`).MatchString(out) ||
+		!strings.Contains(out, "Plan: 0 to create, 1 to update, 0 to delete.") || strings.Contains(out, "backup") {
+		t.Fatalf("apply --dry-run of a change: exit %d, want 2\n%s%s", code, out, errOut)
+	}
+	if hours := reportHours(t, run); hours != "[7]" {
+		t.Fatalf("--dry-run changed the job: hours %s", hours)
+	}
+	code, out, errOut = run("apply", "-f", dir)
+	if code != 0 || !strings.Contains(out, "updated job default/ops/nightly/report") || !strings.Contains(out, "Apply complete: 0 created, 1 updated, 0 deleted.") {
+		t.Fatalf("apply of a change: exit %d\n%s%s", code, out, errOut)
+	}
+	if hours := reportHours(t, run); hours != "[8]" {
+		t.Fatalf("apply did not update the job: hours %s", hours)
+	}
+
+	// A job removed from the file stays without --prune, and goes with it.
+	write("jobs.json", strings.Replace(strings.Replace(applyJobs, `"hours": [7]`, `"hours": [8]`, 1),
+		`{"name": "backup", "properties": {"startTime": "2030-01-01T02:00:00",
+      "action": {"type": "Http", "request": {"uri": "TARGET/backup", "method": "post", "body": "{}"}},
+      "recurrence": {"frequency": "Day", "interval": 1, "timeZone": "Europe/Berlin", "calendars": {"exclude": ["holidays"]}}}},`, "", 1))
+	if code, out, _ := run("apply", "-f", dir); code != 0 || !strings.Contains(out, "No changes") {
+		t.Fatalf("apply without --prune of a removed job: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run("diff", "--prune", "-f", dir); code != exitChanges || !strings.Contains(out, "- delete job default/ops/nightly/backup") ||
+		!strings.Contains(out, "Plan: 0 to create, 0 to update, 1 to delete.") {
+		t.Fatalf("diff --prune: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := run("apply", "--prune", "-f", dir); code != 0 || !strings.Contains(out, "deleted job default/ops/nightly/backup") {
+		t.Fatalf("apply --prune: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = run("jobs", "list", "--resource-group", "ops", "--collection", "nightly")
+	if code != 0 || strings.Contains(out, "backup") || !strings.Contains(out, "report") {
+		t.Fatalf("jobs after --prune: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run("apply", "--prune", "-f", dir); code != 0 || !strings.Contains(out, "No changes") {
+		t.Fatalf("apply --prune again: exit %d\n%s", code, out)
+	}
+
+	// A bad file changes nothing, and names the file and the field: a
+	// problem found in the files (before any write) …
+	good, _ := os.ReadFile(jobsFile)
+	bad := strings.Replace(strings.Replace(string(good), `"frequency": "week"`, `"frequency": "fortnight"`, 1), "westeurope", "northeurope", 1)
+	if err := os.WriteFile(jobsFile, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run("apply", "-f", dir)
+	if code != exitError || !strings.Contains(errOut, jobsFile+": jobCollections[0].jobs[0]: job report: recurrence.frequency:") ||
+		!strings.Contains(errOut, "nothing was changed") || out != "" {
+		t.Fatalf("apply of a bad file: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := run("collections", "list", "--output", "json"); code != 0 || !strings.Contains(out, `"location": "westeurope"`) {
+		t.Fatalf("a bad file changed the collection: exit %d\n%s", code, out)
+	}
+	// … and one only the server finds (a calendar the workspace lacks):
+	// the server's message, with the file and the field.
+	if err := os.WriteFile(jobsFile, []byte(strings.Replace(string(good), `"recurrence": {"frequency": "week"`,
+		`"recurrence": {"calendars": {"exclude": ["no-such-calendar"]}, "frequency": "week"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run("apply", "-f", dir)
+	if code != exitError || !strings.Contains(errOut, jobsFile+": jobCollections[0].jobs[0]: job default/ops/nightly/report: the server refused it (400") ||
+		!strings.Contains(errOut, "recurrence.calendars.exclude[0]") {
+		t.Fatalf("apply refused by the server: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+
+	// Exit status 1, never 2, for every error of diff and apply.
+	if code, _, errOut := runForTest([]string{"diff", "-f", dir}, map[string]string{}, ""); code != exitError ||
+		!strings.Contains(errOut, "--server URL or set SKED_SERVER") || !strings.Contains(errOut, "--token TOKEN or set SKED_TOKEN") {
+		t.Errorf("diff without a server: exit %d, want 1: %s", code, errOut)
+	}
+	if code, _, errOut := run("diff", "-f", filepath.Join(dir, "missing")); code != exitError || !strings.Contains(errOut, "missing") {
+		t.Errorf("diff of a missing path: exit %d, want 1: %s", code, errOut)
+	}
+}
+
+// reportHours is the hours of the job "report" as the server shows it.
+func reportHours(t *testing.T, run func(...string) (int, string, string)) string {
+	t.Helper()
+	code, out, errOut := run("jobs", "show", "report", "--resource-group", "ops", "--collection", "nightly", "--output", "json")
+	if code != 0 {
+		t.Fatalf("jobs show: exit %d\n%s%s", code, out, errOut)
+	}
+	var j struct {
+		Properties struct {
+			Recurrence struct {
+				Schedule struct {
+					Hours json.RawMessage `json:"hours"`
+				} `json:"schedule"`
+			} `json:"recurrence"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("jobs show --output json: %v\n%s", err, out)
+	}
+	return strings.Join(strings.Fields(string(j.Properties.Recurrence.Schedule.Hours)), "")
+}
+
+// TestJobsCommandsAgainstAServer lists, shows, runs a job and reads its
+// history with sked jobs and sked collections over the REST API; without
+// a server or a token they say how to give them.
+func TestJobsCommandsAgainstAServer(t *testing.T) {
+	calls := make(chan string, 10)
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls <- r.URL.Path
+		_, _ = io.WriteString(w, "ok")
+	}))
+	defer target.Close()
+	env := remoteSked(t)
+	run := func(args ...string) (int, string, string) { return runForTest(args, env, "") }
+	file := writeFile(t, "jobs.json", strings.ReplaceAll(applyJobs, "TARGET", target.URL))
+	file = strings.TrimSuffix(file, "jobs.json")
+	if err := os.WriteFile(filepath.Join(file, "workspace.json"), []byte(strings.ReplaceAll(applyWorkspace, "TARGET", target.URL)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run("apply", "-f", file); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+
+	code, out, errOut := run("collections", "list")
+	if code != 0 || !regexp.MustCompile(`(?m)^WORKSPACE +RESOURCE GROUP +COLLECTION +SKU +STATE +MAX JOBS +LOCATION$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^default +ops +nightly +Standard +Enabled +50 +westeurope$`).MatchString(out) {
+		t.Fatalf("collections list: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = run("jobs", "list")
+	if code != 0 || !regexp.MustCompile(`(?m)^default/ops/nightly +backup +enabled +every day +2030-01-01T01:00:00Z +- +0 +0$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^default/ops/nightly +report +enabled +every week `).MatchString(out) {
+		t.Fatalf("jobs list: exit %d\n%s", code, out)
+	}
+	code, out, _ = run("jobs", "list", "--subscription", "default", "--resource-group", "ops", "--collection", "nightly", "--state", "Disabled", "--output", "json")
+	if code != 0 || strings.TrimSpace(out) != "{\n  \"value\": []\n}" {
+		t.Fatalf("jobs list --state Disabled: exit %d\n%s", code, out)
+	}
+	code, out, _ = run("jobs", "show", "backup", "--resource-group", "ops", "--collection", "nightly")
+	if code != 0 || !strings.Contains(out, "Job:       default/ops/nightly/backup") || !strings.Contains(out, "Action:    Http POST "+target.URL+"/backup") ||
+		!strings.Contains(out, `"startTime": "2030-01-01T02:00:00+01:00"`) || !strings.Contains(out, `"exclude": [`) {
+		t.Fatalf("jobs show: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := run("jobs", "show", "nope", "--resource-group", "ops", "--collection", "nightly"); code != exitError ||
+		!strings.Contains(errOut, `404 ResourceNotFound: The job "nope" was not found in job collection "nightly".`) {
+		t.Errorf("jobs show of a missing job: exit %d %s", code, errOut)
+	}
+
+	code, out, errOut = run("jobs", "run", "report", "--resource-group", "ops", "--collection", "nightly")
+	if code != 0 || out != "started a run of job default/ops/nightly/report\n" {
+		t.Fatalf("jobs run: exit %d\n%s%s", code, out, errOut)
+	}
+	select {
+	case path := <-calls:
+		if path != "/report" {
+			t.Fatalf("the run called %s", path)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run did not call its target within 60 s")
+	}
+	// The history entry follows the call: wait for it to be written.
+	var hist string
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if code, hist, errOut = run("jobs", "history", "report", "--resource-group", "ops", "--collection", "nightly"); code != 0 {
+			t.Fatalf("jobs history: exit %d %s", code, errOut)
+		}
+		if strings.Contains(hist, "Completed") {
+			break
+		}
+	}
+	if !regexp.MustCompile(`(?m)^ID +START +EXPECTED +ACTION +STATUS +RETRY +MESSAGE$`).MatchString(hist) ||
+		!regexp.MustCompile(`(?m)^\d+ +\S+Z +\S+Z +MainAction +Completed +0 +`).MatchString(hist) {
+		t.Fatalf("jobs history:\n%s", hist)
+	}
+	code, out, _ = run("jobs", "history", "report", "--resource-group", "ops", "--collection", "nightly", "--status", "Failed", "--output", "json")
+	if code != 0 || strings.TrimSpace(out) != "{\n  \"value\": []\n}" {
+		t.Errorf("jobs history --status Failed: exit %d\n%s", code, out)
+	}
+
+	// Without a server or a token: a usage error saying how to give them.
+	for _, args := range [][]string{{"jobs", "list"}, {"collections", "list"}, {"jobs", "run", "report", "--resource-group", "ops", "--collection", "nightly"}} {
+		code, out, errOut := runForTest(args, map[string]string{"SKED_SERVER": env["SKED_SERVER"]}, "")
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "missing an API token: give --token TOKEN or set SKED_TOKEN") {
+			t.Errorf("%v without a token: exit %d %s", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runForTest([]string{"jobs", "list", "--token", "x"}, nil, ""); code != exitUsage ||
+		!strings.Contains(errOut, "missing the server: give --server URL or set SKED_SERVER") {
+		t.Errorf("jobs list without a server: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := runForTest([]string{"jobs", "list", "--server", env["SKED_SERVER"], "--token", "wrong"}, nil, ""); code != exitError ||
+		!strings.Contains(errOut, "401") {
+		t.Errorf("jobs list with a bad token: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := run("jobs", "show", "report"); code != exitUsage || !strings.Contains(errOut, "--resource-group RG --collection JC") {
+		t.Errorf("jobs show without its collection: exit %d %s", code, errOut)
+	}
+}
