@@ -32,7 +32,9 @@ func remoteSked(t *testing.T) map[string]string {
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	addrs, done := make(chan net.Addr, 1), make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a }) }()
+	go func() {
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), func(a net.Addr) { addrs <- a })
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
