@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sked/client"
 )
 
 // remoteSked serves a real Sked (serve, on t's test database, the engine
@@ -126,6 +129,14 @@ func TestApplyAgainstAServer(t *testing.T) {
 		!strings.Contains(out, "signing secret (shown once): whsec_") {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
+	// The server's own export is a file apply takes, and matches.
+	exported := filepath.Join(t.TempDir(), "export.json")
+	if err := os.WriteFile(exported, []byte(apiGet(t, env, "/api/v1/export?subscription=default")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run("diff", "-f", exported); code != 0 || !strings.Contains(out, "No changes") {
+		t.Fatalf("diff of the server's export: exit %d, want 0\n%s%s", code, out, errOut)
+	}
 	// What the server stores is compared, normalised: nothing to do.
 	code, out, errOut = run("apply", "-f", dir)
 	if code != 0 || !strings.Contains(out, "No changes") || strings.Contains(out, "Apply complete") {
@@ -176,6 +187,19 @@ func TestApplyAgainstAServer(t *testing.T) {
 	}
 	if code, out, _ := run("apply", "--prune", "-f", dir); code != 0 || !strings.Contains(out, "No changes") {
 		t.Fatalf("apply --prune again: exit %d\n%s", code, out)
+	}
+	// Objects of a workspace are pruned only for the kinds its files
+	// list: the rules (an empty list) but not the channels (not listed).
+	write("workspace.json", `{"workspaces": [{"id": "default", "alerts": [],
+  "calendars": [{"name": "holidays", "timeZone": "Europe/Berlin", "entries": [{"date": "2030-12-25", "label": "Christmas"}]}]}]}`)
+	code, out, errOut = run("apply", "--prune", "-f", dir)
+	if code != 0 || !strings.Contains(out, "- delete alert rule default/failures") || strings.Contains(out, "channel") ||
+		!strings.Contains(out, "Apply complete: 0 created, 0 updated, 1 deleted.") {
+		t.Fatalf("apply --prune of a workspace's rules: exit %d\n%s%s", code, out, errOut)
+	}
+	write("workspace.json", applyWorkspace)
+	if code, out, errOut := run("apply", "-f", dir); code != 0 || !strings.Contains(out, "created alert rule default/failures") {
+		t.Fatalf("apply of the rule again: exit %d\n%s%s", code, out, errOut)
 	}
 
 	// A bad file changes nothing, and names the file and the field: a
@@ -258,6 +282,25 @@ func TestJobsCommandsAgainstAServer(t *testing.T) {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
 
+	// The client follows nextLink (pages of one here) and carries the
+	// server's problems.
+	c, err := client.New(env["SKED_SERVER"]+"/", env["SKED_TOKEN"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.PageSize = 1
+	ref := client.CollectionRef{Subscription: "default", ResourceGroup: "ops", Name: "nightly"}
+	jobs, err := c.Jobs(context.Background(), ref, "")
+	if err != nil || len(jobs) != 2 || jobs[0].Name != "nightly/backup" || jobs[1].Name != "nightly/report" {
+		t.Fatalf("Jobs by pages of 1: %v %+v", err, jobs)
+	}
+	_, err = c.PutJob(context.Background(), ref, "bad", []byte(`{"action": {"type": "http"}}`))
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Status != http.StatusBadRequest || ce.Code != "BadRequest" || len(ce.Details) == 0 ||
+		ce.Details[0].Target != "action.request" {
+		t.Fatalf("PutJob of a bad job: %#v", err)
+	}
+
 	code, out, errOut := run("collections", "list")
 	if code != 0 || !regexp.MustCompile(`(?m)^WORKSPACE +RESOURCE GROUP +COLLECTION +SKU +STATE +MAX JOBS +LOCATION$`).MatchString(out) ||
 		!regexp.MustCompile(`(?m)^default +ops +nightly +Standard +Enabled +50 +westeurope$`).MatchString(out) {
@@ -331,4 +374,24 @@ func TestJobsCommandsAgainstAServer(t *testing.T) {
 	if code, _, errOut := run("jobs", "show", "report"); code != exitUsage || !strings.Contains(errOut, "--resource-group RG --collection JC") {
 		t.Errorf("jobs show without its collection: exit %d %s", code, errOut)
 	}
+}
+
+// apiGet answers GET path on the server of env with its token.
+func apiGet(t *testing.T, env map[string]string, path string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, env["SKED_SERVER"]+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+env["SKED_TOKEN"])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", path, resp.StatusCode, body)
+	}
+	return string(body)
 }

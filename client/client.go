@@ -36,6 +36,10 @@ type Client struct {
 	// HTTP sends the requests; New sets a client with a 60-second
 	// timeout. It may be replaced before the first request.
 	HTTP *http.Client
+	// PageSize is the $top of the Azure Scheduler lists (collections,
+	// jobs, history), 1–100; zero leaves the server's default (100).
+	// Lists follow nextLink whatever it is.
+	PageSize int
 }
 
 // New returns a client of the Sked at server (an http or https URL, e.g.

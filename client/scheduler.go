@@ -44,6 +44,16 @@ type Resource struct {
 // armQuery is the query every ARM request carries.
 func armQuery() url.Values { return url.Values{"api-version": {APIVersion}} }
 
+// listQuery is the query of an ARM list: armQuery with the client's
+// PageSize.
+func (c *Client) listQuery() url.Values {
+	q := armQuery()
+	if c.PageSize > 0 {
+		q.Set("$top", strconv.Itoa(c.PageSize))
+	}
+	return q
+}
+
 // Collections lists the job collections of subscription, of resourceGroup
 // only when it is not empty, following nextLink.
 func (c *Client) Collections(ctx context.Context, subscription, resourceGroup string) ([]Resource, error) {
@@ -51,7 +61,7 @@ func (c *Client) Collections(ctx context.Context, subscription, resourceGroup st
 	if resourceGroup != "" {
 		path += "/resourceGroups/" + url.PathEscape(resourceGroup)
 	}
-	return list[Resource](ctx, c, path+"/providers/Microsoft.Scheduler/jobCollections", armQuery())
+	return list[Resource](ctx, c, path+"/providers/Microsoft.Scheduler/jobCollections", c.listQuery())
 }
 
 // Collection returns the collection at ref (an *Error with status 404
@@ -73,7 +83,7 @@ func (c *Client) PutCollection(ctx context.Context, ref CollectionRef, body []by
 // Jobs lists the jobs of the collection at ref, only those in state when
 // it is not empty ("Enabled", "Disabled", …), following nextLink.
 func (c *Client) Jobs(ctx context.Context, ref CollectionRef, state string) ([]Resource, error) {
-	q := armQuery()
+	q := c.listQuery()
 	if state != "" {
 		q.Set("$filter", "state eq "+state)
 	}
@@ -131,11 +141,11 @@ type HistoryProperties struct {
 // it is not empty ("Completed", "Failed", …). It follows nextLink until
 // it has limit entries.
 func (c *Client) History(ctx context.Context, ref CollectionRef, name, status string, limit int) ([]HistoryEntry, error) {
-	q := armQuery()
+	q := c.listQuery()
 	if status != "" {
 		q.Set("$filter", "status eq "+status)
 	}
-	if limit > 0 && limit < 100 {
+	if limit > 0 && limit < 100 && (c.PageSize == 0 || limit < c.PageSize) {
 		q.Set("$top", strconv.Itoa(limit))
 	}
 	if limit > 0 {
