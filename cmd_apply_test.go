@@ -131,7 +131,7 @@ func TestApplyAgainstAServer(t *testing.T) {
 	}
 	// The server's own export is a file apply takes, and matches.
 	exported := filepath.Join(t.TempDir(), "export.json")
-	if err := os.WriteFile(exported, []byte(apiGet(t, env, "/api/v1/export?subscription=default")), 0o644); err != nil {
+	if err := os.WriteFile(exported, []byte(apiDo(t, env, http.MethodGet, "/api/v1/export?subscription=default", "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, out, errOut := run("diff", "-f", exported); code != 0 || !strings.Contains(out, "No changes") {
@@ -227,6 +227,21 @@ func TestApplyAgainstAServer(t *testing.T) {
 	if code != exitError || !strings.Contains(errOut, jobsFile+": jobCollections[0].jobs[0]: job default/ops/nightly/report: the server refused it (400") ||
 		!strings.Contains(errOut, "recurrence.calendars.exclude[0]") {
 		t.Fatalf("apply refused by the server: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+
+	// A job the operators paused stays paused through an update of a
+	// file that does not give its state.
+	reportPath := "/subscriptions/default/resourceGroups/ops/providers/Microsoft.Scheduler/jobCollections/nightly/jobs/report?api-version=2016-03-01"
+	apiDo(t, env, http.MethodPatch, reportPath, `{"properties": {"state": "Disabled", "stateNote": "target under maintenance"}}`)
+	if err := os.WriteFile(jobsFile, []byte(strings.Replace(string(good), `"hours": [8]`, `"hours": [9]`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run("apply", "-f", dir); code != 0 || !strings.Contains(out, "updated job default/ops/nightly/report") {
+		t.Fatalf("apply to a paused job: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := apiDo(t, env, http.MethodGet, reportPath, ""); !strings.Contains(got, `"state":"disabled"`) ||
+		!strings.Contains(got, `"stateNote":"target under maintenance"`) || !strings.Contains(got, `"hours":[9]`) {
+		t.Errorf("the update did not keep the pause:\n%s", got)
 	}
 
 	// Exit status 1, never 2, for every error of diff and apply.
@@ -376,22 +391,29 @@ func TestJobsCommandsAgainstAServer(t *testing.T) {
 	}
 }
 
-// apiGet answers GET path on the server of env with its token.
-func apiGet(t *testing.T, env map[string]string, path string) string {
+// apiDo sends a request with body (none when empty) to path on the
+// server of env with its token, and returns the answer, which must be a
+// 200.
+func apiDo(t *testing.T, env map[string]string, method, path, body string) string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, env["SKED_SERVER"]+path, nil)
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, env["SKED_SERVER"]+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+env["SKED_TOKEN"])
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	answer, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d\n%s", path, resp.StatusCode, body)
+		t.Fatalf("%s %s: %d\n%s", method, path, resp.StatusCode, answer)
 	}
-	return string(body)
+	return string(answer)
 }

@@ -180,8 +180,8 @@ func computePlan(ctx context.Context, c *client.Client, want *desired, prune boo
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		ws, kind, _ := strings.Cut(k, "\x00")
-		cs, err := objectPlan(ctx, c, want, ws, client.Kind(kind), prune)
+		_, kind, _ := strings.Cut(k, "\x00")
+		cs, err := objectPlan(ctx, c, want, want.kinds[k], client.Kind(kind), prune)
 		if err != nil {
 			return nil, err
 		}

@@ -40,9 +40,10 @@ type desired struct {
 	collections []*wantCollection
 	// objects are the workspaces' calendars, channels and alert rules.
 	objects []*wantObject
-	// kinds are the workspace kinds the files list ("ws\x00kind",
-	// lowercase): only those are pruned.
-	kinds map[string]bool
+	// kinds are the workspace kinds the files list, by "ws\x00kind" with
+	// ws lowercase, each with the workspace as the files first spell it:
+	// only those kinds are pruned.
+	kinds map[string]string
 }
 
 // source is where a declaration is: the file and the path in it.
@@ -88,7 +89,8 @@ type wantObject struct {
 }
 
 // jsonFiles lists the files of path: path itself when it is a file, else
-// every *.json file under it (subdirectories included), in name order.
+// every *.json file under it (subdirectories included, hidden files and
+// directories such as .git left out), in name order.
 func jsonFiles(path string) ([]string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -102,8 +104,11 @@ func jsonFiles(path string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != path && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
+		if p != path && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".json") {
 			out = append(out, p)
@@ -124,7 +129,7 @@ func jsonFiles(path string) ([]string, error) {
 // mistake found ("file: path: field: message"), and then nothing may be
 // applied.
 func loadDesired(paths []string) (d *desired, problems []string, err error) {
-	d = &desired{kinds: map[string]bool{}}
+	d = &desired{kinds: map[string]string{}}
 	colls := map[string]*wantCollection{}
 	jobs := map[string]source{}
 	objects := map[string]source{}
@@ -283,7 +288,9 @@ func (d *desired) loadWorkspaces(file string, raw json.RawMessage, objects map[s
 			if !ok {
 				continue
 			}
-			d.kinds[strings.ToLower(ws)+"\x00"+string(kind)] = true
+			if key := strings.ToLower(ws) + "\x00" + string(kind); d.kinds[key] == "" {
+				d.kinds[key] = ws
+			}
 			var docs []json.RawMessage
 			if json.Unmarshal(raw, &docs) != nil {
 				bad(path+"."+string(kind), "must be an array")
