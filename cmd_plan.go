@@ -87,8 +87,11 @@ func runPlan(ctx context.Context, sio stdio, name string, args []string, mode pl
 		return fail(err)
 	}
 	if len(paths) == 0 || len(rest) > 0 {
-		return fail(fmt.Errorf("usage: sked %s -f PATH [-f PATH]… [--prune]%s [--server URL] [--token TOKEN]", name,
-			map[bool]string{true: " [--dry-run]"}[mode == planApply]))
+		dry := ""
+		if mode == planApply {
+			dry = " [--dry-run]"
+		}
+		return fail(fmt.Errorf("usage: sked %s -f PATH [-f PATH]… [--prune]%s [--server URL] [--token TOKEN]", name, dry))
 	}
 	c, err := rf.client()
 	if err != nil {
@@ -100,7 +103,11 @@ func runPlan(ctx context.Context, sio stdio, name string, args []string, mode pl
 		if err != nil {
 			return fail(fmt.Errorf("-f: %w", err))
 		}
-		files = append(files, fs...)
+		for _, f := range fs {
+			if !slices.Contains(files, f) { // -f dir -f dir/a.json reads a.json once
+				files = append(files, f)
+			}
+		}
 	}
 	want, problems, err := loadDesired(files)
 	if err != nil {
@@ -326,8 +333,13 @@ func objectPlan(ctx context.Context, c *client.Client, want *desired, ws string,
 		have[strings.ToLower(head.Name)] = doc
 		order = append(order, head.Name)
 	}
-	stage, delStage := map[client.Kind]int{client.Calendars: stageCalendars, client.Channels: stageChannels, client.Alerts: stageAlerts}[kind],
-		map[client.Kind]int{client.Calendars: stageDeleteCalendars, client.Channels: stageDeleteChannels, client.Alerts: stageDeleteAlerts}[kind]
+	stage, delStage := stageCalendars, stageDeleteCalendars
+	switch kind {
+	case client.Channels:
+		stage, delStage = stageChannels, stageDeleteChannels
+	case client.Alerts:
+		stage, delStage = stageAlerts, stageDeleteAlerts
+	}
 	var plan []change
 	named := map[string]bool{}
 	for _, wo := range want.objects {
@@ -344,7 +356,10 @@ func objectPlan(ctx context.Context, c *client.Client, want *desired, ws string,
 		if ok && before == after {
 			continue
 		}
-		action := map[bool]string{true: "update", false: "create"}[ok]
+		action := "create"
+		if ok {
+			action = "update"
+		}
 		name, body := wo.name, wo.body
 		plan = append(plan, change{stage: stage, action: action, what: kindNoun(kind), id: ws + "/" + name, src: wo.src,
 			before: before, after: after, apply: func(ctx context.Context) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,6 +93,7 @@ type wantObject struct {
 // every *.json file under it (subdirectories included, hidden files and
 // directories such as .git left out), in name order.
 func jsonFiles(path string) ([]string, error) {
+	path = filepath.Clean(path)
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -276,7 +278,7 @@ func (d *desired) loadWorkspaces(file string, raw json.RawMessage, objects map[s
 			bad(path+".id", "is required: the workspace's id (the ARM subscription)")
 			continue
 		}
-		for key := range w {
+		for _, key := range slices.Sorted(maps.Keys(w)) {
 			switch strings.ToLower(key) {
 			case "id", "displayname", "calendars", "channels", "alerts":
 			default:
