@@ -76,7 +76,11 @@ const (
   ]}]}`
 	applyWorkspace = `{"workspaces": [{"id": "default",
   "calendars": [{"name": "holidays", "timeZone": "Europe/Berlin", "entries": [{"date": "2030-12-25", "label": "Christmas"}]}],
-  "channels": [{"name": "ops", "type": "Webhook", "properties": {"url": "TARGET/hook"}}],
+  "channels": [{"name": "ops", "type": "Webhook", "properties": {"url": "TARGET/hook"}},
+    {"name": "chat", "type": "slack", "description": "Team chat", "properties": {"url": "https://hooks.slack.com/services/T0/B0/secret"}},
+    {"name": "mail", "type": "Email", "properties": {"host": "smtp.example.com", "from": "sked@example.com", "to": ["ops@example.com"]}},
+    {"name": "mail-auth", "type": "email", "properties": {"host": "smtp.example.com", "security": "TLS", "user": "sked", "password": "hunter2",
+      "from": "sked@example.com", "to": ["ops@example.com"]}}],
   "alerts": [{"name": "failures", "channel": "ops", "events": ["attemptFailed"], "minInterval": "PT15M"}]}]}`
 )
 
@@ -111,7 +115,7 @@ func TestApplyAgainstAServer(t *testing.T) {
 	for _, want := range []string{"+ create calendar default/holidays  (" + filepath.Join(dir, "workspace.json") + ": workspaces[0].calendars[0])",
 		"+ create channel default/ops", "+ create collection default/ops/nightly  (" + jobsFile + ": jobCollections[0])",
 		"+ create job default/ops/nightly/backup", "+ create job default/ops/nightly/report", "+ create alert rule default/failures",
-		"Plan: 6 to create, 0 to update, 0 to delete."} {
+		"+ create channel default/chat", "+ create channel default/mail-auth", "Plan: 9 to create, 0 to update, 0 to delete."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the plan lacks %q:\n%s", want, out)
 		}
@@ -125,7 +129,7 @@ func TestApplyAgainstAServer(t *testing.T) {
 	}
 
 	code, out, errOut = run("apply", "-f", dir)
-	if code != 0 || !strings.Contains(out, "Apply complete: 6 created, 0 updated, 0 deleted.") ||
+	if code != 0 || !strings.Contains(out, "Apply complete: 9 created, 0 updated, 0 deleted.") ||
 		!strings.Contains(out, "signing secret (shown once): whsec_") {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}

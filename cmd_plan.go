@@ -497,12 +497,19 @@ func normChannel(doc, cur json.RawMessage) json.RawMessage {
 	props := d.Properties
 	if ch, err := notifydef.ParseChannel(doc, secretStub(doc)); err == nil {
 		d.Type, d.Description, props = string(ch.Type), ch.Description, ch.Config()
-		if (ch.Type == notifydef.Slack || ch.Type == notifydef.Teams) && !hasPath(doc, "properties", "url") && cur != nil {
-			var c struct {
-				Properties json.RawMessage `json:"properties"`
+		if (ch.Type == notifydef.Slack || ch.Type == notifydef.Teams) && !hasPath(doc, "properties", "url") {
+			// No URL (a secret): the server's document shows its host,
+			// and a file that leaves it out keeps the server's.
+			switch {
+			case hasPath(doc, "properties", "urlHost"):
+				props = d.Properties
+			case cur != nil:
+				var c struct {
+					Properties json.RawMessage `json:"properties"`
+				}
+				_ = json.Unmarshal(cur, &c)
+				props = c.Properties
 			}
-			_ = json.Unmarshal(cur, &c)
-			props = c.Properties
 		}
 	} else {
 		// The server's own document: its properties without the

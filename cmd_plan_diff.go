@@ -8,7 +8,7 @@ const diffContext = 3
 // lineDiff returns the difference from before to after, line by line:
 // removed lines start with "- ", added ones with "+ ", unchanged ones
 // with "  "; runs of unchanged lines further than diffContext from a
-// change are shown as one "  …" line. It is a longest common subsequence
+// change are shown as one "  …" line; equal texts have no lines. It is a longest common subsequence
 // diff, quadratic in the lines: definitions are small (a job is at most
 // 16,000 bytes).
 func lineDiff(before, after string) []string {
@@ -49,12 +49,17 @@ func lineDiff(before, after string) []string {
 	}
 	// Keep the lines within diffContext of a change.
 	keep := make([]bool, len(all))
+	changed := false
 	for k, l := range all {
 		if !l.same {
+			changed = true
 			for m := max(0, k-diffContext); m <= min(len(all)-1, k+diffContext); m++ {
 				keep[m] = true
 			}
 		}
+	}
+	if !changed {
+		return nil
 	}
 	var out []string
 	skipped := false

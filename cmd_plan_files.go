@@ -345,11 +345,19 @@ func checkObject(kind client.Kind, doc json.RawMessage) error {
 // that checking doc does not require the secrets a replace may leave out.
 func secretStub(doc json.RawMessage) *notifydef.Channel {
 	var head struct {
-		Type string `json:"type"`
+		Type       string `json:"type"`
+		Properties struct {
+			User string `json:"user"`
+		} `json:"properties"`
 	}
 	_ = json.Unmarshal(doc, &head)
-	return &notifydef.Channel{Type: notifydef.ChannelType(strings.ToLower(head.Type)), URL: "https://secret.invalid/",
-		SigningSecret: "whsec_c3RhbmQtaW4=", Email: &notifydef.EmailConfig{Password: "stand-in"}}
+	stub := &notifydef.Channel{Type: notifydef.ChannelType(strings.ToLower(head.Type)), URL: "https://secret.invalid/",
+		SigningSecret: "whsec_c3RhbmQtaW4=", Email: &notifydef.EmailConfig{}}
+	if head.Properties.User != "" {
+		// Only a channel with a user has a password.
+		stub.Email.Password = "stand-in"
+	}
+	return stub
 }
 
 // kindNoun is how messages name an object of kind.
