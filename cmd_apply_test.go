@@ -390,6 +390,9 @@ func TestJobsCommandsAgainstAServer(t *testing.T) {
 		!strings.Contains(errOut, "401") {
 		t.Errorf("jobs list with a bad token: exit %d %s", code, errOut)
 	}
+	if code, _, errOut := run("jobs", "list", "--help"); code != 0 || strings.Contains(errOut, env["SKED_TOKEN"]) || !strings.Contains(errOut, "$SKED_TOKEN") {
+		t.Errorf("jobs list --help: exit %d, and it must not show the token:\n%s", code, errOut)
+	}
 	if code, _, errOut := run("jobs", "show", "report"); code != exitUsage || !strings.Contains(errOut, "--resource-group RG --collection JC") {
 		t.Errorf("jobs show without its collection: exit %d %s", code, errOut)
 	}

@@ -28,8 +28,10 @@ func parseRemoteFlags(name string, sio stdio, args []string, extra func(*flag.Fl
 	var rf remoteFlags
 	fs := flag.NewFlagSet("sked "+name, flag.ContinueOnError)
 	fs.SetOutput(sio.err)
-	fs.StringVar(&rf.server, "server", sio.getenv("SKED_SERVER"), "URL of the Sked server, e.g. https://sked.example.com (env SKED_SERVER)")
-	fs.StringVar(&rf.token, "token", sio.getenv("SKED_TOKEN"), "API token (env SKED_TOKEN; sked token add or the Tokens page issues one)")
+	// The environment fills in after parsing, so that --help never
+	// prints the token as a default.
+	fs.StringVar(&rf.server, "server", "", "URL of the Sked server, e.g. https://sked.example.com (default $SKED_SERVER)")
+	fs.StringVar(&rf.token, "token", "", "API token (default $SKED_TOKEN; sked token add or the Tokens page issues one)")
 	if extra != nil {
 		extra(fs)
 	}
@@ -45,6 +47,12 @@ func parseRemoteFlags(name string, sio stdio, args []string, extra func(*flag.Fl
 		if err := fs.Parse(fs.Args()[1:]); err != nil {
 			return rf, nil, usagef("%v", err)
 		}
+	}
+	if rf.server == "" {
+		rf.server = sio.getenv("SKED_SERVER")
+	}
+	if rf.token == "" {
+		rf.token = sio.getenv("SKED_TOKEN")
 	}
 	return rf, positional, nil
 }
