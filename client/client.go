@@ -52,10 +52,11 @@ func New(server, token string) (*Client, error) {
 	if strings.TrimSpace(token) == "" {
 		return nil, errors.New("client: the API token is empty")
 	}
-	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(server), "/"))
+	u, err := url.Parse(strings.TrimSpace(server))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("client: %q is not an http or https URL of a server", server)
 	}
+	u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), ""
 	u.RawQuery, u.Fragment = "", ""
 	return &Client{base: u, token: strings.TrimSpace(token), HTTP: &http.Client{Timeout: 60 * time.Second}}, nil
 }
