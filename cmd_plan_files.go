@@ -177,10 +177,6 @@ func (d *desired) loadFile(file string, data []byte, colls map[string]*wantColle
 		bad("file", "%v", err)
 		return problems
 	}
-	if f.Shape == catalog.ShapeJob && len(f.Jobs) == 1 && len(f.Jobs[0].Body) > 0 && f.Jobs[0].Body[0] != '{' {
-		bad("file", "is neither a job nor a list of jobs")
-		return problems
-	}
 	// The file's collections, by their index in f.Collections.
 	declared := make([]*wantCollection, len(f.Collections))
 	for i, fc := range f.Collections {
@@ -222,6 +218,12 @@ func (d *desired) loadFile(file string, data []byte, colls map[string]*wantColle
 			bad(fj.Path+"."+p.Path, "%s", p.Message)
 		}
 		if len(fj.Problems) > 0 {
+			continue
+		}
+		if !hasPath(fj.Body, "name") && !hasPath(fj.Body, "id") {
+			// Import would derive one from the URL; apply needs a name
+			// that stays when the job changes.
+			bad(fj.Path+".name", "is required: a job that apply manages needs its name (or its ARM id)")
 			continue
 		}
 		var wc *wantCollection
