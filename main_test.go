@@ -89,6 +89,7 @@ func TestCLIExitStatusTwoForBadConfiguration(t *testing.T) {
 		{[]string{"workspace", "create"}, nil, "usage: sked workspace add|list|rename|delete"},
 		{[]string{"channel"}, nil, "usage: sked channel list|add|delete|test"},
 		{[]string{"secrets"}, nil, "usage: sked secrets rotate"},
+		{[]string{"jobs"}, nil, "usage: sked jobs list|show|run|history"},
 	} {
 		code, stdout, stderr := runForTest(tc.args, tc.env, "")
 		if code != exitUsage {
@@ -109,7 +110,8 @@ func TestCLIHelpListsEveryCommand(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, c := range []string{"serve", "migrate", "preview", "user add", "token add", "workspace add", "audit list",
-		"channel add", "alert add", "import", "export", "secrets rotate", "version", "help"} {
+		"channel add", "alert add", "import", "export", "apply", "diff", "jobs list", "jobs history", "collections list",
+		"secrets rotate", "version", "help"} {
 		if !strings.Contains(stdout, "\n  "+c+" ") {
 			t.Errorf("help does not list %q:\n%s", c, stdout)
 		}
