@@ -27,8 +27,8 @@ import (
 )
 
 // refreshJobCounts recounts the jobs by state of each collection in ids
-// into collection_job_counts. It creates the rows missing, then locks
-// each collection's row (in id order) and counts in a later statement,
+// into collection_job_counts. It locks each collection's row (in id
+// order; the rows missing are created first) and counts in a later statement,
 // whose snapshot then holds every write committed by another
 // transaction that refreshed the same row before: the last writer to
 // commit has counted everything before it. It never rewrites a row's key
@@ -43,18 +43,30 @@ func refreshJobCounts(tx *gorm.DB, ids ...int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	err := tx.Exec(`INSERT INTO collection_job_counts (job_collection_id)
-		SELECT c.id FROM job_collections c
-		WHERE c.id IN ? AND NOT EXISTS (SELECT 1 FROM collection_job_counts k WHERE k.job_collection_id = c.id)
-		ORDER BY c.id
-		ON CONFLICT (job_collection_id) DO NOTHING`, ids).Error
+	lock := func() (int, error) {
+		var locked []int64
+		err := tx.Raw(`SELECT job_collection_id FROM collection_job_counts WHERE job_collection_id IN ?
+			ORDER BY job_collection_id FOR NO KEY UPDATE`, ids).Scan(&locked).Error
+		return len(locked), err
+	}
+	n, err := lock()
 	if err != nil {
 		return fmt.Errorf("refresh job counts: %w", err)
 	}
-	err = tx.Exec(`SELECT job_collection_id FROM collection_job_counts WHERE job_collection_id IN ?
-		ORDER BY job_collection_id FOR NO KEY UPDATE`, ids).Error
-	if err != nil {
-		return fmt.Errorf("refresh job counts: %w", err)
+	if n < len(ids) {
+		// Rows missing (a collection counted for the first time): made,
+		// then every row locked again in order.
+		err := tx.Exec(`INSERT INTO collection_job_counts (job_collection_id)
+			SELECT c.id FROM job_collections c
+			WHERE c.id IN ? AND NOT EXISTS (SELECT 1 FROM collection_job_counts k WHERE k.job_collection_id = c.id)
+			ORDER BY c.id
+			ON CONFLICT (job_collection_id) DO NOTHING`, ids).Error
+		if err != nil {
+			return fmt.Errorf("refresh job counts: %w", err)
+		}
+		if _, err := lock(); err != nil {
+			return fmt.Errorf("refresh job counts: %w", err)
+		}
 	}
 	err = tx.Exec(`UPDATE collection_job_counts k SET enabled = n.enabled, disabled = n.disabled,
 			completed = n.completed, faulted = n.faulted
