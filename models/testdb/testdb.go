@@ -221,7 +221,7 @@ func startPooler() error {
 	pooler, err = pgserver.StartTestPooler(ctx, dir, dsnFor("postgres"), PoolSize)
 	if err != nil {
 		os.RemoveAll(dir)
-		return fmt.Errorf("testdb: start PgBouncer (install it with `apt-get install pgbouncer`, or run `scripts/install-deps.sh test`): %w", err)
+		return fmt.Errorf("testdb: start PgBouncer: %w", err)
 	}
 	return nil
 }
