@@ -35,7 +35,7 @@ type Config struct {
 	DatabaseURL string
 	// DatabasePooler says what --database-url points at
 	// (--database-pooler, SKED_DATABASE_POOLER): models.PoolerNone (the
-	// default, "none") for PostgreSQL itself, models.PoolerTransaction
+	// default, "none"; empty means the same) for PostgreSQL itself, models.PoolerTransaction
 	// ("transaction") for a pooler such as PgBouncer in transaction mode,
 	// with which Sked uses no session state and no server-side prepared
 	// statements. It needs DatabaseURL.
@@ -300,7 +300,7 @@ func (c Config) Validate() error {
 			return configError("database-url", "%v", err)
 		}
 	}
-	if c.DatabasePooler != models.PoolerNone && c.DatabaseURL == "" {
+	if c.DatabasePooler == models.PoolerTransaction && c.DatabaseURL == "" {
 		return configError("database-pooler", "%q needs --database-url (the embedded PostgreSQL has no pooler)", c.DatabasePooler)
 	}
 	if c.ListenDatabaseURL != "" {

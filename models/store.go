@@ -26,15 +26,15 @@ type Options struct {
 	// ErrNoSecretKey.
 	SecretKeys [][]byte
 	// Pooler says what stands between Sked and PostgreSQL. Empty (the
-	// zero value) or PoolerNone is a direct connection. PoolerTransaction is a
-	// pooler such as PgBouncer in transaction mode, which may give each
-	// transaction (and each statement outside one) another server
-	// connection: the store then runs every statement with pgx's exec
-	// mode (the extended protocol's unnamed statement, parameters typed
-	// by their Go values, one round trip), prepares and caches no
-	// statement, and keeps no session state from one transaction to the
-	// next (the store keeps none in either mode: its locks and settings
-	// are the transaction's own).
+	// zero value) or PoolerNone is a direct connection. PoolerTransaction
+	// is a pooler such as PgBouncer in transaction mode, which may give
+	// each transaction (and each statement outside one) another server
+	// connection: the store then runs every statement in pgx's exec mode
+	// (the extended protocol's unnamed statement, parameters sent as text
+	// encoded from their Go values and typed by the server, one round
+	// trip), prepares and caches no statement, and keeps no session state
+	// from one transaction to the next (it keeps none in either mode: its
+	// locks and settings are the transaction's own).
 	Pooler Pooler
 }
 
