@@ -66,7 +66,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 	ecfg.Version = version
 	eng, err := engine.New(ecfg, engine.Deps{
 		Store:    db.Store,
-		Notifier: models.NewListener(db.Store.DSN(), logger),
+		Notifier: db.notifier(cfg),
 		Logger:   logger,
 		Metrics:  engine.DefaultMetrics(),
 		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).

@@ -33,6 +33,20 @@ type Config struct {
 	// DatabaseURL names an external PostgreSQL database (--database-url,
 	// SKED_DATABASE_URL). Empty (the default) means the embedded one.
 	DatabaseURL string
+	// DatabasePooler says what --database-url points at
+	// (--database-pooler, SKED_DATABASE_POOLER): models.PoolerNone (the
+	// default, "none"; empty means the same) for PostgreSQL itself, models.PoolerTransaction
+	// ("transaction") for a pooler such as PgBouncer in transaction mode,
+	// with which Sked uses no session state and no server-side prepared
+	// statements. It needs DatabaseURL.
+	DatabasePooler models.Pooler
+	// ListenDatabaseURL is a direct PostgreSQL URL used only for LISTEN
+	// (--listen-database-url, SKED_LISTEN_DATABASE_URL), for when
+	// DatabaseURL points at a pooler in transaction mode (LISTEN needs a
+	// session of its own). Empty (the default) means DatabaseURL's
+	// database, or behind such a pooler no LISTEN: the engine polls every
+	// second (Polls). It needs DatabaseURL.
+	ListenDatabaseURL string
 	// BaseURL is the address users reach Sked at (--base-url,
 	// SKED_BASE_URL). An https URL makes cookies Secure. Default empty.
 	BaseURL string
@@ -123,6 +137,12 @@ var settings = append([]setting{
 	{"listen", "SKED_LISTEN", ":8080", "HTTP listen address", func(c *Config, v string) error { c.Listen = v; return nil }},
 	{"data-dir", "SKED_DATA_DIR", "./data", "data directory (embedded PostgreSQL, session secret)", func(c *Config, v string) error { c.DataDir = v; return nil }},
 	{"database-url", "SKED_DATABASE_URL", "", "PostgreSQL URL; empty runs the embedded PostgreSQL", func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
+	{"database-pooler", "SKED_DATABASE_POOLER", "none", "what --database-url points at: none (PostgreSQL) or transaction (PgBouncer in transaction mode)", func(c *Config, v string) error {
+		var err error
+		c.DatabasePooler, err = models.ParsePooler(v)
+		return err
+	}},
+	{"listen-database-url", "SKED_LISTEN_DATABASE_URL", "", "direct PostgreSQL URL used only for LISTEN, when --database-url is a pooler", func(c *Config, v string) error { c.ListenDatabaseURL = v; return nil }},
 	{"base-url", "SKED_BASE_URL", "", "public URL of Sked (https makes cookies Secure)", func(c *Config, v string) error { c.BaseURL = v; return nil }},
 	{"session-secret", "SKED_SESSION_SECRET", "", "session cookie secret, 32+ characters; empty generates one in the data directory", func(c *Config, v string) error { c.SessionSecret = v; return nil }},
 	{"session-idle-timeout", "SKED_SESSION_IDLE_TIMEOUT", "12h", `end a session unused for this long ("d" = days)`, func(c *Config, v string) error {
@@ -280,6 +300,17 @@ func (c Config) Validate() error {
 			return configError("database-url", "%v", err)
 		}
 	}
+	if c.DatabasePooler == models.PoolerTransaction && c.DatabaseURL == "" {
+		return configError("database-pooler", "%q needs --database-url (the embedded PostgreSQL has no pooler)", c.DatabasePooler)
+	}
+	if c.ListenDatabaseURL != "" {
+		if c.DatabaseURL == "" {
+			return configError("listen-database-url", "needs --database-url (Sked listens on the embedded PostgreSQL itself)")
+		}
+		if err := validateDatabaseURL(c.ListenDatabaseURL); err != nil {
+			return configError("listen-database-url", "%v", err)
+		}
+	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -322,6 +353,16 @@ func validateDatabaseURL(s string) error {
 	}
 	return nil
 }
+
+// Polls reports whether the engine polls the database every second
+// instead of listening for its notifications: behind a pooler in
+// transaction mode without ListenDatabaseURL.
+func (c Config) Polls() bool {
+	return c.DatabasePooler == models.PoolerTransaction && c.ListenDatabaseURL == ""
+}
+
+// PollInterval is the engine's safety poll when it polls (Config.Polls).
+const PollInterval = time.Second
 
 // SecureCookies reports whether cookies must be marked Secure: when the
 // base URL is https.
@@ -446,8 +487,9 @@ func parseAge(dst *time.Duration, v string) error {
 }
 
 // Engine returns the engine's configuration: the outbound targets, the
-// Azure endpoints, the workers and the retention settings of c, with the
-// engine's own defaults for the rest. A zero retention setting means
+// Azure endpoints, the workers and the retention settings of c, the
+// safety poll of PollInterval when it polls (Polls), with the engine's
+// own defaults for the rest. A zero retention setting means
 // "keep", which the engine spells as a negative value.
 func (c Config) Engine() engine.Config {
 	keep := func(d time.Duration) time.Duration {
@@ -460,7 +502,12 @@ func (c Config) Engine() engine.Config {
 	if perJob == 0 {
 		perJob = -1
 	}
+	var poll time.Duration // the engine's default
+	if c.Polls() {
+		poll = PollInterval
+	}
 	return engine.Config{
+		SafetyPoll: poll,
 		Action: action.Config{
 			AllowTargets:       c.AllowTargets,
 			OAuthAuthority:     c.OAuthAuthority,

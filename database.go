@@ -9,6 +9,7 @@ import (
 
 	"sked/models"
 	"sked/models/pgserver"
+	"sked/scheduler/engine"
 )
 
 // database is an open, migrated Store together with the embedded
@@ -44,7 +45,7 @@ func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (_ *data
 	if err != nil {
 		return nil, err
 	}
-	db.Store, err = models.Open(ctx, dsn, models.Options{SecretKeys: keys})
+	db.Store, err = models.Open(ctx, dsn, models.Options{SecretKeys: keys, Pooler: cfg.DatabasePooler})
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +57,23 @@ func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (_ *data
 		logger.Info("database migrated", "versions", fmt.Sprint(applied))
 	}
 	return db, nil
+}
+
+// notifier returns the engine's LISTEN connection (models.Listener): on
+// cfg.ListenDatabaseURL when given, else on the store's own database.
+// Behind a pooler in transaction mode without ListenDatabaseURL it returns
+// nil and logs that the engine polls every second instead (cfg.Polls: a
+// pooled connection keeps no LISTEN).
+func (db *database) notifier(cfg Config) engine.Notifier {
+	switch {
+	case cfg.ListenDatabaseURL != "":
+		return models.NewListener(cfg.ListenDatabaseURL, db.logger)
+	case cfg.Polls():
+		db.logger.Warn("not listening for notifications behind a pooler in transaction mode without --listen-database-url: the engine polls the database every second",
+			"database_pooler", string(cfg.DatabasePooler), "poll_interval", PollInterval.String())
+		return nil
+	}
+	return models.NewListener(db.Store.DSN(), db.logger)
 }
 
 // Close closes the store and releases the embedded PostgreSQL, which stops

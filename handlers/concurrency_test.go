@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,9 +31,16 @@ type loadServer struct {
 // newLoadServer starts a loadServer for clients concurrent clients.
 func newLoadServer(tb testing.TB, clients int) *loadServer {
 	tb.Helper()
-	dsn := testdb.DSN(tb)
+	return newLoadServerOn(tb, clients, testdb.DSN(tb), models.PoolerNone)
+}
+
+// newLoadServerOn is newLoadServer on the database dsn (from testdb, and
+// migrated) behind pooler.
+func newLoadServerOn(tb testing.TB, clients int, dsn string, pooler models.Pooler) *loadServer {
+	tb.Helper()
 	opts := testdb.Options()
 	opts.MaxOpenConns = clients + 5
+	opts.Pooler = pooler
 	store := testdb.Open(tb, dsn, opts)
 	ctx := context.Background()
 	u, err := store.CompleteSetup(ctx, models.NewUser{Username: "admin", Password: "password123"})
@@ -147,8 +155,29 @@ func (s *loadServer) run(w loadWrite) error {
 // jobs replaced and deleted): every answer is 2xx, or 404 for a shared
 // job another client deleted; none is 5xx.
 func TestConcurrentAPIWrites(t *testing.T) {
+	concurrentAPIWrites(t, newLoadServer(t, 20))
+}
+
+// TestConcurrentAPIWritesThroughPooler is TestConcurrentAPIWrites with
+// the server's store behind PgBouncer in transaction mode (testdb.Pooled:
+// its 25 connections' transactions share testdb.PoolSize server
+// connections), and checks the rollups and facets afterwards.
+func TestConcurrentAPIWritesThroughPooler(t *testing.T) {
+	dsn := testdb.DSN(t)
+	concurrentAPIWrites(t, newLoadServerOn(t, 20, testdb.Pooled(t, dsn), models.PoolerTransaction))
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	testdb.CheckRollups(t, db, "after the writes through the pooler")
+	testdb.CheckFacets(t, db)
+}
+
+// concurrentAPIWrites has 20 clients send 25 writes each at once to s:
+// every answer is 2xx, or 404 for a shared job another client deleted.
+func concurrentAPIWrites(t *testing.T, s *loadServer) {
 	const clients, writes = 20, 25
-	s := newLoadServer(t, clients)
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Add(1)

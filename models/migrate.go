@@ -58,52 +58,74 @@ func loadMigrations(fsys fs.FS) ([]Migration, error) {
 }
 
 // Migrate applies every embedded migration that the database has not seen
-// yet, each in its own transaction, and records it in schema_migrations. It
-// holds a PostgreSQL advisory lock meanwhile, so concurrent starts of several
-// instances migrate once. It returns the versions it applied.
+// yet, each in its own transaction, and records it in schema_migrations.
+// Each transaction takes a transaction-scoped advisory lock first and
+// applies its migration only if no other instance did meanwhile, so
+// concurrent starts of several instances migrate once; no lock outlives
+// its transaction, which a pooler in transaction mode requires (a session
+// lock would stay with whichever server connection took it). It returns
+// the versions it applied.
 func (s *Store) Migrate(ctx context.Context) ([]int, error) {
 	all, err := Migrations()
 	if err != nil {
 		return nil, err
 	}
-	var applied []int
-	err = s.db.WithContext(ctx).Connection(func(conn *gorm.DB) error {
-		if err := conn.Exec("SELECT pg_advisory_lock(?)", migrationLockID).Error; err != nil {
+	db := s.db.WithContext(ctx)
+	done := map[int]bool{}
+	err = db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLockID).Error; err != nil {
 			return fmt.Errorf("models: migrate: lock: %w", err)
 		}
-		defer conn.Exec("SELECT pg_advisory_unlock(?)", migrationLockID)
-		if err := conn.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+		if err := tx.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
 			version    integer PRIMARY KEY,
 			name       text NOT NULL,
 			applied_at timestamptz NOT NULL DEFAULT now())`).Error; err != nil {
 			return fmt.Errorf("models: migrate: create schema_migrations: %w", err)
 		}
-		done := map[int]bool{}
 		var versions []int
-		if err := conn.Raw("SELECT version FROM schema_migrations").Scan(&versions).Error; err != nil {
+		if err := tx.Raw("SELECT version FROM schema_migrations").Scan(&versions).Error; err != nil {
 			return fmt.Errorf("models: migrate: read versions: %w", err)
 		}
 		for _, v := range versions {
 			done[v] = true
 		}
-		for _, m := range all {
-			if done[m.Version] {
-				continue
-			}
-			err := conn.Transaction(func(tx *gorm.DB) error {
-				if err := tx.Exec(m.SQL).Error; err != nil {
-					return err
-				}
-				return tx.Exec("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", m.Version, m.Name).Error
-			})
-			if err != nil {
-				return fmt.Errorf("models: migrate %s: %w", m.Name, err)
-			}
-			applied = append(applied, m.Version)
-		}
 		return nil
 	})
-	return applied, err
+	if err != nil {
+		return nil, err
+	}
+	var applied []int
+	for _, m := range all {
+		if done[m.Version] {
+			continue
+		}
+		ran := false
+		err := db.Transaction(func(tx *gorm.DB) error {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLockID).Error; err != nil {
+				return fmt.Errorf("lock: %w", err)
+			}
+			var already bool
+			if err := tx.Raw("SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)", m.Version).
+				Scan(&already).Error; err != nil {
+				return err
+			}
+			if already {
+				return nil // another instance applied it meanwhile
+			}
+			if err := tx.Exec(m.SQL).Error; err != nil {
+				return err
+			}
+			ran = true
+			return tx.Exec("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", m.Version, m.Name).Error
+		})
+		if err != nil {
+			return applied, fmt.Errorf("models: migrate %s: %w", m.Name, err)
+		}
+		if ran {
+			applied = append(applied, m.Version)
+		}
+	}
+	return applied, nil
 }
 
 // SchemaVersion returns the highest applied migration version, or 0 when

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -23,6 +25,42 @@ type Options struct {
 	// without secrets work and writing a job with secrets fails with
 	// ErrNoSecretKey.
 	SecretKeys [][]byte
+	// Pooler says what stands between Sked and PostgreSQL. Empty (the
+	// zero value) or PoolerNone is a direct connection. PoolerTransaction
+	// is a pooler such as PgBouncer in transaction mode, which may give
+	// each transaction (and each statement outside one) another server
+	// connection: the store then runs every statement in pgx's exec mode
+	// (the extended protocol's unnamed statement, parameters sent as text
+	// encoded from their Go values and typed by the server, one round
+	// trip), prepares and caches no statement, and keeps no session state
+	// from one transaction to the next (it keeps none in either mode: its
+	// locks and settings are the transaction's own).
+	Pooler Pooler
+}
+
+// Pooler names the kind of connection pooler between Sked and PostgreSQL
+// (Options.Pooler, --database-pooler).
+type Pooler string
+
+// The poolers Sked knows.
+const (
+	// PoolerNone is a direct connection to PostgreSQL.
+	PoolerNone Pooler = "none"
+	// PoolerTransaction is a pooler in transaction mode (PgBouncer's
+	// pool_mode = transaction).
+	PoolerTransaction Pooler = "transaction"
+)
+
+// ParsePooler returns the Pooler named s ("none" or "transaction"), or
+// an error listing them; "" is PoolerNone.
+func ParsePooler(s string) (Pooler, error) {
+	switch p := Pooler(s); p {
+	case "", PoolerNone:
+		return PoolerNone, nil
+	case PoolerTransaction:
+		return p, nil
+	}
+	return "", fmt.Errorf("%q is not a pooler: want %q or %q", s, PoolerNone, PoolerTransaction)
 }
 
 // Store owns every query Sked makes. Its methods are grouped in one file
@@ -42,7 +80,11 @@ type Store struct {
 // or a keyword/value string) and checks that it answers. It does not
 // migrate: call Migrate.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
-	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{
+	dialector, err := dialect(dsn, opts.Pooler)
+	if err != nil {
+		return nil, err
+	}
+	db, err := gorm.Open(dialector, &gorm.Config{
 		Logger:                 logger.Discard,
 		SkipDefaultTransaction: true,
 		NowFunc:                func() time.Time { return time.Now().UTC() },
@@ -82,6 +124,29 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box}, nil
+}
+
+// dialect returns the GORM dialector of dsn behind pooler: GORM's own
+// for a direct connection (pgx prepares and caches each statement per
+// connection), else one on a pgx configuration with exec mode and
+// without statement or description caches, whatever dsn asks for.
+func dialect(dsn string, pooler Pooler) (gorm.Dialector, error) {
+	pooler, err := ParsePooler(string(pooler))
+	if err != nil {
+		return nil, fmt.Errorf("models: open database: %w", err)
+	}
+	if pooler == PoolerNone {
+		return postgres.Open(dsn), nil
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("models: open database: %w", err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	cfg.StatementCacheCapacity = 0
+	cfg.DescriptionCacheCapacity = 0
+	// DSN keeps the connection string for Store.DSN.
+	return postgres.New(postgres.Config{DSN: dsn, Conn: stdlib.OpenDB(*cfg)}), nil
 }
 
 // Close closes the connection pool.

@@ -2,7 +2,8 @@
 # install-deps.sh installs the system packages Sked needs on Debian or
 # Ubuntu, and only those that are missing:
 #   run   PostgreSQL server binaries (for the embedded database)
-#   test  the same plus Chromium (for the browser tests)
+#   test  the same plus Chromium (for the browser tests) and PgBouncer (for
+#         the tests behind a pooler in transaction mode)
 # Elsewhere it says what to install by hand and fails.
 set -euo pipefail
 
@@ -17,6 +18,7 @@ have_postgres() {
 have_postgres || missing+=(postgresql)
 if [ "$want" = test ]; then
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+  command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
@@ -45,4 +47,13 @@ if [[ " ${missing[*]} " == *" postgresql "* ]]; then
 fi
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The tests start their own PgBouncer: stop and disable the service the
+# package may have started (on port 6432).
+if [[ " ${missing[*]} " == *" pgbouncer "* ]]; then
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    "${sudo[@]}" systemctl disable --now pgbouncer >/dev/null 2>&1 || true
+  elif command -v service >/dev/null 2>&1; then
+    "${sudo[@]}" service pgbouncer stop >/dev/null 2>&1 || true
+  fi
+fi
 echo "install-deps: done" >&2

@@ -34,6 +34,10 @@ var (
 	// ErrNotReady means PostgreSQL did not accept connections in time.
 	ErrNotReady = errors.New("PostgreSQL is not accepting connections")
 
+	// ErrNoPgBouncer means the pgbouncer program for a test pooler was
+	// found neither in PATH nor in /usr/sbin.
+	ErrNoPgBouncer = errors.New("pgbouncer not found")
+
 	// ErrClosed means the Embedded was already closed.
 	ErrClosed = errors.New("embedded PostgreSQL already closed")
 )

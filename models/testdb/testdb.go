@@ -3,7 +3,8 @@
 // One throwaway cluster is started per test package (or the server named by
 // TEST_DATABASE_URL is used), a template database is migrated once, and
 // every test gets a fresh database cloned from the template, dropped when
-// the test ends. Tests never skip for want of PostgreSQL: they fail and say
+// the test ends; Pooled reaches one through a PgBouncer in transaction
+// mode. Tests never skip for want of PostgreSQL: they fail and say
 // how to install it.
 //
 // A package that uses it declares
@@ -23,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	"golang.org/x/crypto/bcrypt"
 
@@ -43,6 +45,10 @@ var (
 	template string
 	createMu sync.Mutex
 	counter  int
+
+	poolerOnce sync.Once
+	poolerErr  error
+	pooler     *pgserver.TestPooler
 )
 
 // Main runs the tests of a package and then stops the package's cluster
@@ -59,6 +65,11 @@ func Main(m *testing.M) {
 }
 
 func shutdown() error {
+	if pooler != nil {
+		if err := pooler.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "testdb:", err)
+		}
+	}
 	if admin != nil && template != "" {
 		_, _ = admin.Exec(`DROP DATABASE IF EXISTS "` + template + `" WITH (FORCE)`)
 		admin.Close()
@@ -148,6 +159,71 @@ func DSN(t testing.TB) string {
 		}
 	})
 	return dsnFor(name)
+}
+
+// EmptyDSN returns the DSN of a new, empty database of t's own (no
+// schema: nothing migrated), dropped when t ends.
+func EmptyDSN(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { setupErr = setup() })
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+	createMu.Lock()
+	counter++
+	name := fmt.Sprintf("sked_e%d_%s", counter, randomSuffix())
+	_, err := admin.Exec(`CREATE DATABASE "` + name + `"`)
+	createMu.Unlock()
+	if err != nil {
+		t.Fatalf("testdb: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`); err != nil {
+			t.Errorf("testdb: drop database %s: %v", name, err)
+		}
+	})
+	return dsnFor(name)
+}
+
+// PoolSize is the default_pool_size of the test process's PgBouncer: the
+// server connections the clients of one database share.
+const PoolSize = 5
+
+// Pooled returns the DSN of the database that dsn (from DSN or EmptyDSN)
+// names, reached through the test process's PgBouncer in transaction
+// mode (pool_mode = transaction, PoolSize server connections per
+// database, so that the transactions of many client connections take
+// turns on a few server connections), which is started on first use and
+// stopped by Main. Open stores on it with Pooler models.PoolerTransaction;
+// LISTEN needs dsn itself. It fails t when pgbouncer is missing, saying
+// how to install it.
+func Pooled(t testing.TB, dsn string) string {
+	t.Helper()
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		t.Fatalf("testdb: pooled: %v", err)
+	}
+	poolerOnce.Do(func() { poolerErr = startPooler() })
+	if poolerErr != nil {
+		t.Fatal(poolerErr)
+	}
+	return pooler.DSN(cfg.Database)
+}
+
+// startPooler starts the test process's PgBouncer in front of its server.
+func startPooler() error {
+	dir, err := os.MkdirTemp("", "sked-testpgb-")
+	if err != nil {
+		return fmt.Errorf("testdb: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pooler, err = pgserver.StartTestPooler(ctx, dir, dsnFor("postgres"), PoolSize)
+	if err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("testdb: start PgBouncer: %w", err)
+	}
+	return nil
 }
 
 // SecretKey is the job secrets key of the stores Store returns.

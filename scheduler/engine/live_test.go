@@ -37,13 +37,20 @@ type live struct {
 // safety poll is an hour unless cfg sets one: no test passes because of it.
 func startLive(t testing.TB, store *models.Store, cfg Config) *live {
 	t.Helper()
+	return startLiveWith(t, store, cfg, models.NewListener(store.DSN(), quietLogger()))
+}
+
+// startLiveWith is startLive with the notifier given: nil for an engine
+// that does not listen (it polls every SafetyPoll).
+func startLiveWith(t testing.TB, store *models.Store, cfg Config, notifier Notifier) *live {
+	t.Helper()
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = fmt.Sprintf("live-%p", store)
 	}
 	if cfg.SafetyPoll == 0 {
 		cfg.SafetyPoll = noPoll
 	}
-	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger()})
+	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: notifier, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
