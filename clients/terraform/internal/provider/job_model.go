@@ -7,27 +7,27 @@ import (
 // jobModel is sked_job: azurerm_scheduler_job's attributes plus Sked's
 // extensions.
 type jobModel struct {
-	ID                         types.String        `tfsdk:"id"`
-	Name                       types.String        `tfsdk:"name"`
-	ResourceGroupName          types.String        `tfsdk:"resource_group_name"`
-	JobCollectionName          types.String        `tfsdk:"job_collection_name"`
-	ActionWeb                  []webActionModel    `tfsdk:"action_web"`
-	ActionStorageQueue         []storageQueueModel `tfsdk:"action_storage_queue"`
+	ID                         types.String           `tfsdk:"id"`
+	Name                       types.String           `tfsdk:"name"`
+	ResourceGroupName          types.String           `tfsdk:"resource_group_name"`
+	JobCollectionName          types.String           `tfsdk:"job_collection_name"`
+	ActionWeb                  []webActionModel       `tfsdk:"action_web"`
+	ActionStorageQueue         []storageQueueModel    `tfsdk:"action_storage_queue"`
 	ActionServiceBusQueue      []serviceBusQueueModel `tfsdk:"action_service_bus_queue"`
 	ActionServiceBusTopic      []serviceBusTopicModel `tfsdk:"action_service_bus_topic"`
-	ErrorActionWeb             []webActionModel    `tfsdk:"error_action_web"`
-	ErrorActionStorageQueue    []storageQueueModel `tfsdk:"error_action_storage_queue"`
+	ErrorActionWeb             []webActionModel       `tfsdk:"error_action_web"`
+	ErrorActionStorageQueue    []storageQueueModel    `tfsdk:"error_action_storage_queue"`
 	ErrorActionServiceBusQueue []serviceBusQueueModel `tfsdk:"error_action_service_bus_queue"`
 	ErrorActionServiceBusTopic []serviceBusTopicModel `tfsdk:"error_action_service_bus_topic"`
-	Retry                      []retryModel        `tfsdk:"retry"`
-	Recurrence                 []recurrenceModel   `tfsdk:"recurrence"`
-	StartTime                  types.String        `tfsdk:"start_time"`
-	State                      types.String        `tfsdk:"state"`
-	StateNote                  types.String        `tfsdk:"state_note"`
-	MisfirePolicy              types.String        `tfsdk:"misfire_policy"`
-	Concurrency                types.String        `tfsdk:"concurrency"`
-	Timeout                    types.String        `tfsdk:"timeout"`
-	Timeouts                   *timeoutsModel      `tfsdk:"timeouts"`
+	Retry                      []retryModel           `tfsdk:"retry"`
+	Recurrence                 []recurrenceModel      `tfsdk:"recurrence"`
+	StartTime                  types.String           `tfsdk:"start_time"`
+	State                      types.String           `tfsdk:"state"`
+	StateNote                  types.String           `tfsdk:"state_note"`
+	MisfirePolicy              types.String           `tfsdk:"misfire_policy"`
+	Concurrency                types.String           `tfsdk:"concurrency"`
+	Timeout                    types.String           `tfsdk:"timeout"`
+	Timeouts                   *timeoutsModel         `tfsdk:"timeouts"`
 }
 
 type webActionModel struct {

@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 )
 
 const (
@@ -31,7 +30,7 @@ const (
 
 // The running server and what the tests need of it; set by TestMain.
 var (
-	baseURL  string        // e.g. http://127.0.0.1:41234
+	baseURL  string // e.g. http://127.0.0.1:41234
 	apiToken string // bearer token of user alice
 )
 
@@ -56,12 +55,12 @@ func setupTerraform() error {
 		return fmt.Errorf("TF_ACC_TERRAFORM_PATH=%s: %w", tf, err)
 	}
 	for k, v := range map[string]string{
-		"TF_ACC":                     "1",
-		"TF_ACC_TERRAFORM_PATH":      tf,
-		"TF_ACC_PROVIDER_NAMESPACE":  "sked",
-		"CHECKPOINT_DISABLE":         "1",
-		"TF_IN_AUTOMATION":           "1",
-		"TF_CLI_CONFIG_FILE":         os.DevNull,
+		"TF_ACC":                    "1",
+		"TF_ACC_TERRAFORM_PATH":     tf,
+		"TF_ACC_PROVIDER_NAMESPACE": "sked",
+		"CHECKPOINT_DISABLE":        "1",
+		"TF_IN_AUTOMATION":          "1",
+		"TF_CLI_CONFIG_FILE":        os.DevNull,
 	} {
 		if err := os.Setenv(k, v); err != nil {
 			return err
@@ -319,4 +318,3 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
-
