@@ -140,3 +140,10 @@ func newClient(endpoint, token, workspace, version string) (*client, error) {
 		userAgent: "terraform-provider-sked/" + version,
 	}, nil
 }
+
+// isForbidden reports whether err is a 403 from Sked (also its answer for
+// a workspace that does not exist).
+func isForbidden(err error) bool {
+	var ae *apiError
+	return errors.As(err, &ae) && ae.Status == http.StatusForbidden
+}

@@ -98,6 +98,11 @@ func (p *skedProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newJobCollectionResource,
 		newJobResource,
+		newWorkspaceResource,
+		newWorkspaceMemberResource,
+		newCalendarResource,
+		newChannelResource,
+		newAlertRuleResource,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -80,3 +81,6 @@ func withTimeout(ctx context.Context, t *timeoutsModel, op string) (context.Cont
 	}
 	return context.WithTimeout(ctx, d)
 }
+
+// resourceDiags lets helpers add to a response's diagnostics.
+type resourceDiags struct{ d *diag.Diagnostics }

@@ -143,6 +143,7 @@ func runMain(m *testing.M) (code int) {
 		fmt.Fprintf(os.Stderr, "terraform acceptance setup: `sked token add` printed %q, want only a token\n", out)
 		return 1
 	}
+	testDataDir, testBin = srv.dataDir, bin
 	// The provider under test reads these, as a user's would.
 	os.Setenv("SKED_ENDPOINT", baseURL)
 	os.Setenv("SKED_TOKEN", apiToken)
@@ -191,6 +192,18 @@ func runCLI(bin, stdin string, args ...string) (string, error) {
 		return "", fmt.Errorf("sked %s: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
 	return stdout.String(), nil
+}
+
+// testDataDir and testBin are the running server's, for runCLIForTest.
+var testDataDir, testBin string
+
+// runCLIForTest runs `sked ARGS --data-dir …` against the test server's
+// database: "user NAME" adds a user with a password.
+func runCLIForTest(args ...string) (string, error) {
+	if len(args) == 2 && args[0] == "user" {
+		return runCLI(testBin, userPassword+"\n", "user", "add", args[1], "--data-dir", testDataDir)
+	}
+	return runCLI(testBin, "", append(args, "--data-dir", testDataDir)...)
 }
 
 // server is a running `sked serve`.
