@@ -13,6 +13,10 @@ import (
 	"time"
 )
 
+// errNotConfigured is what a resource answers before the provider has a
+// client (its endpoint or token is known only after another apply).
+var errNotConfigured = errors.New("the sked provider is not configured yet: its endpoint or token is not known")
+
 // apiVersion is the Azure Scheduler API version the provider speaks.
 const apiVersion = "2016-03-01"
 
@@ -49,6 +53,14 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("Sked answered %d %s: %s", e.Status, e.Code, msg)
 }
 
+// workspaceOf is the provider's workspace ("" before it is configured).
+func (c *client) workspaceOf() string {
+	if c == nil {
+		return ""
+	}
+	return c.workspace
+}
+
 // isNotFound reports whether err is a 404 from Sked.
 func isNotFound(err error) bool {
 	var ae *apiError
@@ -59,6 +71,9 @@ func isNotFound(err error) bool {
 // answer into out (nil to discard it). rawPath is the path with its segments
 // already escaped; query is added to it.
 func (c *client) do(ctx context.Context, method, rawPath string, query url.Values, body, out any) error {
+	if c == nil {
+		return errNotConfigured
+	}
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)

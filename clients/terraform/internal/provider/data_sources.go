@@ -103,7 +103,7 @@ func (d *jobCollectionDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := armID{Workspace: d.c.workspace, ResourceGroup: m.ResourceGroupName.ValueString(), Collection: m.Name.ValueString()}
+	id := armID{Workspace: d.c.workspaceOf(), ResourceGroup: m.ResourceGroupName.ValueString(), Collection: m.Name.ValueString()}
 	var out armCollection
 	if err := d.c.arm(ctx, "GET", id.collectionPath(), nil, &out); err != nil {
 		resp.Diagnostics.AddError("Reading the job collection", err.Error())
@@ -140,7 +140,7 @@ func (d *jobDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := armID{Workspace: d.c.workspace, ResourceGroup: m.ResourceGroupName.ValueString(),
+	id := armID{Workspace: d.c.workspaceOf(), ResourceGroup: m.ResourceGroupName.ValueString(),
 		Collection: m.JobCollectionName.ValueString(), Job: m.Name.ValueString()}
 	var out armJob
 	if err := d.c.arm(ctx, "GET", id.jobPath(), nil, &out); err != nil {

@@ -211,7 +211,7 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	ctx, cancel := withTimeout(ctx, m.Timeouts, "create")
 	defer cancel()
-	id := armID{Workspace: r.c.workspace, ResourceGroup: m.ResourceGroupName.ValueString(),
+	id := armID{Workspace: r.c.workspaceOf(), ResourceGroup: m.ResourceGroupName.ValueString(),
 		Collection: m.JobCollectionName.ValueString(), Job: m.Name.ValueString()}
 	var existing armJob
 	if err := r.c.arm(ctx, "GET", id.jobPath(), nil, &existing); err == nil {

@@ -298,7 +298,7 @@ func (r *jobCollectionResource) Create(ctx context.Context, req resource.CreateR
 	}
 	ctx, cancel := withTimeout(ctx, m.Timeouts, "create")
 	defer cancel()
-	id := armID{Workspace: r.c.workspace, ResourceGroup: m.ResourceGroupName.ValueString(), Collection: m.Name.ValueString()}
+	id := armID{Workspace: r.c.workspaceOf(), ResourceGroup: m.ResourceGroupName.ValueString(), Collection: m.Name.ValueString()}
 	// Like azurerm with its resource-import check: never take over a
 	// collection someone else made; import it instead.
 	var existing armCollection
