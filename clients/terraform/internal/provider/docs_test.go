@@ -124,7 +124,7 @@ var docImports = map[string]string{
 
 // schemaLine is one attribute of a page.
 type schemaLine struct {
-	path, kind, desc string
+	path, kind, desc                        string
 	required, computed, optional, sensitive bool
 }
 
