@@ -79,7 +79,8 @@ func (r *jobResource) ValidateConfig(ctx context.Context, req resource.ValidateC
 				"Only one of authentication_basic, authentication_certificate and authentication_active_directory may be set.")
 		}
 	}
-	if known(m.StateNote) && m.StateNote.ValueString() != "" && known(m.State) && !strings.EqualFold(m.State.ValueString(), "disabled") {
+	// A job without state is enabled; an unknown state is checked by Sked.
+	if known(m.StateNote) && m.StateNote.ValueString() != "" && !m.State.IsUnknown() && !strings.EqualFold(m.State.ValueString(), "disabled") {
 		resp.Diagnostics.AddAttributeError(path.Root("state_note"), "State note on a job that is not disabled",
 			"Sked keeps a state note only on a disabled job: set state = \"disabled\" or remove state_note.")
 	}

@@ -241,6 +241,16 @@ func TestJobBadRequestIsAttributeDiagnostic(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy:             checkGone(t, "sked_job", true),
 		Steps: []resource.TestStep{{
+			// Caught before Sked would drop the note of an enabled job.
+			Config: jobConfig(jc, "bad", `
+  state_note = "why"
+  action_web {
+    url = "https://example.com/"
+  }
+`),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)state_note = "why".*Sked keeps a state note only on a disabled job`),
+		}, {
 			Config: jobConfig(jc, "bad", body),
 			// Terraform prints an attribute's diagnostic under the
 			// attribute's line of the configuration.
