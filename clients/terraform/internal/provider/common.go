@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -178,3 +181,22 @@ const defaultAudience = "https://management.core.windows.net/"
 func pathExpr(name string) path.Expression {
 	return path.MatchRelative().AtParent().AtName(name)
 }
+
+// normalizeLocation is azurerm's comparison of locations: "West US" and
+// "westus" are the same.
+func normalizeLocation(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, " ", ""))
+}
+
+// replaceUnlessSame forces a new resource when a name changes, but not when
+// only its spelling does as same compares it (Sked's names are
+// case-insensitive): that is an in-place update.
+func replaceUnlessSame(same func(a, b string) bool, desc string) planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !same(req.StateValue.ValueString(), req.PlanValue.ValueString())
+	}, desc, desc)
+}
+
+// foldSame and locationSame are the comparisons of replaceUnlessSame.
+func foldSame(a, b string) bool     { return strings.EqualFold(a, b) }
+func locationSame(a, b string) bool { return normalizeLocation(a) == normalizeLocation(b) }

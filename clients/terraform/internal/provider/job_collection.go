@@ -99,7 +99,7 @@ func (r *jobCollectionResource) Configure(_ context.Context, req resource.Config
 }
 
 func (r *jobCollectionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	replace := []planmodifier.String{replaceUnlessSame(foldSame, "A new name (not only another case) replaces the collection.")}
 	resp.Schema = schema.Schema{
 		Description: "A Sked job collection, with the attributes of azurerm 1.x's azurerm_scheduler_job_collection.",
 		Attributes: map[string]schema.Attribute{
@@ -119,7 +119,7 @@ func (r *jobCollectionResource) Schema(_ context.Context, _ resource.SchemaReque
 				Description: "The resource group; created by the first collection put into it. Changing it replaces the collection.",
 			},
 			"location": schema.StringAttribute{
-				Required: true, PlanModifiers: replace,
+				Required: true, PlanModifiers: []planmodifier.String{replaceUnlessSame(locationSame, "Another location (not only \"West US\" for \"westus\") replaces the collection.")},
 				Description: "A location label, kept as given (Sked runs everything on its own server). Changing it replaces the collection.",
 			},
 			"tags": schema.MapAttribute{
@@ -233,7 +233,10 @@ func (m *collectionModel) fromAPI(a armCollection, id armID) {
 		m.Name = types.StringValue(id.Collection)
 	}
 	m.ResourceGroupName = spelling(prior.ResourceGroupName, id.ResourceGroup)
-	m.Location = spelling(prior.Location, a.Location)
+	m.Location = types.StringValue(a.Location)
+	if known(prior.Location) && locationSame(prior.Location.ValueString(), a.Location) {
+		m.Location = prior.Location
+	}
 	if len(a.Tags) == 0 && (prior.Tags.IsNull() || len(prior.Tags.Elements()) == 0) {
 		m.Tags = prior.Tags
 		if m.Tags.IsUnknown() {

@@ -2,18 +2,19 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 )
 
-func collectionConfig(name, sku, state, quota string) string {
+func collectionConfig(name, location, sku, state, quota string) string {
 	return fmt.Sprintf(`
 resource "sked_job_collection" "c" {
   name                = %q
   resource_group_name = "tf-rg"
-  location            = "West Europe"
+  location            = %q
   sku                 = %q
   state               = %q
   tags = {
@@ -21,11 +22,12 @@ resource "sked_job_collection" "c" {
   }
   %s
 }
-`, name, sku, state, quota)
+`, name, location, sku, state, quota)
 }
 
-// TestJobCollectionLifecycle: create, an empty plan, an in-place update,
-// import by ARM id, destroy.
+// TestJobCollectionLifecycle: create, an empty plan, an in-place update
+// (also of the name's case and the location's spelling, which azurerm and
+// Sked take as the same), import by ARM id, destroy.
 func TestJobCollectionLifecycle(t *testing.T) {
 	name := uniq(t, "jc")
 	resource.ParallelTest(t, resource.TestCase{
@@ -33,7 +35,7 @@ func TestJobCollectionLifecycle(t *testing.T) {
 		CheckDestroy:             checkGone(t, "sked_job_collection", false),
 		Steps: []resource.TestStep{
 			{
-				Config: collectionConfig(name, "standard", "enabled", ""),
+				Config: collectionConfig(name, "West Europe", "standard", "enabled", ""),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("sked_job_collection.c", "id",
 						"/subscriptions/default/resourceGroups/tf-rg/providers/Microsoft.Scheduler/jobCollections/"+name),
@@ -53,7 +55,7 @@ func TestJobCollectionLifecycle(t *testing.T) {
 				},
 			},
 			{
-				Config: collectionConfig(name, "Free", "Disabled", `
+				Config: collectionConfig(strings.ToUpper(name), "westeurope", "Free", "Disabled", `
   quota {
     max_job_count            = 3
     max_recurrence_interval  = 2
@@ -83,9 +85,10 @@ func TestJobCollectionLifecycle(t *testing.T) {
 				ResourceName:      "sked_job_collection.c",
 				ImportState:       true,
 				ImportStateVerify: true,
-				// Sked answers the canonical spelling; the configuration's
-				// is kept only while it is in state.
-				ImportStateVerifyIgnore: []string{"sku", "state", "timeouts"},
+				// Sked answers the canonical spelling (and the id the name
+				// it was created with); the configuration's is kept only
+				// while it is in state.
+				ImportStateVerifyIgnore: []string{"sku", "state", "name", "timeouts"},
 			},
 		},
 	})

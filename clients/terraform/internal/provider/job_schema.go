@@ -115,7 +115,7 @@ func serviceBusBlock(desc, entity, entityDesc string) schema.ListNestedBlock {
 }
 
 func jobSchema() schema.Schema {
-	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	replace := []planmodifier.String{replaceUnlessSame(foldSame, "A new name (not only another case) replaces the job.")}
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	intSet := func(desc string, lo, hi int64) schema.SetAttribute {
 		return schema.SetAttribute{Optional: true, ElementType: types.Int64Type, Description: desc,
