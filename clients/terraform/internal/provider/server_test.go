@@ -46,8 +46,8 @@ func setupTerraform() error {
 	if tf == "" {
 		p, err := exec.LookPath("terraform")
 		if err != nil {
-			return errors.New("the terraform CLI is missing: install it (e.g. `./scripts/install-deps.sh test` in the repository, " +
-				"or HashiCorp's apt repository: apt-get install terraform) or set TF_ACC_TERRAFORM_PATH to a terraform binary")
+			return errors.New("the terraform CLI (1.x) is missing: it is no Debian package; install it from HashiCorp's releases " +
+				"or apt repository onto PATH, or set TF_ACC_TERRAFORM_PATH to a terraform binary")
 		}
 		tf = p
 	}
