@@ -21,6 +21,13 @@ if [ "$want" = test ]; then
   command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 fi
 
+# The Terraform provider's acceptance tests (clients/terraform) run the
+# terraform CLI, which is no Debian package: say so here; the tests fail.
+if [ "$want" = test ] && [ -z "${TF_ACC_TERRAFORM_PATH:-}" ] && ! command -v terraform >/dev/null 2>&1; then
+  echo "install-deps: terraform (1.x) is missing: the tests of clients/terraform will fail." >&2
+  echo "install-deps: install it from HashiCorp's releases or apt repository onto PATH, or set TF_ACC_TERRAFORM_PATH" >&2
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
