@@ -158,12 +158,17 @@ type Engine struct {
 	schemaVersion int
 	store         Store
 	notify        Notifier
-	clock         Clock
-	exec          action.Executor
-	httpEx        *action.HTTPExecutor
-	logger        *slog.Logger
-	metrics       *Metrics
-	cache         *jobCache
+	// clock is the engine's clock for every due decision, due; own the
+	// injected clock (Deps.Clock), which measures the offset from the
+	// database and the age of the last heartbeat (clockoffset.go).
+	clock   Clock
+	own     Clock
+	due     *dueClock
+	exec    action.Executor
+	httpEx  *action.HTTPExecutor
+	logger  *slog.Logger
+	metrics *Metrics
+	cache   *jobCache
 	// calendars gives the calendars of jobs that exclude some, memoised
 	// per claim; nil without a calendar source.
 	calendars *claimCalendars
@@ -185,7 +190,13 @@ type Engine struct {
 	// loop starts then.
 	beating   chan struct{}
 	firstBeat sync.Once
-	results   chan models.AttemptOutcome
+	// beaten receives a token after every heartbeat, successful or not
+	// (the claim loop, held back by claimBlocked, looks again).
+	beaten chan struct{}
+	// clockMu guards clockState (clockoffset.go).
+	clockMu    sync.Mutex
+	clockState clockState
+	results    chan models.AttemptOutcome
 	// ride hands result batches from the writers to the claim loop while
 	// it is busy (results_ride.go).
 	ride *resultRide
@@ -233,12 +244,14 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	if deps.Store == nil {
 		return nil, errors.New("engine: a store is required")
 	}
-	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
+	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, own: deps.Clock, exec: deps.Executor,
 		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: newClaimCalendars(deps.Calendars),
 		signingCache: &signingCache{src: deps.Store}}
-	if e.clock == nil {
-		e.clock = SystemClock{}
+	if e.own == nil {
+		e.own = SystemClock{}
 	}
+	e.due = &dueClock{own: e.own}
+	e.clock = e.due
 	if e.logger == nil {
 		e.logger = slog.Default()
 	}
@@ -269,6 +282,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.poke = make(chan struct{}, 1)
 	e.alarm.c = make(chan struct{}, 1)
 	e.beating = make(chan struct{})
+	e.beaten = make(chan struct{}, 1)
 	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
 	e.ride = newResultRide()
 	e.filling = make(chan struct{}, 1)
