@@ -8,12 +8,15 @@ import (
 )
 
 // Clocks (SPEC §14.3). Each heartbeat measures this instance's offset
-// from the database's clock (offset = database − instance, half the
-// beat's round trip allowed for). Leases and heartbeats are judged by the
+// from the database's clock: offset = database − (sent + round trip / 2),
+// the database's clock read in the beat's one statement, the beat timed
+// with the instance's own clock. Leases and heartbeats are judged by the
 // database's clock, in SQL; due times by the engine's clock, which is the
-// injected clock moved back by the offset when that clock is ahead of the
-// database's (dueClock): due decisions use the earlier of the two clocks,
-// so that no occurrence starts before its time by either. An instance
+// injected clock moved back when it may be ahead of the database's
+// (dueClock): by database − received, the most it can be ahead given the
+// round trip, so that due decisions use the earlier of the two clocks and
+// no occurrence starts before its time by either (an instance in step
+// with the database decides half a round trip late, a few milliseconds). An instance
 // behind the database starts its work late by its offset (the others,
 // when there are, take it at its time). Above Config.MaxClockOffset the
 // instance claims nothing (Ready says why), as it does before its first
@@ -61,7 +64,7 @@ type clockState struct {
 // warns when the offset crosses offsetWarning.
 func (e *Engine) recordBeat(before, after, db time.Time) time.Duration {
 	offset := db.Sub(before.Add(after.Sub(before) / 2))
-	e.due.ahead.Store(int64(max(0, -offset)))
+	e.due.ahead.Store(int64(max(0, after.Sub(db))))
 	e.metrics.clockOffset.Set(offset.Seconds())
 	e.clockMu.Lock()
 	e.clockState.beaten, e.clockState.lastBeat, e.clockState.offset = true, before, offset
