@@ -37,13 +37,21 @@ type live struct {
 // safety poll is an hour unless cfg sets one: no test passes because of it.
 func startLive(t testing.TB, store *models.Store, cfg Config) *live {
 	t.Helper()
+	return startLiveWith(t, store, cfg, Deps{})
+}
+
+// startLiveWith is startLive with deps's Clock and Metrics (the rest is
+// startLive's).
+func startLiveWith(t testing.TB, store *models.Store, cfg Config, deps Deps) *live {
+	t.Helper()
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = fmt.Sprintf("live-%p", store)
 	}
 	if cfg.SafetyPoll == 0 {
 		cfg.SafetyPoll = noPoll
 	}
-	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger()})
+	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: models.NewListener(store.DSN(), quietLogger()), Logger: quietLogger(),
+		Clock: deps.Clock, Metrics: deps.Metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
