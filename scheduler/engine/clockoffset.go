@@ -110,6 +110,17 @@ func (e *Engine) claimBlocked() error {
 	return nil
 }
 
+// outboxBlocked reports whether the notification outbox must claim
+// nothing: after the first heartbeat, when the engine may not claim (the
+// outbox does not wait for the first heartbeat, as the claim loop does:
+// notifications are not recovered through heartbeats).
+func (e *Engine) outboxBlocked() bool {
+	if _, beaten := e.ClockOffset(); !beaten {
+		return false
+	}
+	return e.claimBlocked() != nil
+}
+
 // Ready returns nil while the engine starts attempts, else why it does
 // not: it was not started or is stopping, no heartbeat was written yet,
 // its heartbeat has not been renewed for Config.DeadAfter less one

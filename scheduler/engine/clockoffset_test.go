@@ -86,17 +86,28 @@ func startMem(t *testing.T, store *memStore, cfg Config, x action.Executor) (*En
 }
 
 // TestClockOffsetAboveTheMaximumStopsClaiming: an instance a minute ahead
-// of the database claims nothing, Ready names the offset, the gauge shows
-// it and the log warns once; when its clock is set right it claims again
-// at its next heartbeat.
+// of the database claims nothing (attempts nor notifications), Ready names
+// the offset, the gauge shows it and the log warns once; when its clock is
+// set right it claims again at its next heartbeat.
 func TestClockOffsetAboveTheMaximumStopsClaiming(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := &memStore{dbAhead: -time.Minute}
+		store := &memStore{dbAhead: -time.Minute, notifyAt: time.Now()}
 		store.add(time.Now())
 		x := &timedExecutor{}
 		e, reg, logs := startMem(t, store, Config{}, x)
-		time.Sleep(30 * time.Second) // six heartbeats
+		time.Sleep(10 * time.Second)
 		synctest.Wait()
+		store.mu.Lock()
+		notifyClaims := store.notifyClaims
+		store.mu.Unlock()
+		time.Sleep(20 * time.Second) // six heartbeats in all
+		synctest.Wait()
+		store.mu.Lock()
+		if store.notifyClaims != notifyClaims {
+			t.Errorf("the outbox claimed notifications %d times with the clock a minute ahead", store.notifyClaims-notifyClaims)
+		}
+		notifyClaims = store.notifyClaims
+		store.mu.Unlock()
 		err := e.Ready()
 		if want := "clock offset from the database is -60.0s, above --max-clock-offset 5s"; err == nil || err.Error() != want {
 			t.Errorf("Ready: %v, want %q", err, want)
@@ -131,6 +142,13 @@ func TestClockOffsetAboveTheMaximumStopsClaiming(t *testing.T) {
 		if n := len(x.started()); n != 1 {
 			t.Errorf("%d attempts started once the clock was set right, want 1", n)
 		}
+		time.Sleep(5 * time.Second)
+		synctest.Wait()
+		store.mu.Lock()
+		if store.notifyClaims == notifyClaims {
+			t.Error("the outbox claims no notification once the clock was set right")
+		}
+		store.mu.Unlock()
 		if logs.count("back under 500ms") != 1 || logs.count("starting attempts again") != 1 {
 			t.Errorf("log %q: want the offset back under and claiming again, once each", logs.buf.String())
 		}

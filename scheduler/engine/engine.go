@@ -299,6 +299,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		oc := cfg.outbox(e.id)
 		oc.Store, oc.Sender, oc.Sends, oc.JobURL, oc.Calendars = e.store, deps.Sender, sends, deps.JobURL, deps.Calendars
 		oc.Clock, oc.Logger, oc.Metrics = e.clock, e.logger, e.metrics
+		oc.Blocked = e.outboxBlocked
 		e.outbox = newOutbox(oc)
 	}
 	return e, nil

@@ -30,6 +30,11 @@ type memStore struct {
 	// beatErr, when set, fails the heartbeats.
 	dbAhead time.Duration
 	beatErr error
+	// notifyAt, when not zero, is a notification due then that no claim
+	// gets (held by another instance): the outbox claims again and again;
+	// notifyClaims counts its claims.
+	notifyAt     time.Time
+	notifyClaims int
 }
 
 // memAttempt is an attempt of memStore's one job.
@@ -154,6 +159,9 @@ func (s *memStore) SigningOf(context.Context, int64) (*models.Signing, error) {
 	return nil, models.ErrNotFound
 }
 func (s *memStore) ClaimNotifications(context.Context, models.ClaimParams) ([]models.Notification, error) {
+	s.mu.Lock()
+	s.notifyClaims++
+	s.mu.Unlock()
 	return nil, nil
 }
 func (s *memStore) FinishNotification(context.Context, int64, string, models.DeliveryResult) error {
@@ -170,7 +178,9 @@ func (s *memStore) ReleaseNotifications(context.Context, string, []int64, time.T
 	return 0, nil
 }
 func (s *memStore) NextNotification(context.Context) (time.Time, bool, error) {
-	return time.Time{}, false, nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notifyAt, !s.notifyAt.IsZero(), nil
 }
 func (s *memStore) ChannelByID(context.Context, int64) (*models.Channel, error) {
 	return nil, models.ErrNotFound
