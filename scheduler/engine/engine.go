@@ -23,8 +23,9 @@
 // Postponed entry for missed or overlapping occurrences, the job's end), is
 // decided by the pure planner, package plan, from the job's rule, its
 // engine state, its policies and the engine's clock: the store only writes
-// what it decided (one clock: the database's now() decides nothing). The
-// API's nextExecutionTime and the pages show plan.Upcoming.
+// what it decided (the database's now() decides no due time; it judges
+// only leases and heartbeats, see clockoffset.go). The API's
+// nextExecutionTime and the pages show plan.Upcoming.
 //
 // Every attempt the engine schedules wakes an engine at its due time: after
 // writing a retry (due retryInterval after the failed attempt ended, or
@@ -35,7 +36,10 @@
 // The safety poll is only a net for lost notifications.
 //
 // Every engine renews a heartbeat (models.Store.Heartbeat) every
-// Config.HeartbeatInterval. An attempt whose engine dies is recorded Failed
+// Config.HeartbeatInterval, and measures there its clock's offset from the
+// database's (clockoffset.go: the due clock, Config.MaxClockOffset, Ready).
+// Heartbeats and leases are judged by the database's clock. An attempt
+// whose engine dies is recorded Failed
 // ("interrupted") by another engine, which applies the retry policy, at
 // most Config.DeadAfter plus Config.HeartbeatInterval after the dead
 // engine's last heartbeat (25 s with the defaults), or when its lease
@@ -45,15 +49,18 @@
 //
 // # Lifecycle
 //
-// New builds an engine; Start runs it until Stop. Stop stops claiming, lets
+// New builds an engine; Start runs it until Stop. It starts attempts once
+// its first heartbeat is written, and not while Ready reports a reason.
+// Stop stops claiming, lets
 // running attempts finish until its deadline, interrupts and releases the
 // rest (they become pending again with the same attempt number, due at
 // once, so another instance runs them; no history entry is written for the
 // interrupted run, and the target may see that attempt twice, with the same
 // Idempotency-Key and execution tag), writes every result, deletes its
 // heartbeat row (unless it still holds running attempts: the other
-// engines then recover them as from a dead engine) and returns. Wake and
-// InstanceID may be called at any time, from any goroutine.
+// engines then recover them as from a dead engine) and returns. Wake,
+// InstanceID, Ready and ClockOffset may be called at any time, from any
+// goroutine.
 //
 // The engine writes no jobs: every change of a job (created, changed,
 // enabled, disabled, run now) goes through the write service,
