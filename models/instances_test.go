@@ -134,7 +134,7 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 // beats, whatever its clock (a beat carries none), and one that stopped is
 // dead DeadAfter after its last beat by the database's clock: with a long
 // DeadAfter nothing is handed over, with a short one after the database's
-// clock passed it, it is.
+// clock passed it, it is, and the engines are woken.
 func TestHeartbeatJudgesByTheDatabaseClock(t *testing.T) {
 	store, db := storeAndDB(t)
 	ctx := context.Background()
@@ -159,9 +159,25 @@ func TestHeartbeatJudgesByTheDatabaseClock(t *testing.T) {
 	for dbClock(t, db).Sub(quiet) < 50*time.Millisecond {
 		time.Sleep(10 * time.Millisecond)
 	}
+	// The engines are told to look again when attempts were handed over.
+	lctx, cancel := context.WithCancel(ctx)
+	l := models.NewListener(store.DSN(), nil)
+	done := make(chan error)
+	go func() { done <- l.Run(lctx) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case <-l.C(): // connected
+	case <-time.After(10 * time.Second):
+		t.Fatal("no wake-up on connecting")
+	}
 	res, err := store.Heartbeat(ctx, models.Heartbeat{ID: "other", DeadAfter: 50 * time.Millisecond})
 	if err != nil || res.Expired != 1 {
 		t.Fatalf("beat with a dead-after of 50 ms, passed: %+v, %v; want the quiet instance's attempt handed over", res, err)
+	}
+	select {
+	case <-l.C():
+	case <-time.After(10 * time.Second):
+		t.Error("no wake-up after attempts were handed over")
 	}
 	if _, err := store.Heartbeat(ctx, models.Heartbeat{ID: "other"}); err == nil {
 		t.Error("a beat without dead-after was accepted")
