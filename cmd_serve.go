@@ -115,6 +115,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 		AllowTargets:       cfg.AllowTargets,
 		OIDC:               cfg.OIDC.Client(nil),
 		OpenWorkspaces:     cfg.OpenWorkspaces,
+		EngineReady:        eng.Ready,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -96,6 +96,11 @@ type Config struct {
 	// ShutdownTimeout bounds a graceful shutdown (--shutdown-timeout,
 	// SKED_SHUTDOWN_TIMEOUT, a Go duration). Default 30s.
 	ShutdownTimeout time.Duration
+	// MaxClockOffset is the largest offset of the instance's clock from the
+	// database's at which the engine starts attempts (--max-clock-offset,
+	// SKED_MAX_CLOCK_OFFSET, a Go duration). Default 5s; 0 turns the check
+	// off.
+	MaxClockOffset time.Duration
 	// Workers caps the job attempts the engine runs at once (--workers,
 	// SKED_WORKERS). Default 256.
 	Workers int
@@ -163,6 +168,14 @@ var settings = append([]setting{
 	{"servicebus-endpoint", "SKED_SERVICEBUS_ENDPOINT", action.DefaultServiceBusEndpoint, "Service Bus endpoint; {namespace} is the namespace", parseBaseURL("servicebus-endpoint", func(c *Config, v string) { c.ServiceBusEndpoint = v })},
 	{"log-level", "SKED_LOG_LEVEL", "info", "log level: debug, info, warn, error", parseLogLevel},
 	{"shutdown-timeout", "SKED_SHUTDOWN_TIMEOUT", "30s", "how long a graceful shutdown may take", parseShutdownTimeout},
+	{"max-clock-offset", "SKED_MAX_CLOCK_OFFSET", "5s", "start no attempts while this instance's clock is further than this from the database's (0 turns the check off)", func(c *Config, v string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < 0 {
+			return fmt.Errorf("%q is not a duration such as 5s (0 turns the check off)", v)
+		}
+		c.MaxClockOffset = d
+		return nil
+	}},
 	{"workers", "SKED_WORKERS", "256", "job attempts the engine runs at once (1–100000)", func(c *Config, v string) error {
 		return parseCount(&c.Workers, v, 1, 100000)
 	}},
@@ -515,6 +528,7 @@ func (c Config) Engine() engine.Config {
 			ServiceBusEndpoint: c.ServiceBusEndpoint,
 		},
 		MaxWorkers:        c.Workers,
+		MaxClockOffset:    keep(c.MaxClockOffset),
 		HistoryMaxAge:     keep(c.HistoryMaxAge),
 		HistoryPerJob:     perJob,
 		FinishedJobMaxAge: keep(c.FinishedJobMaxAge),

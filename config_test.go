@@ -78,6 +78,34 @@ func TestConfigRetentionZeroKeepsEverything(t *testing.T) {
 	}
 }
 
+// TestConfigMaxClockOffset: the engine's MaxClockOffset follows
+// --max-clock-offset (default 5s), and 0 turns the check off (negative
+// for the engine).
+func TestConfigMaxClockOffset(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want time.Duration
+	}{
+		{nil, nil, 5 * time.Second},
+		{nil, map[string]string{"SKED_MAX_CLOCK_OFFSET": "2s"}, 2 * time.Second},
+		{[]string{"--max-clock-offset", "1m"}, map[string]string{"SKED_MAX_CLOCK_OFFSET": "2s"}, time.Minute},
+		{[]string{"--max-clock-offset", "0"}, nil, -1},
+	} {
+		cfg, err := loadConfig(t, tc.args, tc.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ec := cfg.Engine().WithDefaults()
+		if got := ec.MaxClockOffset; got != tc.want {
+			t.Errorf("%v %v: engine MaxClockOffset %s, want %s", tc.args, tc.env, got, tc.want)
+		}
+		if err := ec.Validate(); err != nil {
+			t.Errorf("%v %v: %v", tc.args, tc.env, err)
+		}
+	}
+}
+
 func TestConfigFlagsOverrideEnvironment(t *testing.T) {
 	env := map[string]string{
 		"SKED_LISTEN":         "127.0.0.1:9000",
@@ -130,6 +158,8 @@ func TestConfigBadValuesNameTheSetting(t *testing.T) {
 		{[]string{"--log-level", "loud"}, nil, "--log-level (SKED_LOG_LEVEL)"},
 		{[]string{"--shutdown-timeout", "-1s"}, nil, "--shutdown-timeout (SKED_SHUTDOWN_TIMEOUT)"},
 		{[]string{"--shutdown-timeout", "soon"}, nil, "--shutdown-timeout (SKED_SHUTDOWN_TIMEOUT)"},
+		{[]string{"--max-clock-offset", "-1s"}, nil, "--max-clock-offset (SKED_MAX_CLOCK_OFFSET)"},
+		{nil, map[string]string{"SKED_MAX_CLOCK_OFFSET": "a bit"}, "--max-clock-offset (SKED_MAX_CLOCK_OFFSET)"},
 		{[]string{"--workers", "0"}, nil, "--workers (SKED_WORKERS)"},
 		{nil, map[string]string{"SKED_WORKERS": "many"}, "--workers (SKED_WORKERS)"},
 		{[]string{"--history-max-age", "-1d"}, nil, "--history-max-age (SKED_HISTORY_MAX_AGE)"},

@@ -13,13 +13,19 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": s.version})
 }
 
-// readyz answers 200 when the database answers and is migrated, 503
-// otherwise, with the reason.
+// readyz answers 200 when the database answers and is migrated and the
+// engine (when there is one) starts attempts, 503 otherwise, with the
+// reason.
 func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.CheckReady(ctx); err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": err.Error()})
+	}
+	if s.engineReady != nil {
+		if err := s.engineReady(); err != nil {
+			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": err.Error()})
+		}
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 }

@@ -2,11 +2,14 @@ package handlers_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
+	"sked/handlers"
 	"sked/static"
 )
 
@@ -23,6 +26,33 @@ func TestHealthAndReadiness(t *testing.T) {
 			t.Errorf("%s: no status in %s", path, r.body)
 		}
 	}
+}
+
+// TestReadinessAsksTheEngine: /readyz answers 503 with the engine's
+// reason while EngineReady returns an error, 200 once it returns nil.
+func TestReadinessAsksTheEngine(t *testing.T) {
+	var mu sync.Mutex
+	reason := errors.New("clock offset from the database is +61.2s, above --max-clock-offset 5s")
+	a := newApp(t, false, func(d *handlers.Deps) {
+		d.EngineReady = func() error {
+			mu.Lock()
+			defer mu.Unlock()
+			return reason
+		}
+	})
+	r := a.get("/readyz")
+	wantStatus(t, r, http.StatusServiceUnavailable)
+	var body map[string]string
+	if err := json.Unmarshal([]byte(r.body), &body); err != nil {
+		t.Fatalf("%v: %s", err, r.body)
+	}
+	if body["status"] != "unavailable" || body["reason"] != reason.Error() {
+		t.Errorf("/readyz while the engine is not ready: %s", r.body)
+	}
+	mu.Lock()
+	reason = nil
+	mu.Unlock()
+	wantStatus(t, a.get("/readyz"), http.StatusOK)
 }
 
 func TestSecurityHeaders(t *testing.T) {

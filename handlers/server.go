@@ -69,6 +69,11 @@ type Deps struct {
 	// OpenWorkspaces lets every user create workspaces; false (the
 	// default) leaves that to administrators (--open-workspaces).
 	OpenWorkspaces bool
+	// EngineReady, when not nil, is asked by /readyz after the database:
+	// an error (the engine does not start attempts, e.g. its clock is too
+	// far from the database's) answers 503 with it (engine.Engine.Ready).
+	// Nil means /readyz does not look at an engine.
+	EngineReady func() error
 }
 
 // Engine is what the handlers ask of the execution engine
@@ -104,6 +109,8 @@ type Server struct {
 	// startImports starts imports when New made them (Deps.Imports was
 	// nil); nil when the caller starts them. Safe to call more than once.
 	startImports func(context.Context)
+	// engineReady is Deps.EngineReady (nil: none).
+	engineReady func() error
 }
 
 // New returns the HTTP handler for the whole application.
@@ -163,6 +170,7 @@ func New(d Deps) *echo.Echo {
 		imports:     imports,
 
 		startImports: startImports,
+		engineReady:  d.EngineReady,
 	}
 	e := echo.New()
 	e.HideBanner = true

@@ -217,7 +217,7 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 			out = append(out, started...)
 		}
 		started = len(out)
-		expired, err := s.expiredLeases(tx, req.Now)
+		expired, err := s.expiredLeases(tx)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 			return err
 		}
 		if req.NextWake && started < req.Limit {
-			res.NextWake, res.HasNext, err = nextWake(tx)
+			res.NextWake, res.HasNext, err = nextWake(tx, req.Now)
 			res.WakeRead = err == nil
 		}
 		return err
@@ -277,9 +277,19 @@ func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) err
 
 // attemptLease is one started attempt's lease, for startPendingAttempts.
 type attemptLease struct {
-	ID    int64     `json:"id"`
-	JobID int64     `json:"job_id"`
-	Until time.Time `json:"until"`
+	ID    int64 `json:"id"`
+	JobID int64 `json:"job_id"`
+	// LeaseUS is the lease's length in microseconds (see leaseEndSQL).
+	LeaseUS int64 `json:"lease_us"`
+}
+
+// leaseEndSQL is the end of a lease of length microseconds (an SQL
+// expression), by the database's clock: leases are judged by it (SPEC
+// §14.2), from the start of the claim's transaction, so that an instance
+// whose clock is ahead or behind neither takes over a live lease nor gives
+// its own ones too long.
+func leaseEndSQL(microseconds string) string {
+	return "now() + " + microseconds + " * interval '1 microsecond'"
 }
 
 // startPendingAttempts starts up to limit due pending attempts (retries,
@@ -305,22 +315,35 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 		a := &due[i]
 		a.StartedAt = req.Now
 		a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
-		a.LeaseExpiresAt = req.Now.Add(req.Lease(a.JobID, a.Definition, a.Secrets, a.Action))
-		leases[i] = attemptLease{ID: a.ID, JobID: a.JobID, Until: a.LeaseExpiresAt}
+		leases[i] = attemptLease{ID: a.ID, JobID: a.JobID,
+			LeaseUS: req.Lease(a.JobID, a.Definition, a.Secrets, a.Action).Microseconds()}
 	}
 	data, err := json.Marshal(leases)
 	if err != nil {
 		return nil, fmt.Errorf("start attempts: %w", err)
 	}
-	err = tx.Exec(`
-		WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, until timestamptz)),
-		a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = l.until,
+	var ends []struct {
+		ID             int64
+		LeaseExpiresAt time.Time
+	}
+	err = tx.Raw(`
+		WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, lease_us bigint)),
+		a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = `+leaseEndSQL("l.lease_us")+`,
 		             started_at = ?::timestamptz
-		      FROM l WHERE t.id = l.id)
-		UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l)`,
-		string(data), req.Owner, req.Now, req.Now).Error
+		      FROM l WHERE t.id = l.id
+		      RETURNING t.id, t.lease_expires_at),
+		j AS (UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l))
+		SELECT id, lease_expires_at FROM a`,
+		string(data), req.Owner, req.Now, req.Now).Scan(&ends).Error
 	if err != nil {
 		return nil, fmt.Errorf("start attempts: %w", err)
+	}
+	byID := make(map[int64]time.Time, len(ends))
+	for _, e := range ends {
+		byID[e.ID] = e.LeaseExpiresAt
+	}
+	for i := range due {
+		due[i].LeaseExpiresAt = byID[due[i].ID]
 	}
 	return due, nil
 }
@@ -365,7 +388,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 		}
 		byID[j.ID] = j
 		bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
-			RunAt: plan.Run.ExpectedTime, Lease: req.Now.Add(plan.Run.Lease), end: plan.End, description: plan.Description})
+			RunAt: plan.Run.ExpectedTime, LeaseUS: plan.Run.Lease.Microseconds(), end: plan.End, description: plan.Description})
 	}
 	started, err := applyBulk(tx, req, bulk, byID, evs)
 	if err != nil {
@@ -375,15 +398,16 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 }
 
 // expiredLeases returns, locked, the running attempts whose engine lost
-// them (crash, lost connection): their lease expired before now.
-func (s *Store) expiredLeases(tx *gorm.DB, now time.Time) ([]ClaimedAttempt, error) {
+// them (crash, lost connection): their lease expired before now by the
+// database's clock (the start of the claim's transaction).
+func (s *Store) expiredLeases(tx *gorm.DB) ([]ClaimedAttempt, error) {
 	var expired []ClaimedAttempt
 	if err := tx.Raw(`
 		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
 		       a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
 		FROM job_attempts a JOIN jobs j ON j.id = a.job_id
-		WHERE a.status = 'running' AND a.lease_expires_at < ?
-		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, now, claimBatch).Scan(&expired).Error; err != nil {
+		WHERE a.status = 'running' AND a.lease_expires_at < now()
+		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, claimBatch).Scan(&expired).Error; err != nil {
 		return nil, fmt.Errorf("select expired leases: %w", err)
 	}
 	for i := range expired {

@@ -38,19 +38,21 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 			JobID: j.ID, JobCollectionID: j.JobCollectionID, SigningAt: j.SigningAt,
 			Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
 			Attempt: 1, Occurrence: occurrences + 1, DueAt: plan.Run.ExpectedTime, StartedAt: req.Now,
-			LeaseExpiresAt: req.Now.Add(plan.Run.Lease),
 		}
-		var ids []int64
+		var ids []struct {
+			ID             int64
+			LeaseExpiresAt time.Time
+		}
 		err := tx.Raw(`INSERT INTO job_attempts
 			(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
-			VALUES (?, ?, 'MainAction', 1, ?, 'running', ?, ?, ?, ?)
-			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING RETURNING id`,
-			a.JobID, a.ExpectedTime, a.Occurrence, a.DueAt, req.Owner, a.LeaseExpiresAt, a.StartedAt).Scan(&ids).Error
+			VALUES (?, ?, 'MainAction', 1, ?, 'running', ?, ?, `+leaseEndSQL("?::bigint")+`, ?)
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING RETURNING id, lease_expires_at`,
+			a.JobID, a.ExpectedTime, a.Occurrence, a.DueAt, req.Owner, plan.Run.Lease.Microseconds(), a.StartedAt).Scan(&ids).Error
 		if err != nil {
 			return nil, fmt.Errorf("start occurrence of job %d: %w", j.ID, err)
 		}
 		if len(ids) == 1 {
-			a.ID = ids[0]
+			a.ID, a.LeaseExpiresAt = ids[0].ID, ids[0].LeaseExpiresAt
 			started = &a
 			occurrences++
 		}
@@ -108,7 +110,8 @@ type bulkPlan struct {
 	Sched int64      `json:"sched"`
 	Occ   int64      `json:"occ"`
 	RunAt time.Time  `json:"run_at"`
-	Lease time.Time  `json:"lease"`
+	// LeaseUS is the attempt's lease in microseconds (see leaseEndSQL).
+	LeaseUS int64 `json:"lease_us"`
 	// end, when not empty, ends the job in that state if its occurrence
 	// is not started (it already ran); description is for the end's event.
 	end         jobdef.State
@@ -131,19 +134,20 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
 	var rows []struct {
-		JobID     int64
-		AttemptID *int64
+		JobID          int64
+		AttemptID      *int64
+		LeaseExpiresAt *time.Time
 	}
 	err = tx.Raw(`
 		WITH p AS (
 			SELECT * FROM json_to_recordset(?::json)
-				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, lease timestamptz)
+				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, lease_us bigint)
 		), ins AS (
 			INSERT INTO job_attempts
 				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
-			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', run_at, ?, lease, ?::timestamptz FROM p
+			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', run_at, ?, `+leaseEndSQL("lease_us")+`, ?::timestamptz FROM p
 			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
-			RETURNING id, job_id
+			RETURNING id, job_id, lease_expires_at
 		)
 		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
 			occurrence_count = p.occ + (CASE WHEN ins.id IS NULL THEN 0 ELSE 1 END),
@@ -151,7 +155,7 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 			last_expected_at = CASE WHEN ins.id IS NULL THEN j.last_expected_at ELSE p.run_at END
 		FROM p LEFT JOIN ins ON ins.job_id = p.id
 		WHERE j.id = p.id
-		RETURNING j.id AS job_id, ins.id AS attempt_id`, string(data), req.Owner, req.Now, req.Now).Scan(&rows).Error
+		RETURNING j.id AS job_id, ins.id AS attempt_id, ins.lease_expires_at`, string(data), req.Owner, req.Now, req.Now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
@@ -174,7 +178,7 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
 			SigningAt: j.SigningAt, Definition: j.Definition, Secrets: j.Secrets,
 			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
-			StartedAt: req.Now, LeaseExpiresAt: p.Lease})
+			StartedAt: req.Now, LeaseExpiresAt: *r.LeaseExpiresAt})
 	}
 	return out, nil
 }

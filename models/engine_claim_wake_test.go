@@ -54,12 +54,22 @@ func TestClaimReadsTheNextWakeInItsTransaction(t *testing.T) {
 	if !rest.WakeRead || !rest.HasNext {
 		t.Fatalf("a claim that left workers free did not return the next wake-up: %+v", rest)
 	}
-	at, ok, err := store.NextWake(ctx)
+	at, ok, err := store.NextWake(ctx, t0)
 	if err != nil || !ok {
 		t.Fatalf("NextWake: %v %v", ok, err)
 	}
-	if !rest.NextWake.Equal(at) || !at.Equal(t0.Add(time.Hour)) {
-		t.Errorf("claim's next wake-up %s, NextWake %s, want both %s (the first lease to expire)", rest.NextWake, at, t0.Add(time.Hour))
+	// The lease ends an hour after the first claim by the database's
+	// clock; on the caller's clock (which reads t0) it ends an hour after
+	// t0 less the time that passed since the first claim (the database's
+	// clock moved on, the caller's did not).
+	lease := t0.Add(time.Hour)
+	for name, got := range map[string]time.Time{"claim's next wake-up": rest.NextWake, "NextWake": at} {
+		if got.After(lease) || got.Before(lease.Add(-time.Minute)) {
+			t.Errorf("%s %s, want just before %s (the first lease to expire, on the caller's clock)", name, got, lease)
+		}
+	}
+	if at.After(rest.NextWake) {
+		t.Errorf("NextWake %s read after the claim is later than the claim's %s", at, rest.NextWake)
 	}
 
 	none, err := store.Claim(ctx, req(10, false))

@@ -239,7 +239,7 @@ var recordOutcomesSQL = `
 				USING o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
 					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
 				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
-				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < o.fin))
+				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
 					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
 					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,

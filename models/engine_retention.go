@@ -18,7 +18,8 @@ type Retention struct {
 	// longer ago.
 	FinishedJobMaxAge time.Duration
 	// InstanceMaxAge deletes the rows of engine instances whose heartbeat
-	// stopped longer ago and that hold no running attempt.
+	// stopped longer ago, by the database's clock (Prune's now plays no
+	// part), and that hold no running attempt.
 	InstanceMaxAge time.Duration
 	// AuditMaxAge deletes audit log entries made longer ago.
 	AuditMaxAge time.Duration
@@ -68,7 +69,7 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		st.History += n
 	}
 	if r.InstanceMaxAge > 0 {
-		n, err := pruneInstances(db, now.Add(-r.InstanceMaxAge))
+		n, err := pruneInstances(db, r.InstanceMaxAge)
 		if err != nil {
 			return st, translate("models: prune instances", err)
 		}

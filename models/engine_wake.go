@@ -11,8 +11,13 @@ import (
 // NextWake returns the earliest moment at which the engine has something
 // to do: a due job, a pending attempt or an expiring lease (jobs and
 // attempts of disabled collections aside). ok is false when there is none.
-func (s *Store) NextWake(ctx context.Context) (at time.Time, ok bool, err error) {
-	at, ok, err = nextWake(s.db.WithContext(ctx))
+// It is on the caller's clock, which reads now: due times are the
+// instance's already, and a lease, which ends by the database's clock, is
+// converted (now plus what is left of it by the database's clock), so
+// that an instance whose clock is ahead does not wake, find nothing
+// expired and wake again at once until the database's clock catches up.
+func (s *Store) NextWake(ctx context.Context, now time.Time) (at time.Time, ok bool, err error) {
+	at, ok, err = nextWake(s.db.WithContext(ctx), now)
 	if err != nil {
 		return time.Time{}, false, translate("models: next wake", err)
 	}
@@ -20,7 +25,7 @@ func (s *Store) NextWake(ctx context.Context) (at time.Time, ok bool, err error)
 }
 
 // nextWake is NextWake's query, on db (a transaction or not).
-func nextWake(db *gorm.DB) (at time.Time, ok bool, err error) {
+func nextWake(db *gorm.DB, now time.Time) (at time.Time, ok bool, err error) {
 	var row struct{ At *time.Time }
 	err = db.Raw(`SELECT least(
 		(SELECT j.next_run_at FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id
@@ -30,10 +35,10 @@ func nextWake(db *gorm.DB) (at time.Time, ok bool, err error) {
 		  JOIN job_collections c ON c.id = j.job_collection_id
 		  WHERE a.status = 'pending' AND j.state = 'enabled' AND c.state = 'Enabled'
 		  ORDER BY a.due_at LIMIT 1),
-		(SELECT min(lease_expires_at) FROM job_attempts WHERE status = 'running'),
+		(SELECT min(lease_expires_at) FROM job_attempts WHERE status = 'running') - now() + ?::timestamptz,
 		(SELECT CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE needs_schedule AND state = 'enabled')
 		        THEN 'epoch'::timestamptz END)
-		) AS at`).Scan(&row).Error
+		) AS at`, now).Scan(&row).Error
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next wake: %w", err)
 	}

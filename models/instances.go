@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -13,16 +14,21 @@ import (
 // whose heartbeat stopped are handed to the others, which record them
 // interrupted (SPEC §4 "Crash") within seconds instead of waiting for their
 // leases to expire.
+//
+// Heartbeats and leases are judged by the database's clock (SPEC §14.2):
+// heartbeat_at and started_at are the database's clock_timestamp() when the
+// beat was written (not the instance's clock, as before), and an instance
+// is dead when heartbeat_at is older than the database's clock minus the
+// dead-after time. An instance whose clock is ahead or behind therefore
+// never declares a live one dead, nor is declared dead while it beats.
 
 // Heartbeat is one beat of an engine instance.
 type Heartbeat struct {
 	// ID is the instance (the lease owner of its attempts).
 	ID string
-	// Now is the instance's clock; it becomes heartbeat_at (and started_at
-	// on the first beat).
-	Now time.Time
-	// DeadBefore: an instance whose latest heartbeat is older is dead.
-	DeadBefore time.Time
+	// DeadAfter: an instance whose latest heartbeat is older than this, by
+	// the database's clock, is dead. It must be positive.
+	DeadAfter time.Duration
 	// Version is the instance's release (`sked version`); it may be empty.
 	Version string
 	// SchemaVersion is the newest migration the instance's release knows
@@ -30,42 +36,69 @@ type Heartbeat struct {
 	SchemaVersion int
 }
 
-// Heartbeat records, in one transaction, that instance hb.ID is alive at
-// hb.Now, and makes the leases of the running attempts of dead instances
-// (other than hb.ID) expire at once, so that the next claim of any engine
-// records them Failed ("interrupted") and applies their retry policy, as
-// for any expired lease. It notifies the engines when it expired any, and
-// returns how many. Attempts locked by another transaction are left for
-// the next beat.
-func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (int64, error) {
-	var n int64
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		err := tx.Exec(`INSERT INTO engine_instances (id, started_at, heartbeat_at, version, schema_version) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, version = excluded.version,
-				schema_version = excluded.schema_version`, hb.ID, hb.Now, hb.Now, hb.Version, hb.SchemaVersion).Error
-		if err != nil {
-			return fmt.Errorf("renew: %w", err)
-		}
-		// Expired a moment before now, so that a claim at the same instant
-		// already sees them expired.
-		res := tx.Exec(`UPDATE job_attempts SET lease_expires_at = ?
-			WHERE id IN (
-				SELECT a.id FROM engine_instances i JOIN job_attempts a ON a.lease_owner = i.id AND a.status = 'running'
-				WHERE i.heartbeat_at < ? AND i.id <> ? AND a.lease_expires_at >= ?
-				FOR UPDATE OF a SKIP LOCKED)`, hb.Now.Add(-time.Millisecond), hb.DeadBefore, hb.ID, hb.Now)
-		if res.Error != nil {
-			return fmt.Errorf("expire the leases of dead instances: %w", res.Error)
-		}
-		n = res.RowsAffected
-		if n > 0 {
-			return tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, DuePayload(hb.Now)).Error
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, translate("models: heartbeat", err)
+// HeartbeatResult is what one beat did.
+type HeartbeatResult struct {
+	// DatabaseTime is the database's clock (clock_timestamp()) when the
+	// beat was written: the instance's new heartbeat_at. The engine
+	// measures its clock offset with it.
+	DatabaseTime time.Time
+	// Expired counts the running attempts of dead instances whose leases
+	// the beat expired.
+	Expired int64
+}
+
+// heartbeatSQL renews the instance's row and expires the leases of the
+// running attempts of dead instances in one statement (one round trip, so
+// that the time it reads is as close as can be to the middle of the call,
+// which the engine's offset measurement assumes), at one reading of the
+// database's clock. The leases are set to expire a moment before that
+// reading, so that a claim starting after the commit already sees them
+// expired. Attempts locked by another transaction are left for the next
+// beat. The engines are told to look again (a plain notification) when
+// any expired.
+const heartbeatSQL = `
+	WITH t AS MATERIALIZED (SELECT clock_timestamp() AS at),
+	r AS (
+		INSERT INTO engine_instances (id, started_at, heartbeat_at, version, schema_version)
+		SELECT ?, t.at, t.at, ?, ? FROM t
+		ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, version = excluded.version,
+			schema_version = excluded.schema_version
+		RETURNING heartbeat_at
+	), x AS (
+		UPDATE job_attempts SET lease_expires_at = (SELECT at FROM t) - interval '1 millisecond'
+		WHERE id IN (
+			SELECT a.id FROM engine_instances i JOIN job_attempts a ON a.lease_owner = i.id AND a.status = 'running'
+			WHERE i.heartbeat_at < (SELECT at FROM t) - ? * interval '1 microsecond' AND i.id <> ?
+			  AND a.lease_expires_at >= (SELECT at FROM t)
+			FOR UPDATE OF a SKIP LOCKED)
+		RETURNING 1
+	)
+	SELECT (SELECT heartbeat_at FROM r) AS database_time, (SELECT count(*) FROM x) AS expired,
+		(SELECT count(*) FROM (SELECT pg_notify(?, '') FROM x LIMIT 1) n) AS notified`
+
+// Heartbeat records, in one statement, that instance hb.ID is alive now by
+// the database's clock, and makes the leases of the running attempts of
+// dead instances (other than hb.ID; see heartbeatSQL) expire at once, so
+// that the next claim of any engine records them Failed ("interrupted")
+// and applies their retry policy, as for any expired lease. It notifies
+// the engines when it expired any.
+func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (HeartbeatResult, error) {
+	if hb.DeadAfter <= 0 {
+		return HeartbeatResult{}, fmt.Errorf("models: heartbeat: dead after %s must be positive", hb.DeadAfter)
 	}
-	return n, nil
+	var row struct {
+		DatabaseTime *time.Time
+		Expired      int64
+	}
+	err := s.db.WithContext(ctx).Raw(heartbeatSQL, hb.ID, hb.Version, hb.SchemaVersion,
+		hb.DeadAfter.Microseconds(), hb.ID, NotifyChannel).Scan(&row).Error
+	if err != nil {
+		return HeartbeatResult{}, translate("models: heartbeat", err)
+	}
+	if row.DatabaseTime == nil {
+		return HeartbeatResult{}, errors.New("models: heartbeat: the instance's row was not written")
+	}
+	return HeartbeatResult{DatabaseTime: *row.DatabaseTime, Expired: row.Expired}, nil
 }
 
 // RemoveInstance deletes instance id's row (a graceful stop), unless it
@@ -90,7 +123,9 @@ func (s *Store) RemoveInstance(ctx context.Context, id string) (bool, error) {
 
 // EngineInstance is one row of engine_instances.
 type EngineInstance struct {
-	ID          string
+	ID string
+	// StartedAt and HeartbeatAt are by the database's clock (see
+	// Heartbeat).
 	StartedAt   time.Time
 	HeartbeatAt time.Time
 	// Version is the instance's release, empty for a release older than
@@ -112,9 +147,11 @@ func (s *Store) EngineInstances(ctx context.Context) ([]EngineInstance, error) {
 }
 
 // pruneInstances deletes the rows of instances whose heartbeat is older
-// than before and that hold no running attempt.
-func pruneInstances(db *gorm.DB, before time.Time) (int64, error) {
-	res := db.Exec(`DELETE FROM engine_instances i WHERE i.heartbeat_at < ? AND NOT EXISTS (
-		SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running')`, before)
+// than maxAge by the database's clock (heartbeat_at's) and that hold no
+// running attempt.
+func pruneInstances(db *gorm.DB, maxAge time.Duration) (int64, error) {
+	res := db.Exec(`DELETE FROM engine_instances i WHERE i.heartbeat_at < now() - ? * interval '1 microsecond'
+		AND NOT EXISTS (SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running')`,
+		maxAge.Microseconds())
 	return res.RowsAffected, res.Error
 }

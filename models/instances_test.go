@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"testing"
 	"time"
@@ -11,11 +12,25 @@ import (
 	"sked/models"
 )
 
+// dbClock reads the database's clock.
+func dbClock(t *testing.T, db *sql.DB) time.Time {
+	t.Helper()
+	var at time.Time
+	if err := db.QueryRow(`SELECT clock_timestamp()`).Scan(&at); err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
 // TestHeartbeatExpiresTheLeasesOfDeadInstances: a beat renews the
-// instance's row; the running attempts of an instance whose heartbeat is
-// older than DeadBefore get an expired lease (and are then claimed as
-// expired), those of live instances and of the beating one keep theirs;
-// RemoveInstance keeps the row of an instance that still holds attempts.
+// instance's row at the database's clock (the time it returns lies between
+// two readings of that clock taken around it); the running attempts of an
+// instance whose heartbeat is older than DeadAfter by the database's clock
+// get an expired lease (and are then claimed as expired), those of live
+// instances and of the beating one keep theirs; RemoveInstance keeps the
+// row of an instance that still holds attempts; retention deletes the
+// rows of instances silent for InstanceMaxAge by the database's clock,
+// whatever the now it is given.
 func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	store, db := storeAndDB(t)
 	ctx := context.Background()
@@ -32,29 +47,46 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	beat := func(id string, now time.Time) int64 {
+	beat := func(id string) models.HeartbeatResult {
 		t.Helper()
-		n, err := store.Heartbeat(ctx, models.Heartbeat{ID: id, Now: now, DeadBefore: now.Add(-20 * time.Second),
+		before := dbClock(t, db)
+		res, err := store.Heartbeat(ctx, models.Heartbeat{ID: id, DeadAfter: 20 * time.Second,
 			Version: "v-" + id, SchemaVersion: 32})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return n
+		if after := dbClock(t, db); res.DatabaseTime.Before(before) || res.DatabaseTime.After(after) {
+			t.Errorf("beat of %s at %s, not between the database's clock before (%s) and after (%s)", id,
+				res.DatabaseTime, before, after)
+		}
+		return res
 	}
-	beat("dead", t0)
-	beat("live", t0)
-	if n := beat("self", t0.Add(15*time.Second)); n != 0 {
-		t.Errorf("%d attempts handed over with every instance alive", n)
+	// age makes instance id's latest heartbeat d old by the database's
+	// clock (what a silent instance's row becomes).
+	age := func(id string, d time.Duration) {
+		t.Helper()
+		if _, err := db.Exec(`UPDATE engine_instances SET heartbeat_at = clock_timestamp() - $2 * interval '1 microsecond'
+			WHERE id = $1`, id, d.Microseconds()); err != nil {
+			t.Fatal(err)
+		}
 	}
-	beat("live", t0.Add(20*time.Second))
-	// At t0+25s "dead" has not beaten for 25 s.
-	if n := beat("self", t0.Add(25*time.Second)); n != 1 {
-		t.Errorf("%d attempts handed over, want the dead instance's one", n)
+	beat("dead")
+	beat("live")
+	first := beat("self")
+	if first.Expired != 0 {
+		t.Errorf("%d attempts handed over with every instance alive", first.Expired)
 	}
-	if n := beat("self", t0.Add(26*time.Second)); n != 0 {
-		t.Errorf("%d attempts handed over again", n)
+	age("dead", 25*time.Second)
+	age("live", 15*time.Second)
+	handed := beat("self")
+	if handed.Expired != 1 {
+		t.Errorf("%d attempts handed over, want the dead instance's one", handed.Expired)
 	}
-	for i, want := range []time.Time{t0.Add(25*time.Second - time.Millisecond), t0.Add(time.Hour), t0.Add(time.Hour)} {
+	last := beat("self")
+	if last.Expired != 0 {
+		t.Errorf("%d attempts handed over again", last.Expired)
+	}
+	for i, want := range []time.Time{handed.DatabaseTime.Add(-time.Millisecond), t0.Add(time.Hour), t0.Add(time.Hour)} {
 		att, err := store.Attempts(ctx, jobs[i])
 		if err != nil {
 			t.Fatal(err)
@@ -67,8 +99,8 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(inst) != 3 || inst[2].ID != "self" || !inst[2].StartedAt.Equal(t0.Add(15*time.Second)) ||
-		!inst[2].HeartbeatAt.Equal(t0.Add(26*time.Second)) || inst[2].Version != "v-self" || inst[2].SchemaVersion != 32 {
+	if len(inst) != 3 || inst[2].ID != "self" || !inst[2].StartedAt.Equal(first.DatabaseTime) ||
+		!inst[2].HeartbeatAt.Equal(last.DatabaseTime) || inst[2].Version != "v-self" || inst[2].SchemaVersion != 32 {
 		t.Errorf("instances %+v", inst)
 	}
 	if gone, err := store.RemoveInstance(ctx, "live"); err != nil || gone {
@@ -81,12 +113,73 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	if gone, err := store.RemoveInstance(ctx, "live"); err != nil || !gone {
 		t.Errorf("RemoveInstance: %v, %v", gone, err)
 	}
-	// Retention deletes dead instances without running attempts.
-	if _, err := db.Exec(`DELETE FROM job_attempts WHERE job_id = $1`, jobs[0]); err != nil {
+	// Retention deletes dead instances without running attempts, by the
+	// database's clock: a now two days ahead (a clock far ahead) deletes
+	// no live instance's row.
+	if _, err := db.Exec(`DELETE FROM job_attempts WHERE job_id = ANY($1)`, []int64{jobs[0], jobs[2]}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Prune(ctx, t0.Add(48*time.Hour), models.Retention{InstanceMaxAge: 24 * time.Hour})
+	if err != nil || st.Instances != 0 {
+		t.Errorf("Prune two days ahead: %+v, %v; want no instance deleted (none is silent by the database's clock)", st, err)
+	}
+	age("dead", 25*time.Hour)
+	st, err = store.Prune(ctx, t0, models.Retention{InstanceMaxAge: 24 * time.Hour})
 	if err != nil || st.Instances != 1 {
-		t.Errorf("Prune: %+v, %v; want the dead instance deleted (self still holds an attempt)", st, err)
+		t.Errorf("Prune: %+v, %v; want the dead instance deleted", st, err)
+	}
+}
+
+// TestHeartbeatJudgesByTheDatabaseClock: an instance is alive while it
+// beats, whatever its clock (a beat carries none), and one that stopped is
+// dead DeadAfter after its last beat by the database's clock: with a long
+// DeadAfter nothing is handed over, with a short one after the database's
+// clock passed it, it is, and the engines are woken.
+func TestHeartbeatJudgesByTheDatabaseClock(t *testing.T) {
+	store, db := storeAndDB(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "clock")
+	j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: "held", Definition: json.RawMessage(
+		`{"startTime":"2099-01-01T00:00:00Z","action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}}}`)})
+	// The attempt's lease is far away by the database's clock.
+	if _, err := db.Exec(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
+			lease_owner, lease_expires_at, started_at)
+		VALUES ($1, now(), 'MainAction', 1, 1, 'running', now(), 'quiet', now() + interval '1 hour', now())`, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Heartbeat(ctx, models.Heartbeat{ID: "quiet", DeadAfter: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	quiet := dbClock(t, db)
+	if res, err := store.Heartbeat(ctx, models.Heartbeat{ID: "other", DeadAfter: time.Hour}); err != nil || res.Expired != 0 {
+		t.Fatalf("beat with an hour's dead-after: %+v, %v; want nothing handed over", res, err)
+	}
+	// Wait on the database's clock (not the test's) until "quiet" has
+	// been silent for 50 ms.
+	for dbClock(t, db).Sub(quiet) < 50*time.Millisecond {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The engines are told to look again when attempts were handed over.
+	lctx, cancel := context.WithCancel(ctx)
+	l := models.NewListener(store.DSN(), nil)
+	done := make(chan error)
+	go func() { done <- l.Run(lctx) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case <-l.C(): // connected
+	case <-time.After(10 * time.Second):
+		t.Fatal("no wake-up on connecting")
+	}
+	res, err := store.Heartbeat(ctx, models.Heartbeat{ID: "other", DeadAfter: 50 * time.Millisecond})
+	if err != nil || res.Expired != 1 {
+		t.Fatalf("beat with a dead-after of 50 ms, passed: %+v, %v; want the quiet instance's attempt handed over", res, err)
+	}
+	select {
+	case <-l.C():
+	case <-time.After(10 * time.Second):
+		t.Error("no wake-up after attempts were handed over")
+	}
+	if _, err := store.Heartbeat(ctx, models.Heartbeat{ID: "other"}); err == nil {
+		t.Error("a beat without dead-after was accepted")
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -113,10 +114,14 @@ func TestRecurringJobWithCountFaultsWhenLastOccurrenceFaults(t *testing.T) {
 	e.counters(id, 2, 1, 1)
 }
 
+// TestExpiredLeaseIsRecordedInterruptedAndRetried: another engine claims
+// an occurrence and dies without a word. Its lease ends by the database's
+// clock: however far the engine's clock moves, the attempt stays running;
+// once the lease ends by the database's clock, a claim records it Failed
+// ("interrupted") and its retry runs at its time.
 func TestExpiredLeaseIsRecordedInterruptedAndRetried(t *testing.T) {
 	e := newEnv(t, nil)
 	id := e.put("lost", `{"action":`+e.action("/l", `"timeout":"PT10S","retryPolicy":{"retryType":"fixed","retryInterval":"PT15S","retryCount":3}`)+`}`)
-	// Another engine claims the occurrence and dies without a word.
 	ghost := e.engine.claimRequest(e.clock.Now(), 10)
 	ghost.Owner = "ghost"
 	if _, err := e.store.Claim(e.ctx, ghost); err != nil {
@@ -130,13 +135,23 @@ func TestExpiredLeaseIsRecordedInterruptedAndRetried(t *testing.T) {
 	if len(att) != 1 || att[0].Status != "running" || *att[0].LeaseOwner != "ghost" {
 		t.Fatalf("attempts %+v", att)
 	}
-	// Lease: timeout 10 s + margin 30 s.
-	e.clock.Add(39 * time.Second)
+	// Lease: timeout 10 s + margin 30 s, by the database's clock. An hour
+	// on the engine's clock (a clock far ahead) does not end it.
+	e.clock.Add(time.Hour)
 	e.drain()
 	if e.attempts(id)[0].Status != "running" {
-		t.Fatal("interrupted before the lease expired")
+		t.Fatal("interrupted before the lease expired by the database's clock")
 	}
-	e.clock.Add(2 * time.Second)
+	// The lease ends by the database's clock.
+	db, err := sql.Open("pgx", e.store.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE job_attempts SET lease_expires_at = clock_timestamp() - interval '1 millisecond'
+		WHERE job_id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
 	e.drain()
 	h := e.history(id)
 	wantLines(t, historyLines(h), "MainAction Failed retry=0 repeat=1")

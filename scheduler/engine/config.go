@@ -49,6 +49,14 @@ type Config struct {
 	// connection, a suspended VM): a live instance taken for dead sees its
 	// running attempts retried elsewhere. Default 20 s.
 	DeadAfter time.Duration
+	// MaxClockOffset is the largest offset of this instance's clock from
+	// the database's (measured at every heartbeat, either way) at which it
+	// still starts attempts (SPEC §14.3): above it the instance claims
+	// nothing (its attempts in flight finish; it starts again once the
+	// offset is back under) and Ready reports the offset. Default 5 s;
+	// negative turns the check off (the offset is still measured, shown
+	// and logged).
+	MaxClockOffset time.Duration
 	// ShutdownTimeout is how long Stop lets running attempts finish before
 	// it interrupts them, when Stop's context has no earlier deadline.
 	// Default 25 s.
@@ -112,6 +120,7 @@ const (
 	DefaultErrorBackoff      = 250 * time.Millisecond
 	DefaultHeartbeatInterval = 5 * time.Second
 	DefaultDeadAfter         = 20 * time.Second
+	DefaultMaxClockOffset    = 5 * time.Second
 	DefaultShutdownTimeout   = 25 * time.Second
 	DefaultResultBatch       = 256
 	DefaultResultWriters     = 2
@@ -141,6 +150,7 @@ func (c Config) WithDefaults() Config {
 	set(&c.ErrorBackoff, DefaultErrorBackoff)
 	set(&c.HeartbeatInterval, DefaultHeartbeatInterval)
 	set(&c.DeadAfter, DefaultDeadAfter)
+	set(&c.MaxClockOffset, DefaultMaxClockOffset)
 	set(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	if c.ResultBatch == 0 {
 		c.ResultBatch = DefaultResultBatch

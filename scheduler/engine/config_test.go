@@ -11,7 +11,7 @@ func TestConfigDefaultsAndValidate(t *testing.T) {
 	if c.MaxWorkers != 256 || c.LeaseMargin != 30*time.Second || c.MisfireGrace != time.Minute ||
 		c.SafetyPoll != 30*time.Second || c.HistoryPerJob != 1000 || c.HistoryMaxAge != 60*24*time.Hour ||
 		c.FinishedJobMaxAge != 60*24*time.Hour || c.ResultWriters != 2 || c.RetentionInterval != time.Hour ||
-		c.HeartbeatInterval != 5*time.Second || c.DeadAfter != 20*time.Second {
+		c.HeartbeatInterval != 5*time.Second || c.DeadAfter != 20*time.Second || c.MaxClockOffset != 5*time.Second {
 		t.Errorf("defaults %+v", c)
 	}
 	if err := c.Validate(); err != nil {

@@ -23,8 +23,9 @@
 // Postponed entry for missed or overlapping occurrences, the job's end), is
 // decided by the pure planner, package plan, from the job's rule, its
 // engine state, its policies and the engine's clock: the store only writes
-// what it decided (one clock: the database's now() decides nothing). The
-// API's nextExecutionTime and the pages show plan.Upcoming.
+// what it decided (the database's now() decides no due time; it judges
+// only leases and heartbeats, see clockoffset.go). The API's
+// nextExecutionTime and the pages show plan.Upcoming.
 //
 // Every attempt the engine schedules wakes an engine at its due time: after
 // writing a retry (due retryInterval after the failed attempt ended, or
@@ -35,7 +36,10 @@
 // The safety poll is only a net for lost notifications.
 //
 // Every engine renews a heartbeat (models.Store.Heartbeat) every
-// Config.HeartbeatInterval. An attempt whose engine dies is recorded Failed
+// Config.HeartbeatInterval, and measures there its clock's offset from the
+// database's (clockoffset.go: the due clock, Config.MaxClockOffset, Ready).
+// Heartbeats and leases are judged by the database's clock. An attempt
+// whose engine dies is recorded Failed
 // ("interrupted") by another engine, which applies the retry policy, at
 // most Config.DeadAfter plus Config.HeartbeatInterval after the dead
 // engine's last heartbeat (25 s with the defaults), or when its lease
@@ -45,15 +49,18 @@
 //
 // # Lifecycle
 //
-// New builds an engine; Start runs it until Stop. Stop stops claiming, lets
+// New builds an engine; Start runs it until Stop. It starts attempts once
+// its first heartbeat is written, and not while Ready reports a reason.
+// Stop stops claiming, lets
 // running attempts finish until its deadline, interrupts and releases the
 // rest (they become pending again with the same attempt number, due at
 // once, so another instance runs them; no history entry is written for the
 // interrupted run, and the target may see that attempt twice, with the same
 // Idempotency-Key and execution tag), writes every result, deletes its
 // heartbeat row (unless it still holds running attempts: the other
-// engines then recover them as from a dead engine) and returns. Wake and
-// InstanceID may be called at any time, from any goroutine.
+// engines then recover them as from a dead engine) and returns. Wake,
+// InstanceID, Ready and ClockOffset may be called at any time, from any
+// goroutine.
 //
 // The engine writes no jobs: every change of a job (created, changed,
 // enabled, disabled, run now) goes through the write service,
@@ -158,12 +165,17 @@ type Engine struct {
 	schemaVersion int
 	store         Store
 	notify        Notifier
-	clock         Clock
-	exec          action.Executor
-	httpEx        *action.HTTPExecutor
-	logger        *slog.Logger
-	metrics       *Metrics
-	cache         *jobCache
+	// clock is the engine's clock for every due decision, due; own the
+	// injected clock (Deps.Clock), which measures the offset from the
+	// database and the age of the last heartbeat (clockoffset.go).
+	clock   Clock
+	own     Clock
+	due     *dueClock
+	exec    action.Executor
+	httpEx  *action.HTTPExecutor
+	logger  *slog.Logger
+	metrics *Metrics
+	cache   *jobCache
 	// calendars gives the calendars of jobs that exclude some, memoised
 	// per claim; nil without a calendar source.
 	calendars *claimCalendars
@@ -185,7 +197,13 @@ type Engine struct {
 	// loop starts then.
 	beating   chan struct{}
 	firstBeat sync.Once
-	results   chan models.AttemptOutcome
+	// beaten receives a token after every heartbeat, successful or not
+	// (the claim loop, held back by claimBlocked, looks again).
+	beaten chan struct{}
+	// clockMu guards clockState (clockoffset.go).
+	clockMu    sync.Mutex
+	clockState clockState
+	results    chan models.AttemptOutcome
 	// ride hands result batches from the writers to the claim loop while
 	// it is busy (results_ride.go).
 	ride *resultRide
@@ -233,12 +251,14 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	if deps.Store == nil {
 		return nil, errors.New("engine: a store is required")
 	}
-	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, clock: deps.Clock, exec: deps.Executor,
+	e := &Engine{cfg: cfg, store: deps.Store, notify: deps.Notifier, own: deps.Clock, exec: deps.Executor,
 		logger: deps.Logger, metrics: deps.Metrics, cache: newJobCache(jobCacheSize), calendars: newClaimCalendars(deps.Calendars),
 		signingCache: &signingCache{src: deps.Store}}
-	if e.clock == nil {
-		e.clock = SystemClock{}
+	if e.own == nil {
+		e.own = SystemClock{}
 	}
+	e.due = &dueClock{own: e.own}
+	e.clock = e.due
 	if e.logger == nil {
 		e.logger = slog.Default()
 	}
@@ -269,6 +289,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.poke = make(chan struct{}, 1)
 	e.alarm.c = make(chan struct{}, 1)
 	e.beating = make(chan struct{})
+	e.beaten = make(chan struct{}, 1)
 	e.results = make(chan models.AttemptOutcome, 2*cfg.MaxWorkers)
 	e.ride = newResultRide()
 	e.filling = make(chan struct{}, 1)
@@ -285,6 +306,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		oc := cfg.outbox(e.id)
 		oc.Store, oc.Sender, oc.Sends, oc.JobURL, oc.Calendars = e.store, deps.Sender, sends, deps.JobURL, deps.Calendars
 		oc.Clock, oc.Logger, oc.Metrics = e.clock, e.logger, e.metrics
+		oc.Blocked = e.outboxBlocked
 		e.outbox = newOutbox(oc)
 	}
 	return e, nil

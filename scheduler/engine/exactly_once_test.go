@@ -70,9 +70,9 @@ func TestExactlyOnceThroughPooler(t *testing.T) {
 					cfg := Config{InstanceID: fmt.Sprintf("pooled-%s-%d", name, i)}
 					if !listen {
 						cfg.SafetyPoll = time.Second
-						return startLiveWith(t, store, cfg, nil), store
+						return startLiveWith(t, store, cfg, Deps{}), store
 					}
-					return startLiveWith(t, store, cfg, models.NewListener(dsn, quietLogger())), store
+					return startLiveWith(t, store, cfg, Deps{Notifier: models.NewListener(dsn, quietLogger())}), store
 				}})
 		})
 	}

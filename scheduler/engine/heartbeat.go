@@ -13,24 +13,30 @@ import (
 const deadInstanceMaxAge = 24 * time.Hour
 
 // heartbeat renews this engine's heartbeat every HeartbeatInterval, from
-// Start until the engine stops, and hands the running attempts of dead
-// instances (no heartbeat for DeadAfter) to the claim loop, which records
-// them interrupted and applies their retry policies (see
-// models.Store.Heartbeat).
+// Start until the engine stops, measures the clock offset from the
+// database with each beat (clockoffset.go), and hands the running attempts
+// of dead instances (no heartbeat for DeadAfter by the database's clock)
+// to the claim loop, which records them interrupted and applies their
+// retry policies (see models.Store.Heartbeat).
 //
 // The claim loop waits for the first successful beat (retried every
 // ErrorBackoff), so that every attempt this engine holds belongs to an
-// instance with a row, which the others can find dead.
+// instance with a row, which the others can find dead; after every beat
+// it looks again whether it may claim (claimBlocked).
 func (e *Engine) heartbeat() {
-	last := time.Time{}
 	for {
 		wait := e.cfg.HeartbeatInterval
-		if e.beat(&last) {
+		ok := e.beat()
+		if ok {
 			e.firstBeat.Do(func() { close(e.beating) })
-		} else if last.IsZero() {
+		} else if _, beaten := e.ClockOffset(); !beaten {
 			wait = e.cfg.ErrorBackoff
 		}
-		t := e.clock.NewTimer(wait)
+		select {
+		case e.beaten <- struct{}{}:
+		default:
+		}
+		t := e.own.NewTimer(wait)
 		select {
 		case <-e.bgCtx.Done():
 			t.Stop()
@@ -40,27 +46,32 @@ func (e *Engine) heartbeat() {
 	}
 }
 
-// beat is one heartbeat; last is the time of the latest successful one.
-// It reports whether it succeeded.
-func (e *Engine) beat(last *time.Time) bool {
+// beat is one heartbeat, timed with the engine's own clock to measure
+// the offset. It reports whether it succeeded.
+func (e *Engine) beat() bool {
 	ctx, cancel := context.WithTimeout(e.bgCtx, e.cfg.HeartbeatInterval)
 	defer cancel()
-	now := e.clock.Now()
-	n, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, Now: now, DeadBefore: now.Add(-e.cfg.DeadAfter),
+	e.clockMu.Lock()
+	last, beaten := e.clockState.lastBeat, e.clockState.beaten
+	e.clockMu.Unlock()
+	before := e.own.Now()
+	res, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, DeadAfter: e.cfg.DeadAfter,
 		Version: e.cfg.Version, SchemaVersion: e.schemaVersion})
+	after := e.own.Now()
 	if err != nil {
 		if e.bgCtx.Err() == nil {
 			e.logger.Warn("engine: heartbeat failed", "instance", e.id, "err", err)
 		}
 		return false
 	}
-	if !last.IsZero() && now.Sub(*last) >= e.cfg.DeadAfter {
+	if beaten && before.Sub(last) >= e.cfg.DeadAfter {
 		e.logger.Warn("engine: heartbeat renewed after a gap: other instances may have recovered this instance's running attempts",
-			"instance", e.id, "gap", now.Sub(*last).String())
+			"instance", e.id, "gap", before.Sub(last).String())
 	}
-	*last = now
-	if n > 0 {
-		e.logger.Warn("engine: attempts of instances without heartbeat handed over for recovery", "instance", e.id, "attempts", n)
+	e.recordBeat(before, after, res.DatabaseTime)
+	if res.Expired > 0 {
+		e.logger.Warn("engine: attempts of instances without heartbeat handed over for recovery", "instance", e.id,
+			"attempts", res.Expired)
 		e.wake()
 	}
 	return true

@@ -37,12 +37,13 @@ type live struct {
 // safety poll is an hour unless cfg sets one: no test passes because of it.
 func startLive(t testing.TB, store *models.Store, cfg Config) *live {
 	t.Helper()
-	return startLiveWith(t, store, cfg, models.NewListener(store.DSN(), quietLogger()))
+	return startLiveWith(t, store, cfg, Deps{Notifier: models.NewListener(store.DSN(), quietLogger())})
 }
 
-// startLiveWith is startLive with the notifier given: nil for an engine
-// that does not listen (it polls every SafetyPoll).
-func startLiveWith(t testing.TB, store *models.Store, cfg Config, notifier Notifier) *live {
+// startLiveWith is startLive with deps's Notifier, Clock and Metrics (the
+// rest is startLive's): a nil Notifier makes an engine that does not
+// listen (it polls every SafetyPoll).
+func startLiveWith(t testing.TB, store *models.Store, cfg Config, deps Deps) *live {
 	t.Helper()
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = fmt.Sprintf("live-%p", store)
@@ -50,7 +51,8 @@ func startLiveWith(t testing.TB, store *models.Store, cfg Config, notifier Notif
 	if cfg.SafetyPoll == 0 {
 		cfg.SafetyPoll = noPoll
 	}
-	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: notifier, Logger: quietLogger()})
+	e, err := New(allowLoopback(cfg), Deps{Store: store, Notifier: deps.Notifier, Logger: quietLogger(),
+		Clock: deps.Clock, Metrics: deps.Metrics})
 	if err != nil {
 		t.Fatal(err)
 	}

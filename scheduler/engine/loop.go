@@ -28,6 +28,9 @@ func (e *Engine) loop() {
 			return
 		default:
 		}
+		if !e.waitClaimable() {
+			return
+		}
 		free := cap(e.sem) - len(e.sem)
 		if free < e.minBatch {
 			// Busy: let a few workers finish rather than claim one at a time.
@@ -55,7 +58,7 @@ func (e *Engine) loop() {
 		delay := e.cfg.SafetyPoll
 		at, ok, err := c.next, c.hasNext, error(nil)
 		if !c.wakeRead {
-			at, ok, err = e.store.NextWake(e.bgCtx)
+			at, ok, err = e.store.NextWake(e.bgCtx, e.clock.Now())
 		}
 		switch {
 		case err != nil:

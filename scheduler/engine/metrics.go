@@ -11,7 +11,7 @@ import (
 
 // Metrics are the engine's Prometheus metrics (SPEC §10): attempts by
 // status and action, start lateness, due backlog, claim and HTTP
-// durations. Create them with NewMetrics; one Metrics may serve one engine.
+// durations, the clock offset from the database. Create them with NewMetrics; one Metrics may serve one engine.
 type Metrics struct {
 	attempts  *prometheus.CounterVec
 	lateness  prometheus.Histogram
@@ -19,7 +19,10 @@ type Metrics struct {
 	http      *prometheus.HistogramVec
 	postponed prometheus.Counter
 	notified  *prometheus.CounterVec
-	backlog   atomic.Pointer[func() float64]
+	// clockOffset is the latest measured offset of the instance's clock
+	// from the database's (database − instance), in seconds.
+	clockOffset prometheus.Gauge
+	backlog     atomic.Pointer[func() float64]
 }
 
 // NewMetrics creates the metrics and registers them with reg (nothing is
@@ -54,9 +57,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "sked_engine_notification_tries_total",
 			Help: "Tries of sending notifications, by result (delivered, retry, failed).",
 		}, []string{"result"}),
+		clockOffset: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "sked_clock_offset_seconds",
+			Help: "Offset of this instance's clock from the database's (database minus instance), measured at every heartbeat.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.attempts, m.lateness, m.claim, m.http, m.postponed, m.notified,
+		reg.MustRegister(m.attempts, m.lateness, m.claim, m.http, m.postponed, m.notified, m.clockOffset,
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "sked_engine_due_backlog",
 				Help: "Occurrences and attempts due now and not started yet.",

@@ -61,6 +61,11 @@ type outboxConfig struct {
 	// Calendars gives the calendars of the jobs whose schedule an event
 	// describes; nil: a job excluding calendars is described without.
 	Calendars CalendarSource
+	// Blocked, when not nil, reports that the outbox must claim nothing
+	// now (the engine's clock is too far from the database's, or its
+	// heartbeat was not renewed: see Engine.Ready); it then looks again
+	// after ErrorBackoff, doubling up to 5 s, or at a notification.
+	Blocked func() bool
 	// Clock, Logger and Metrics are the engine's.
 	Clock   Clock
 	Logger  *slog.Logger
@@ -158,6 +163,13 @@ func (o *outbox) run() {
 		}
 		free = cap(o.sem) - len(o.sem)
 		got, limit := 0, o.claimLimit(free)
+		if free > 0 && o.cfg.Blocked != nil && o.cfg.Blocked() {
+			if !o.sleep(backoff, sends, nil, nil) {
+				return
+			}
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		}
 		if free > 0 {
 			if !more && !o.yield() {
 				return

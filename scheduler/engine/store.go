@@ -26,19 +26,21 @@ type Store interface {
 	// what became of each, in the order of outcomes.
 	FinishAttempts(ctx context.Context, outcomes []models.AttemptOutcome) ([]models.FinishedAttempt, error)
 	// NextWake returns the earliest moment at which the engine has
-	// something to do (a due job, a pending attempt, an expiring lease);
-	// false when there is none.
-	NextWake(ctx context.Context) (time.Time, bool, error)
+	// something to do (a due job, a pending attempt, an expiring lease),
+	// on the engine's clock, which reads now (a lease ends by the
+	// database's clock); false when there is none.
+	NextWake(ctx context.Context, now time.Time) (time.Time, bool, error)
 	// DueBacklog counts the occurrences and attempts due at now and not
 	// started (the due-backlog metric).
 	DueBacklog(ctx context.Context, now time.Time) (int64, error)
 	// ReleaseAttempts makes the running attempts ids that owner still
 	// holds pending again, due at now, and returns how many it released.
 	ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)
-	// Heartbeat records that instance hb.ID is alive at hb.Now and expires
-	// the leases of the running attempts of dead instances, returning how
-	// many.
-	Heartbeat(ctx context.Context, hb models.Heartbeat) (int64, error)
+	// Heartbeat records that instance hb.ID is alive now by the
+	// database's clock, expires the leases of the running attempts of
+	// instances dead by that clock, and returns the database's clock it
+	// read (for the offset) and how many it expired.
+	Heartbeat(ctx context.Context, hb models.Heartbeat) (models.HeartbeatResult, error)
 	// RemoveInstance deletes instance id's heartbeat row unless it still
 	// holds running attempts, and reports whether the row is gone.
 	RemoveInstance(ctx context.Context, id string) (bool, error)

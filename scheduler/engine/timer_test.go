@@ -26,6 +26,15 @@ type memStore struct {
 	ended    []time.Time     // the end of every finished attempt
 	finished int
 	released []int64
+	// dbAhead is how far the database's clock is ahead of the test's;
+	// beatErr, when set, fails the heartbeats.
+	dbAhead time.Duration
+	beatErr error
+	// notifyAt, when not zero, is a notification due then that no claim
+	// gets (held by another instance): the outbox claims again and again;
+	// notifyClaims counts its claims.
+	notifyAt     time.Time
+	notifyClaims int
 }
 
 // memAttempt is an attempt of memStore's one job.
@@ -103,7 +112,7 @@ func (s *memStore) finish(o []models.AttemptOutcome) []models.FinishedAttempt {
 	return out
 }
 
-func (s *memStore) NextWake(context.Context) (time.Time, bool, error) {
+func (s *memStore) NextWake(context.Context, time.Time) (time.Time, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	at, ok := s.nextWake()
@@ -131,8 +140,18 @@ func (s *memStore) ReleaseAttempts(_ context.Context, _ string, ids []int64, now
 func (s *memStore) Prune(context.Context, time.Time, models.Retention) (models.PruneStats, error) {
 	return models.PruneStats{}, nil
 }
-func (s *memStore) Heartbeat(context.Context, models.Heartbeat) (int64, error) { return 0, nil }
-func (s *memStore) RemoveInstance(context.Context, string) (bool, error)       { return true, nil }
+
+// Heartbeat answers with the database's clock: the test's clock (the
+// bubble's, under synctest) moved by dbAhead.
+func (s *memStore) Heartbeat(context.Context, models.Heartbeat) (models.HeartbeatResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.beatErr != nil {
+		return models.HeartbeatResult{}, s.beatErr
+	}
+	return models.HeartbeatResult{DatabaseTime: time.Now().Add(s.dbAhead)}, nil
+}
+func (s *memStore) RemoveInstance(context.Context, string) (bool, error) { return true, nil }
 
 // memStore's collections do not sign, and it holds no notifications.
 
@@ -140,6 +159,9 @@ func (s *memStore) SigningOf(context.Context, int64) (*models.Signing, error) {
 	return nil, models.ErrNotFound
 }
 func (s *memStore) ClaimNotifications(context.Context, models.ClaimParams) ([]models.Notification, error) {
+	s.mu.Lock()
+	s.notifyClaims++
+	s.mu.Unlock()
 	return nil, nil
 }
 func (s *memStore) FinishNotification(context.Context, int64, string, models.DeliveryResult) error {
@@ -156,7 +178,9 @@ func (s *memStore) ReleaseNotifications(context.Context, string, []int64, time.T
 	return 0, nil
 }
 func (s *memStore) NextNotification(context.Context) (time.Time, bool, error) {
-	return time.Time{}, false, nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notifyAt, !s.notifyAt.IsZero(), nil
 }
 func (s *memStore) ChannelByID(context.Context, int64) (*models.Channel, error) {
 	return nil, models.ErrNotFound
