@@ -150,6 +150,31 @@ func DSN(t testing.TB) string {
 	return dsnFor(name)
 }
 
+// EmptyDSN returns the DSN of a new, empty database of t's own (no
+// migration applied), dropped when t ends: for tests of the migrations
+// themselves, or of a release that migrates it its own way. It fails t
+// when PostgreSQL cannot be started.
+func EmptyDSN(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { setupErr = setup() })
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+	createMu.Lock()
+	counter++
+	name := fmt.Sprintf("sked_e%d_%s", counter, randomSuffix())
+	createMu.Unlock()
+	if _, err := admin.Exec(`CREATE DATABASE "` + name + `"`); err != nil {
+		t.Fatalf("testdb: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`); err != nil {
+			t.Errorf("testdb: drop database %s: %v", name, err)
+		}
+	})
+	return dsnFor(name)
+}
+
 // SecretKey is the job secrets key of the stores Store returns.
 var SecretKey = []byte("sked-test-secret-key-32-bytes!!!")
 
