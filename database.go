@@ -27,8 +27,8 @@ type database struct {
 // on that directory has), and applies pending migrations: it refuses a
 // database migrated by a newer release (models.SchemaTooNewError names
 // it), and leaves contract migrations for later while instances of older
-// releases are alive (Held). Whatever it
-// started is stopped again when a later step fails.
+// releases are alive (Held). Whatever it started is stopped again when a
+// later step fails.
 func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (_ *database, err error) {
 	// db is not the named result: every "return nil, err" below would set
 	// that to nil before the deferred Close ran.
