@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -71,7 +72,7 @@ func TestRollingUpgrade(t *testing.T) {
 	if err := os.Chmod(tmp, 0o711); err != nil {
 		t.Fatal(err)
 	}
-	oldBin, newBin := buildReleases(t, root, tmp)
+	oldBin, newBin, prevKnown := buildReleases(t, root, tmp)
 
 	dsn := testdb.EmptyDSN(t)
 	target := newTarget(t)
@@ -138,9 +139,9 @@ func TestRollingUpgrade(t *testing.T) {
 			// The first instance of this tree has applied the new
 			// migrations while the two older ones run.
 			store = testdb.Open(t, dsn, testdb.Options())
-			checkMigrationReleases(t, dsn)
+			checkMigrationReleases(t, dsn, prevKnown)
 		}
-		checkInstances(t, store, live)
+		checkInstances(t, store, live, prevKnown)
 		t.Logf("step %d: %s replaced %s", step+1, in.name, old.name)
 		time.Sleep(phase)
 	}
@@ -231,9 +232,10 @@ func TestRollingUpgrade(t *testing.T) {
 }
 
 // buildReleases checks out previousRelease into a temporary worktree and
-// builds it and this tree (at once), returning the two binaries. It fails
-// the test when git or the commit is missing.
-func buildReleases(t *testing.T, root, tmp string) (oldBin, newBin string) {
+// builds it and this tree (at once), returning the two binaries and the
+// newest migration the previous release knows. It fails the test when git
+// or the commit is missing.
+func buildReleases(t *testing.T, root, tmp string) (oldBin, newBin string, prevKnown int) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatalf("git is missing (apt-get install git): the rollout test builds the previous release %s from its commit: %v", previousRelease, err)
@@ -251,6 +253,14 @@ func buildReleases(t *testing.T, root, tmp string) (oldBin, newBin string) {
 			t.Errorf("git worktree remove %s: %v\n%s", src, err, out)
 		}
 	})
+	files, err := filepath.Glob(filepath.Join(src, "migrations", "[0-9]*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the previous release has no migrations in %s: %v", src, err)
+	}
+	slices.Sort(files)
+	if _, err := fmt.Sscanf(filepath.Base(files[len(files)-1]), "%d_", &prevKnown); err != nil {
+		t.Fatalf("the previous release's newest migration %s: %v", files[len(files)-1], err)
+	}
 	oldBin, newBin = filepath.Join(tmp, "sked-previous"), filepath.Join(tmp, "sked-current")
 	began := time.Now()
 	errs := make(chan error, 2)
@@ -272,14 +282,22 @@ func buildReleases(t *testing.T, root, tmp string) (oldBin, newBin string) {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("built %s and this tree in %s", previousRelease, time.Since(began).Round(time.Millisecond))
-	return oldBin, newBin
+	t.Logf("built %s (migrations up to %d) and this tree in %s", previousRelease, prevKnown, time.Since(began).Round(time.Millisecond))
+	return oldBin, newBin, prevKnown
 }
 
+// Migrations from which a release records itself: in engine_instances
+// (0032), in schema_migrations (0033).
+const (
+	instanceVersions  = 32
+	migrationReleases = 33
+)
+
 // checkMigrationReleases checks schema_migrations once this tree has
-// migrated: the previous release's migrations record no release, the ones
-// this tree applied record it.
-func checkMigrationReleases(t *testing.T, dsn string) {
+// migrated: the previous release applied the migrations it knows (on the
+// new database, recording itself when it knows migrationReleases, else
+// nothing), this tree the rest, recording itself.
+func checkMigrationReleases(t *testing.T, dsn string, prevKnown int) {
 	t.Helper()
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
@@ -291,14 +309,14 @@ func checkMigrationReleases(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	byRelease := map[string][]int{}
+	got := map[int]string{}
 	for rows.Next() {
 		var v int
 		var by string
 		if err := rows.Scan(&v, &by); err != nil {
 			t.Fatal(err)
 		}
-		byRelease[by] = append(byRelease[by], v)
+		got[v] = by
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -307,20 +325,28 @@ func checkMigrationReleases(t *testing.T, dsn string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine := byRelease[newRelease]
-	// 0032 (instance versions) and 0033 (applied_by) are this tree's first.
-	if len(byRelease) != 2 || len(mine) < 2 || mine[0] != 32 || mine[len(mine)-1] != all[len(all)-1].Version ||
-		len(byRelease[""]) != 31 {
-		t.Errorf("schema_migrations by release: %v; want 1–31 by the previous release (''), 32–%d by %s",
-			byRelease, all[len(all)-1].Version, newRelease)
+	want := map[int]string{}
+	for _, m := range all {
+		switch {
+		case m.Version > prevKnown:
+			want[m.Version] = newRelease
+		case prevKnown >= migrationReleases:
+			want[m.Version] = oldRelease
+		default:
+			want[m.Version] = ""
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("schema_migrations' applied_by by version:\n%v\nwant\n%v", got, want)
 	}
 }
 
 // checkInstances waits until engine_instances holds exactly the live
 // instances' rows (a stopped instance removes its own; a started one
 // writes its first at once), then checks that this tree's record its
-// release and newest migration and the previous release's record neither.
-func checkInstances(t *testing.T, store *models.Store, live []*instance) {
+// release and newest migration and the previous release's record its own,
+// or nothing (empty and 0) when it is older than instanceVersions.
+func checkInstances(t *testing.T, store *models.Store, live []*instance, prevKnown int) {
 	t.Helper()
 	all, err := models.Migrations()
 	if err != nil {
@@ -352,8 +378,10 @@ func checkInstances(t *testing.T, store *models.Store, live []*instance) {
 		switch {
 		case in.release == newRelease && (r.Version != newRelease || r.SchemaVersion != known):
 			t.Errorf("%s's row %+v: want version %s, schema version %d", in.name, *r, newRelease, known)
-		case in.release == oldRelease && (r.Version != "" || r.SchemaVersion != 0):
+		case in.release == oldRelease && prevKnown < instanceVersions && (r.Version != "" || r.SchemaVersion != 0):
 			t.Errorf("%s's row %+v: the previous release records no version", in.name, *r)
+		case in.release == oldRelease && prevKnown >= instanceVersions && (r.Version != oldRelease || r.SchemaVersion != prevKnown):
+			t.Errorf("%s's row %+v: want version %s, schema version %d", in.name, *r, oldRelease, prevKnown)
 		}
 	}
 }
