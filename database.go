@@ -15,15 +15,21 @@ import (
 // database is an open, migrated Store together with the embedded
 // PostgreSQL it runs on, if any.
 type database struct {
-	Store    *models.Store
+	Store *models.Store
+	// Held is the contract migration that waits for the instances of
+	// older releases to stop (logged by openDatabase); nil when none.
+	Held     *models.HeldMigration
 	embedded *pgserver.Embedded
 	logger   *slog.Logger
 }
 
 // openDatabase connects to cfg.DatabaseURL, or without one opens the data
 // directory's embedded PostgreSQL (starting it when no other Sked process
-// on that directory has), and applies pending migrations. Whatever it
-// started is stopped again when a later step fails.
+// on that directory has), and applies pending migrations: it refuses a
+// database migrated by a newer release (models.SchemaTooNewError names
+// it), and leaves contract migrations for later while instances of older
+// releases are alive (Held). Whatever it started is stopped again when a
+// later step fails.
 func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (_ *database, err error) {
 	// db is not the named result: every "return nil, err" below would set
 	// that to nil before the deferred Close ran.
@@ -45,16 +51,27 @@ func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (_ *data
 	if err != nil {
 		return nil, err
 	}
-	db.Store, err = models.Open(ctx, dsn, models.Options{SecretKeys: keys, Pooler: cfg.DatabasePooler})
+	db.Store, err = models.Open(ctx, dsn, models.Options{
+		SecretKeys: keys,
+		Pooler:     cfg.DatabasePooler,
+		Release:    version,
+		// Live instances of older releases hold contract migrations back.
+		InstanceDeadAfter: cfg.Engine().WithDefaults().DeadAfter,
+	})
 	if err != nil {
 		return nil, err
 	}
-	applied, err := db.Store.Migrate(ctx)
+	rep, err := db.Store.ApplyMigrations(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(applied) > 0 {
-		logger.Info("database migrated", "versions", fmt.Sprint(applied))
+	if len(rep.Applied) > 0 {
+		logger.Info("database migrated", "versions", fmt.Sprint(rep.Applied), "release", version)
+	}
+	if db.Held = rep.Held; db.Held != nil {
+		logger.Warn("contract migration waits for the instances of older releases to stop; this release works without it",
+			"migration", db.Held.Migration.Name, "waiting", fmt.Sprint(db.Held.Waiting),
+			"instances", models.DescribeInstances(db.Held.Blockers))
 	}
 	return db, nil
 }

@@ -13,9 +13,11 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": s.version})
 }
 
-// readyz answers 200 when the database answers and is migrated and the
-// engine (when there is one) starts attempts, 503 otherwise, with the
-// reason.
+// readyz answers 200 when the database answers and has every migration
+// this release needs and the engine (when there is one) starts attempts,
+// 503 otherwise, with the reason. A ready answer's "schema" names a
+// database newer than this release (the release it needs) or contract
+// migrations that wait for older instances.
 func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
@@ -27,5 +29,11 @@ func (s *Server) readyz(c echo.Context) error {
 			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": err.Error()})
 		}
 	}
-	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+	body := map[string]string{"status": "ready"}
+	// A newer schema (beside a newer release) or contract migrations that
+	// wait leave the instance ready; "schema" says so.
+	if st, err := s.store.SchemaStatus(ctx); err == nil && st.Notice() != "" {
+		body["schema"] = st.Notice()
+	}
+	return c.JSON(http.StatusOK, body)
 }

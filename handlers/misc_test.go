@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -155,4 +156,39 @@ func TestBadRequestsGetNo5xx(t *testing.T) {
 	// The valid-token version of a malformed sign-in is a 422, not a 5xx.
 	r := a.post("/signin", url.Values{"csrf_token": {tok}, "username": {strings.Repeat("x", 10000)}, "password": {"y"}})
 	wantStatus(t, r, http.StatusUnprocessableEntity)
+}
+
+// TestReadinessNamesANewerSchema: an instance running beside a newer
+// release that migrated the database stays ready and says which release
+// it would need to start again; one that lacks a migration it needs is
+// not ready.
+func TestReadinessNamesANewerSchema(t *testing.T) {
+	a := newApp(t, false)
+	db, err := sql.Open("pgx", a.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO schema_migrations (version, name, applied_by) VALUES (9999, '9999_future.sql', '1a2b3c4')`); err != nil {
+		t.Fatal(err)
+	}
+	r := a.get("/readyz")
+	wantStatus(t, r, http.StatusOK)
+	var body map[string]string
+	if err := json.Unmarshal([]byte(r.body), &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["status"] != "ready" || !strings.HasPrefix(body["schema"], "database schema is at migration 9999 (applied by sked 1a2b3c4); ") ||
+		!strings.Contains(body["schema"], "run sked 1a2b3c4 or newer") {
+		t.Errorf("/readyz beside a newer release: %s", r.body)
+	}
+
+	if _, err := db.Exec(`DELETE FROM schema_migrations WHERE version IN (9999, (SELECT max(version) FROM schema_migrations WHERE version < 9999))`); err != nil {
+		t.Fatal(err)
+	}
+	r = a.get("/readyz")
+	wantStatus(t, r, http.StatusServiceUnavailable)
+	if !strings.Contains(r.body, "lacks migrations") {
+		t.Errorf("/readyz without a needed migration: %s", r.body)
+	}
 }

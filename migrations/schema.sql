@@ -617,7 +617,8 @@ ALTER TABLE public.resource_groups ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
 CREATE TABLE public.schema_migrations (
     version integer NOT NULL,
     name text NOT NULL,
-    applied_at timestamp with time zone DEFAULT now() NOT NULL
+    applied_at timestamp with time zone DEFAULT now() NOT NULL,
+    applied_by text DEFAULT ''::text NOT NULL
 );
 
 -- Name: sessions; Type: TABLE; Schema: public; Owner: -

@@ -30,6 +30,10 @@ var (
 	ErrUserDisabled = errors.New("user is disabled")
 	// ErrNotMigrated means the database schema is older than this binary.
 	ErrNotMigrated = errors.New("database schema is not up to date")
+	// ErrSchemaTooNew means the database holds a migration newer than
+	// every one this binary knows (SchemaTooNewError says which release it
+	// needs).
+	ErrSchemaTooNew = errors.New("database schema is newer than this release")
 	// ErrInvalidText means PostgreSQL refused a value as text: it holds a
 	// NUL byte or is not valid UTF-8 (SQLSTATE 22021 or 22P05). The HTTP
 	// layer refuses such input before it gets here; this is the defense

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"io/fs"
 	"strings"
 
 	"gorm.io/gorm"
@@ -40,4 +41,31 @@ func (s *Store) SettingsAfterFinish(ctx context.Context, outcomes []AttemptOutco
 		return tx.Raw(`SELECT current_setting('enable_seqscan'), current_setting('plan_cache_mode')`).Row().Scan(&seqscan, &cacheMode)
 	})
 	return seqscan, cacheMode, err
+}
+
+// UseMigrations makes Migrate, SchemaStatus and CheckReady use the
+// migrations of fsys instead of the embedded ones. Call it before the
+// store is shared.
+func (s *Store) UseMigrations(fsys fs.FS) { s.migrationFS = fsys }
+
+// MigrationReleases returns schema_migrations' applied_by by version.
+func (s *Store) MigrationReleases(ctx context.Context) (map[int]string, error) {
+	var rows []struct {
+		Version   int
+		AppliedBy string
+	}
+	err := s.db.WithContext(ctx).Raw(`SELECT version, applied_by FROM schema_migrations`).Scan(&rows).Error
+	out := map[int]string{}
+	for _, r := range rows {
+		out[r.Version] = r.AppliedBy
+	}
+	return out, err
+}
+
+// HasColumn reports whether table has column.
+func (s *Store) HasColumn(ctx context.Context, table, column string) (bool, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw(`SELECT count(*) FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = ? AND column_name = ?`, table, column).Scan(&n).Error
+	return n > 0, err
 }

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -36,6 +37,15 @@ type Options struct {
 	// from one transaction to the next (it keeps none in either mode: its
 	// locks and settings are the transaction's own).
 	Pooler Pooler
+	// Release is the running release (`sked version`): Migrate records it
+	// with each migration it applies, and a refusal of a newer schema
+	// names it. Empty means unknown.
+	Release string
+	// InstanceDeadAfter is how old an engine instance's latest heartbeat
+	// may be before Migrate no longer counts it as live (a live instance of
+	// an older release holds back contracting migrations). It should be
+	// the engine's DeadAfter. Zero means 20 s, the engine's default.
+	InstanceDeadAfter time.Duration
 }
 
 // Pooler names the kind of connection pooler between Sked and PostgreSQL
@@ -74,6 +84,11 @@ type Store struct {
 	passwordCost int
 	dummyHash    []byte
 	box          *secretBox
+	release      string
+	deadAfter    time.Duration
+	// migrationFS holds the migrations Migrate applies; nil means the
+	// embedded ones. Only tests set it.
+	migrationFS fs.FS
 }
 
 // Open connects to the PostgreSQL database named by dsn (a postgres:// URL
@@ -123,7 +138,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		sqlDB.Close()
 		return nil, err
 	}
-	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box}, nil
+	deadAfter := opts.InstanceDeadAfter
+	if deadAfter == 0 {
+		deadAfter = defaultInstanceDeadAfter
+	}
+	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box, release: opts.Release, deadAfter: deadAfter}, nil
 }
 
 // dialect returns the GORM dialector of dsn behind pooler: GORM's own

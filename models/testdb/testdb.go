@@ -162,7 +162,9 @@ func DSN(t testing.TB) string {
 }
 
 // EmptyDSN returns the DSN of a new, empty database of t's own (no
-// schema: nothing migrated), dropped when t ends.
+// migration applied), dropped when t ends: for tests of the migrations
+// themselves, or of a release that migrates it its own way. It fails t
+// when PostgreSQL cannot be started.
 func EmptyDSN(t testing.TB) string {
 	t.Helper()
 	once.Do(func() { setupErr = setup() })
@@ -172,6 +174,7 @@ func EmptyDSN(t testing.TB) string {
 	createMu.Lock()
 	counter++
 	name := fmt.Sprintf("sked_e%d_%s", counter, randomSuffix())
+	// One CREATE DATABASE at a time: two copying template1 at once fail.
 	_, err := admin.Exec(`CREATE DATABASE "` + name + `"`)
 	createMu.Unlock()
 	if err != nil {
