@@ -105,7 +105,7 @@ func (a *app) do(client *http.Client, method, path string, form url.Values, head
 	var sent bytes.Buffer // the request body as sent, for checkOpenAPI
 	if form != nil {
 		body = strings.NewReader(form.Encode())
-	} else if len(raw) > 0 {
+	} else if len(raw) > 0 && raw[0] != nil {
 		body = raw[0]
 		switch raw[0].(type) {
 		case *strings.Reader, *bytes.Reader:
