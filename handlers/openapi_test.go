@@ -2,7 +2,9 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +53,74 @@ func TestOpenAPIDocumentServed(t *testing.T) {
 	}
 	if len(s.ops) < 40 {
 		t.Errorf("the document has %d operations", len(s.ops))
+	}
+}
+
+// TestOpenAPICheckerFindsMismatches checks the checker of real traffic
+// (openapi_validate_test.go) on made-up exchanges: a conforming one
+// passes, and each way an answer or request can disagree with the
+// document is reported.
+func TestOpenAPICheckerFindsMismatches(t *testing.T) {
+	s, err := loadAPISpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ws = "/api/v1/workspaces/default"
+	const job = "/subscriptions/default/resourceGroups/rg/providers/Microsoft.Scheduler/jobCollections/jc/jobs/j"
+	request := func(method, target, ctype, token string) *http.Request {
+		r := httptest.NewRequest(method, target, nil)
+		if ctype != "" {
+			r.Header.Set("Content-Type", ctype)
+		}
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+		return r
+	}
+	answer := func(status int, ctype string, headers ...string) *http.Response {
+		h := http.Header{}
+		if ctype != "" {
+			h.Set("Content-Type", ctype)
+		}
+		for i := 0; i+1 < len(headers); i += 2 {
+			h.Set(headers[i], headers[i+1])
+		}
+		return &http.Response{StatusCode: status, Header: h}
+	}
+	workspace := `{"id":"default","displayName":"Default","role":"owner","createdAt":"2026-01-01T00:00:00Z"}`
+	jobAnswer := `{"id":"x","type":"Microsoft.Scheduler/jobCollections/jobs","name":"jc/j","properties":{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"state":"enabled"}}`
+	for _, tc := range []struct {
+		name     string
+		req      *http.Request
+		reqBody  string
+		resp     *http.Response
+		body     string
+		mismatch string // "" for none
+	}{
+		{"conforming", request("GET", ws, "", "tok"), "", answer(200, "application/json"), workspace, ""},
+		{"not described", request("GET", "/api/v1/nothing", "", "tok"), "", answer(404, "application/json"), `{}`, ""},
+		{"undocumented status", request("GET", ws, "", "tok"), "", answer(202, "application/json"), workspace, "status 202 is not documented"},
+		{"answer against its schema", request("GET", ws, "", "tok"), "", answer(200, "application/json"), `{"id":"default"}`, "missing properties"},
+		{"undocumented field", request("GET", ws, "", "tok"), "", answer(200, "application/json"), workspace[:len(workspace)-1] + `,"x":1}`, "additional properties"},
+		{"bad date-time", request("GET", ws, "", "tok"), "", answer(200, "application/json"), strings.Replace(workspace, "2026-01-01T00:00:00Z", "yesterday", 1), "date-time"},
+		{"media type", request("GET", ws, "", "tok"), "", answer(200, "text/html"), workspace, `media type "text/html"`},
+		{"no token but 200", request("GET", ws, "", ""), "", answer(200, "application/json"), workspace, "no bearer token"},
+		{"no token and 401", request("GET", ws, "", ""), "", answer(401, "application/json", "x-ms-request-id", "1"), `{"error":{"code":"AuthenticationFailed","message":"no"}}`, ""},
+		{"error shape", request("GET", ws, "", ""), "", answer(401, "application/json", "x-ms-request-id", "1"), `{"message":"no"}`, "missing property 'error'"},
+		{"no api-version but 200", request("GET", job, "", "tok"), "", answer(200, "application/json", "x-ms-request-id", "1"), jobAnswer, "api-version is missing"},
+		{"no request id", request("GET", job+"?api-version=2016-03-01", "", "tok"), "", answer(200, "application/json"), jobAnswer, "no x-ms-request-id header"},
+		{"ARM path in another case", request("GET", strings.ToLower(job)+"?api-version=2016-03-01", "", "tok"), "", answer(200, "application/json", "x-ms-request-id", "1"), jobAnswer, ""},
+		{"body the document refuses, accepted", request("PUT", job+"?api-version=2016-03-01", "application/json", "tok"), `{"properties":{"recurrence":{"frequency":"day"}}}`, answer(200, "application/json", "x-ms-request-id", "1"), jobAnswer, "the document refuses the request"},
+		{"body not JSON, accepted", request("PUT", ws, "application/json", "tok"), `{`, answer(200, "application/json"), workspace, "not JSON"},
+		{"query parameter type", request("GET", ws+"/audit?$top=many", "", "tok"), "", answer(200, "application/json"), `{"value":[]}`, "not an integer"},
+		{"a body where none is documented", request("DELETE", ws, "", "tok"), "", answer(200, "application/json"), `{}`, "has a body"},
+	} {
+		got := s.checkExchange(tc.req, []byte(tc.reqBody), tc.resp, []byte(tc.body))
+		switch {
+		case tc.mismatch == "" && len(got) > 0:
+			t.Errorf("%s: mismatches %q, want none", tc.name, got)
+		case tc.mismatch != "" && !strings.Contains(strings.Join(got, "\n"), tc.mismatch):
+			t.Errorf("%s: mismatches %q, want one saying %q", tc.name, got, tc.mismatch)
+		}
 	}
 }
