@@ -178,8 +178,17 @@ func TestOpenAPIDocumentIsConsistent(t *testing.T) {
 				t.Errorf("%s: operationId %s is also %s's", where, id, other)
 			}
 			ids[id] = where
-			if rs, _ := op["responses"].(map[string]any); len(rs) == 0 {
+			rs, _ := op["responses"].(map[string]any)
+			if len(rs) == 0 {
 				t.Errorf("%s: no responses", where)
+			}
+			// The input gate may refuse any request; a token is
+			// checked wherever the document asks for one.
+			if _, ok := rs["400"]; !ok {
+				t.Errorf("%s: no 400 answer", where)
+			}
+			if sec, ok := op["security"].([]any); (!ok || len(sec) > 0) && rs["401"] == nil {
+				t.Errorf("%s: needs a token but documents no 401", where)
 			}
 		}
 	}

@@ -1,9 +1,11 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -123,4 +125,81 @@ func TestOpenAPICheckerFindsMismatches(t *testing.T) {
 			t.Errorf("%s: mismatches %q, want one saying %q", tc.name, got, tc.mismatch)
 		}
 	}
+}
+
+// TestOpenAPIExamplesWork sends the document's request examples to a real
+// server, each as its operation (so the traffic check validates them
+// against their schemas too): the preview answers what the document
+// shows, the jobs, calendar, channel and alert rule are created, and the
+// import examples import without problems.
+func TestOpenAPIExamplesWork(t *testing.T) {
+	a := newApp(t, false).withToken()
+	s, err := loadAPISpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// example returns the JSON of an example of the document.
+	example := func(path, method, media, kind, name string) string {
+		t.Helper()
+		ptr := "/paths/" + escapePointer(path) + "/" + method
+		if kind == "request" {
+			ptr += "/requestBody"
+		} else {
+			ptr += "/responses/" + kind
+		}
+		v := s.at(ptr + "/content/" + escapePointer(media) + "/examples/" + name + "/value")
+		if v == nil {
+			t.Fatalf("openapi.json has no example %s at %s %s", name, method, path)
+		}
+		if str, ok := v.(string); ok {
+			return str
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	// The preview answers the documented example.
+	r := a.api("POST", "/api/v1/preview", example("/api/v1/preview", "post", "application/json", "request", "lastFriday"))
+	wantStatus(t, r, http.StatusOK)
+	got, want := decode[map[string]any](t, r), map[string]any{}
+	if err := json.Unmarshal([]byte(example("/api/v1/preview", "post", "application/json", "200", "lastFriday")), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the preview example answers\n%s\nthe document shows\n%v", r.body, want)
+	}
+
+	// The jobs.
+	const jobPath = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Scheduler/jobCollections/{jobCollectionName}/jobs/{jobName}"
+	wantStatus(t, a.api("PUT", rgPath("ops")+"/nightly"+apiVersion, `{"location":"westeurope","properties":{"sku":{"name":"Standard"}}}`), http.StatusCreated)
+	for _, name := range []string{"weekdays", "cron"} {
+		wantStatus(t, a.api("PUT", rgPath("ops")+"/nightly/jobs/"+name+apiVersion, example(jobPath, "put", "application/json", "request", name)), http.StatusCreated)
+	}
+
+	// The imports, as dry runs: no job has a problem.
+	for _, tc := range []struct{ name, media, query string }{
+		{"bundle", "application/json", ""},
+		{"flatJobs", "application/json", "?resourceGroup=ops&jobCollection=nightly"},
+		{"crontab", "text/plain", "?resourceGroup=ops&jobCollection=nightly"},
+	} {
+		r := a.do(a.client, "POST", "/api/v1/import"+tc.query, nil,
+			http.Header{"Authorization": {"Bearer " + a.token}, "Content-Type": {tc.media}},
+			strings.NewReader(example("/api/v1/import", "post", tc.media, "request", tc.name)))
+		wantStatus(t, r, http.StatusOK)
+		rep := decode[struct {
+			Summary struct{ Jobs, Invalid int }
+		}](t, r)
+		if rep.Summary.Jobs == 0 || rep.Summary.Invalid != 0 {
+			t.Errorf("import example %s: %s", tc.name, r.body)
+		}
+	}
+
+	// The calendar, the channel and the alert rule sending to it.
+	const ws = "/api/v1/workspaces/{ws}"
+	wantStatus(t, a.api("PUT", "/api/v1/workspaces/default/calendars/holidays", example(ws+"/calendars/{name}", "put", "application/json", "request", "holidays")), http.StatusCreated)
+	wantStatus(t, a.api("PUT", "/api/v1/workspaces/default/channels/oncall", example(ws+"/channels/{name}", "put", "application/json", "request", "webhook")), http.StatusCreated)
+	wantStatus(t, a.api("PUT", "/api/v1/workspaces/default/alerts/failures", example(ws+"/alerts/{name}", "put", "application/json", "request", "failures")), http.StatusCreated)
 }
