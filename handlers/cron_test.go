@@ -145,7 +145,8 @@ func TestImportAPICrontab(t *testing.T) {
 	if !strings.Contains(r.body, "file: a crontab file names no collection") {
 		t.Errorf("no target: %s", r.body)
 	}
-	r = a.api("POST", "/api/v1/import?resourceGroup=rg&jobCollection=jc", file)
+	r = a.do(a.client, "POST", "/api/v1/import?resourceGroup=rg&jobCollection=jc", nil,
+		http.Header{"Authorization": {"Bearer " + a.token}, "Content-Type": {"text/plain"}}, strings.NewReader(file))
 	wantStatus(t, r, http.StatusOK)
 	rep := decode[importReport](t, r)
 	if rep.Summary.Jobs != 2 || rep.Summary.New != 1 || rep.Summary.Invalid != 1 || rep.Jobs[0].Name != "line-3-example-com" ||

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -101,10 +102,23 @@ type response struct {
 func (a *app) do(client *http.Client, method, path string, form url.Values, header http.Header, raw ...io.Reader) *response {
 	a.t.Helper()
 	var body io.Reader
+	var sent bytes.Buffer // the request body as sent, for checkOpenAPI
 	if form != nil {
 		body = strings.NewReader(form.Encode())
-	} else if len(raw) > 0 {
+	} else if len(raw) > 0 && raw[0] != nil {
 		body = raw[0]
+		switch raw[0].(type) {
+		case *strings.Reader, *bytes.Reader:
+			// Read whole: the request keeps its Content-Length.
+			b, err := io.ReadAll(raw[0])
+			if err != nil {
+				a.t.Fatal(err)
+			}
+			sent.Write(b)
+			body = bytes.NewReader(b)
+		default:
+			body = io.TeeReader(raw[0], &sent)
+		}
 	}
 	req, err := http.NewRequest(method, a.srv.URL+path, body)
 	if err != nil {
@@ -125,8 +139,23 @@ func (a *app) do(client *http.Client, method, path string, form url.Values, head
 	if err != nil {
 		a.t.Fatal(err)
 	}
+	a.checkOpenAPI(req, sent.Bytes(), resp, b)
 	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(string(b)))
 	return &response{Response: resp, body: string(b), doc: doc}
+}
+
+// checkOpenAPI checks a request to a route the OpenAPI document describes,
+// and its answer, against the document (openapi_validate_test.go), and
+// fails the test for each mismatch.
+func (a *app) checkOpenAPI(req *http.Request, reqBody []byte, resp *http.Response, body []byte) {
+	a.t.Helper()
+	s, err := loadAPISpec()
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	for _, m := range s.checkExchange(req, reqBody, resp, body) {
+		a.t.Error(m)
+	}
 }
 
 func (a *app) get(path string) *response { return a.do(a.client, http.MethodGet, path, nil, nil) }

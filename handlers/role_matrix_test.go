@@ -29,7 +29,7 @@ var roleMatrix = map[string]string{
 	"GET /healthz": rulePublic, "GET /readyz": rulePublic, "GET /metrics": rulePublic, "GET /static/*": rulePublic,
 	"GET /setup": rulePublic, "POST /setup": rulePublic, "GET /signin": rulePublic, "POST /signin": rulePublic,
 	"POST /signout": rulePublic, "GET /c/:ws/:rg/:jc/jobs/:job/calendar.ics": rulePublic,
-	"GET /signin/oidc": rulePublic, "GET /signin/oidc/callback": rulePublic,
+	"GET /signin/oidc": rulePublic, "GET /signin/oidc/callback": rulePublic, "GET /api/openapi.json": rulePublic,
 
 	"POST /api/v1/preview": ruleSelf, "GET /": ruleSelf, "GET /jobs": ruleSelf, "GET /calendars": ruleSelf,
 	"GET /collections/new": ruleSelf, "POST /collections/new": ruleForm,

@@ -60,7 +60,7 @@ func (s *Server) routes(e *echo.Echo) {
 //
 //   - probe: health, readiness and metrics, for operators' probes; no
 //     middleware.
-//   - asset: the static files; no middleware.
+//   - asset: the static files and the OpenAPI document; no middleware.
 //   - visitor: the pages anyone may open (setup, sign-in with a password
 //     or OpenID Connect, sign-out): the
 //     session, if any, and the CSRF check (every state-changing request
@@ -116,6 +116,7 @@ func (s *Server) routeTable() []route {
 		{get, "/readyz", s.readyz, probe, anyRole},
 		{get, "/metrics", s.metrics, probe, anyRole},
 		{get, "/static/*", s.staticFile, asset, anyRole},
+		{get, openAPIPath, s.openAPI, asset, anyRole},
 		{post, "/api/v1/preview", s.preview, apiToken, anyRole},
 
 		{get, "/setup", s.setupPage, visitor, anyRole},

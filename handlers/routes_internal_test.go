@@ -35,6 +35,9 @@ var publicRoutes = map[string]string{
 	// The OpenID Connect sign-in (signin_oidc.go).
 	"GET /signin/oidc":          "visitor",
 	"GET /signin/oidc/callback": "visitor",
+
+	// The OpenAPI document (openapi.go).
+	"GET /api/openapi.json": "asset",
 }
 
 // accessChains are the middleware of each access group, in order.
