@@ -59,3 +59,48 @@ func (s *Store) JobsWithSecrets(ctx context.Context, collectionID int64) (map[st
 	}
 	return out, nil
 }
+
+// JobToChange is what a write reads of the job it replaces: its id, its
+// name as stored, its definition (the audit log's "before"), its state
+// note and its opened secrets (which a replacing definition that leaves
+// them out keeps).
+type JobToChange struct {
+	ID         int64
+	Name       string
+	Definition json.RawMessage
+	StateNote  string
+	Secrets    jobdef.Secrets
+}
+
+// ReadJobToChange returns the job named name in collectionID (compared
+// case-insensitively), or ErrNotFound. With lock it locks the job's row
+// FOR NO KEY UPDATE until the end of the transaction s is bound to: a
+// locking read returns the row's newest committed version, also after
+// waiting for another writer of it, so that what the write keeps is what
+// it replaces (locks.go). Without lock it is a plain read, which a writer
+// may use to prepare its write before it takes the lock.
+func (s *Store) ReadJobToChange(ctx context.Context, collectionID int64, name string, lock bool) (*JobToChange, error) {
+	q := `SELECT id, name, definition, state_note, secrets FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`
+	if lock {
+		q += ` FOR NO KEY UPDATE`
+	}
+	var rows []struct {
+		ID         int64
+		Name       string
+		Definition json.RawMessage
+		StateNote  string
+		Secrets    []byte
+	}
+	if err := s.db.WithContext(ctx).Raw(q, collectionID, name).Scan(&rows).Error; err != nil {
+		return nil, translate("models: read job to change", err)
+	}
+	if len(rows) == 0 {
+		return nil, translate("models: read job to change", ErrNotFound)
+	}
+	r := rows[0]
+	sec, err := s.box.open(r.Secrets)
+	if err != nil {
+		return nil, fmt.Errorf("models: read job to change: job %d: %w", r.ID, err)
+	}
+	return &JobToChange{ID: r.ID, Name: r.Name, Definition: r.Definition, StateNote: r.StateNote, Secrets: sec}, nil
+}

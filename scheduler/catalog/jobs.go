@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"sked/models"
@@ -117,55 +118,89 @@ const (
 // secrets body leaves out, and fills rec's Before, After and Secrets; by
 // is the writer's name (the job's StateChangedBy when its state or note
 // changes).
+//
+// It prepares the write (parsing, calendars, the recurrence, the quota)
+// from a plain read of the job it replaces, then locks that job and reads
+// it again: only when what the write keeps of it (its secrets, its note)
+// changed meanwhile, or it was deleted, is the write prepared again, so
+// that writers of one job queue for its row through the write itself, not
+// through the preparation.
 func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, how jobSave, rec *record, by string) (*models.Job, bool, error) {
 	if !ValidName(name) {
 		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
 	}
-	var keep jobdef.Secrets
-	// Locked, so that what it keeps (secrets, the note) is what it
-	// replaces.
-	cur, err := c.store.LockJobByName(ctx, coll.ID, name)
-	switch {
-	case err == nil && how == saveCreate:
+	cur, err := c.jobToChange(ctx, coll, name, false)
+	if err != nil {
+		return nil, false, err
+	}
+	if cur != nil && how == saveCreate {
 		return nil, false, nameTaken(name)
-	case err == nil:
-		if keep, err = c.store.JobSecrets(ctx, cur.ID); err != nil {
+	}
+	w, err := c.prepareSave(ctx, coll, name, body, how, cur)
+	if err != nil {
+		return nil, false, err
+	}
+	if cur != nil {
+		locked, err := c.jobToChange(ctx, coll, name, true)
+		if err != nil {
 			return nil, false, err
 		}
-		rec.Before = cur.Definition
-	case errors.Is(err, models.ErrNotFound):
-		cur = nil
-	default:
-		return nil, false, err
+		if locked == nil || locked.ID != cur.ID || locked.StateNote != cur.StateNote || !maps.Equal(locked.Secrets, cur.Secrets) {
+			if w, err = c.prepareSave(ctx, coll, name, body, how, locked); err != nil {
+				return nil, false, err
+			}
+		}
+		cur = locked
 	}
-	job, err := jobdef.ParseWith(body, jobdef.Options{Keep: keep})
-	if err != nil {
-		return nil, false, err
-	}
-	if how == saveEdit {
-		keepStateNote(job, cur)
-	}
-	cals, err := c.CalendarsFor(ctx, coll.WorkspaceID, job)
-	if err != nil {
-		return nil, false, err
-	}
-	w, err := c.Prepare(&coll.JobCollection, name, job, cals)
-	if err != nil {
-		return nil, false, err
+	var keep jobdef.Secrets
+	if cur != nil {
+		keep, rec.Before = cur.Secrets, cur.Definition
 	}
 	w.MustExist, w.StateBy = how == savePatch, by
 	rec.After, rec.Secrets = w.Definition, changedSecrets(keep, w.Secrets)
 	if how != saveCreate {
 		return c.store.SaveJob(ctx, w)
 	}
-	// The name was free when read above; CreateJob decides again under
-	// the collection's lock, where a concurrent creation is seen.
+	// The name was free when read above; CreateJob decides again in its
+	// transaction, where a concurrent creation is seen.
 	j, created, err := c.store.CreateJob(ctx, w)
 	if err == nil && !created {
 		return nil, false, nameTaken(name)
 	}
 	return j, created, err
+}
+
+// jobToChange reads the job name of coll that a write replaces (locked
+// or not, Store.ReadJobToChange), or nil when there is none.
+func (c *Catalog) jobToChange(ctx context.Context, coll *models.CollectionRow, name string, lock bool) (*models.JobToChange, error) {
+	cur, err := c.store.ReadJobToChange(ctx, coll.ID, name, lock)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, nil
+	}
+	return cur, err
+}
+
+// prepareSave parses body keeping what it leaves out of cur (its secrets;
+// its note for saveEdit; cur nil: nothing to keep) and prepares the write
+// of the job name of coll (Prepare).
+func (c *Catalog) prepareSave(ctx context.Context, coll *models.CollectionRow, name string, body []byte, how jobSave, cur *models.JobToChange) (models.JobWrite, error) {
+	var keep jobdef.Secrets
+	if cur != nil {
+		keep = cur.Secrets
+	}
+	job, err := jobdef.ParseWith(body, jobdef.Options{Keep: keep})
+	if err != nil {
+		return models.JobWrite{}, err
+	}
+	if how == saveEdit {
+		keepStateNote(job, cur)
+	}
+	cals, err := c.CalendarsFor(ctx, coll.WorkspaceID, job)
+	if err != nil {
+		return models.JobWrite{}, err
+	}
+	return c.Prepare(&coll.JobCollection, name, job, cals)
 }
 
 // Prepare checks a parsed job against the collection's quota and turns it

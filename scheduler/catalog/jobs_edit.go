@@ -21,7 +21,7 @@ func (c *Catalog) EditJob(ctx context.Context, actor Actor, coll *models.Collect
 // (SPEC §13.2); an explicit "" clears it. The store
 // keeps a note only on a disabled job: a definition that enables the job
 // still clears it.
-func keepStateNote(job *jobdef.Job, cur *models.Job) {
+func keepStateNote(job *jobdef.Job, cur *models.JobToChange) {
 	if cur != nil && !job.StateNoteGiven {
 		job.StateNote = cur.StateNote
 	}
