@@ -135,7 +135,9 @@ const auditJobResourceSQL = `'resourceGroups/' || g.name || '/jobCollections/' |
 //
 // A transaction that fails with a serialization failure or a deadlock
 // (SQLSTATE 40001, 40P01) is rolled back and run again, fn included,
-// up to 5 times with a jittered backoff (withRetry, locks.go): fn must
+// up to 5 times with a jittered backoff, and one refused by a read-only
+// server (SQLSTATE 25006, a failover) once more after the pool dropped its
+// connections (withRetry, locks.go): fn must
 // start from scratch on every call (reset what it fills outside tx), and
 // only the entries of the try that commits are kept.
 func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error)) error {

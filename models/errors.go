@@ -37,6 +37,14 @@ var (
 	ErrInvalidText = errors.New("the input holds a NUL byte or text that is not valid UTF-8")
 	// ErrLastOwner means the change would leave a workspace without an owner.
 	ErrLastOwner = errors.New("the last owner of a workspace cannot be removed")
+	// ErrReadOnly means the database refused a write because the server
+	// is read-only (SQLSTATE 25006): a standby, or a primary being demoted,
+	// as during a failover. The store has dropped its connections to it
+	// (see poolGuard); a later try reconnects. It answers 503.
+	ErrReadOnly = errors.New("the database is read-only")
+	// ErrUnavailable means the database could not be reached. It answers
+	// 503.
+	ErrUnavailable = errors.New("the database is unreachable")
 	// ErrNoSecretKey means a job with secrets was written while the store has
 	// no secret key.
 	ErrNoSecretKey = errors.New("no secret key is configured")
@@ -89,7 +97,13 @@ func translate(op string, err error) error {
 			return fmt.Errorf("%s: %w", op, ErrNotFound)
 		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
 			return fmt.Errorf("%s: %w", op, ErrInvalidText)
+		case sqlStateReadOnly:
+			return fmt.Errorf("%s: %w: %w", op, ErrReadOnly, err)
 		}
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) {
+		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

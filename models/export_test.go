@@ -41,3 +41,11 @@ func (s *Store) SettingsAfterFinish(ctx context.Context, outcomes []AttemptOutco
 	})
 	return seqscan, cacheMode, err
 }
+
+// BackendPID returns the server process id of the pool connection that
+// runs the query: with MaxOpenConns 1, the pool's one connection.
+func (s *Store) BackendPID(ctx context.Context) (int, error) {
+	var pid int
+	err := s.db.WithContext(ctx).Raw(`SELECT pg_backend_pid()`).Scan(&pid).Error
+	return pid, err
+}

@@ -98,9 +98,19 @@ func retryable(err error) bool {
 // between half and one and a half times that). try is told which try it
 // is (0 first). It returns try's last error, or ctx's when ctx ends while
 // it waits.
+//
+// A try refused by a read-only server (SQLSTATE 25006, isReadOnly) is run
+// once more at once: the pool has dropped the connections to that server
+// (poolGuard), so the next try reconnects, and after a failover finds the
+// new primary. A second refusal is returned (ErrReadOnly: 503, try later).
 func withRetry(ctx context.Context, try func(n int) error) error {
+	readOnlyRetried := false
 	for n := 0; ; n++ {
 		err := try(n)
+		if err != nil && !readOnlyRetried && isReadOnly(err) && n+1 < maxTries {
+			readOnlyRetried = true
+			continue
+		}
 		if err == nil || !retryable(err) || n+1 >= maxTries {
 			return err
 		}

@@ -120,11 +120,13 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return version, nil
 }
 
-// CheckReady returns nil when the database answers and every embedded
-// migration has been applied, and an error wrapping ErrNotMigrated when the
-// schema is behind.
+// CheckReady returns nil when the database answers, accepts writes and
+// every embedded migration has been applied; else an error saying why:
+// wrapping ErrUnavailable (no answer), ErrReadOnly (a standby or a
+// read-only server, see checkWritable in readiness.go) or ErrNotMigrated
+// (the schema is behind).
 func (s *Store) CheckReady(ctx context.Context) error {
-	if err := s.Ping(ctx); err != nil {
+	if err := s.checkWritable(ctx); err != nil {
 		return err
 	}
 	all, err := Migrations()

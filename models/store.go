@@ -36,13 +36,17 @@ type Store struct {
 	passwordCost int
 	dummyHash    []byte
 	box          *secretBox
+	guard        *poolGuard
 }
 
 // Open connects to the PostgreSQL database named by dsn (a postgres:// URL
-// or a keyword/value string) and checks that it answers. It does not
-// migrate: call Migrate.
+// or a keyword/value string, which may name several hosts with
+// target_session_attrs=read-write) and checks that it answers. It does not
+// migrate: call Migrate. The pool drops its connections to a server found
+// read-only (see poolGuard) and reconnects.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
-	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{
+	guard := &poolGuard{}
+	db, err := gorm.Open(postgres.New(postgres.Config{DSN: dsn, OptionOpenDB: guard.options()}), &gorm.Config{
 		Logger:                 logger.Discard,
 		SkipDefaultTransaction: true,
 		NowFunc:                func() time.Time { return time.Now().UTC() },
@@ -81,7 +85,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		sqlDB.Close()
 		return nil, err
 	}
-	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box}, nil
+	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box, guard: guard}, nil
 }
 
 // Close closes the connection pool.
