@@ -13,8 +13,9 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": s.version})
 }
 
-// readyz answers 200 when the database answers and is migrated, 503
-// otherwise, with the reason.
+// readyz answers 200 when the database answers, takes writes (not a
+// standby, not read-only) and is migrated, 503 otherwise, with the reason
+// (models.Store.CheckReady).
 func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()

@@ -135,15 +135,15 @@ func (s *Store) checkWritable(ctx context.Context) error {
 		err = s.db.WithContext(ctx).Raw(q).Scan(&st).Error
 	}
 	if err != nil {
-		return fmt.Errorf("models: database is unreachable: %w: %w", ErrUnavailable, err)
+		return fmt.Errorf("models: ready: %w: %w", ErrUnavailable, err)
 	}
 	switch {
 	case st.InRecovery:
 		s.guard.dropAll()
-		return fmt.Errorf("models: database is read-only (a standby in recovery, not the primary): %w", ErrReadOnly)
+		return fmt.Errorf("models: ready: %w (a standby in recovery, not the primary)", ErrReadOnly)
 	case st.ReadOnly == "on":
 		s.guard.dropAll()
-		return fmt.Errorf("models: database is read-only (transaction_read_only is on): %w", ErrReadOnly)
+		return fmt.Errorf("models: ready: %w (transaction_read_only is on)", ErrReadOnly)
 	}
 	return nil
 }
