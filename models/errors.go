@@ -4,8 +4,12 @@
 package models
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
@@ -99,11 +103,25 @@ func translate(op string, err error) error {
 			return fmt.Errorf("%s: %w", op, ErrInvalidText)
 		case sqlStateReadOnly:
 			return fmt.Errorf("%s: %w: %w", op, ErrReadOnly, err)
+		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
+			return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+		}
+		if strings.HasPrefix(pgErr.Code, "08") { // connection_exception
+			return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
 		}
 	}
-	var connErr *pgconn.ConnectError
-	if errors.As(err, &connErr) {
+	if lostConnection(err) {
 		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// lostConnection reports whether err says that the database could not be
+// reached or that the connection broke: a failed connect, a network
+// error, a connection closed in the middle of a message.
+func lostConnection(err error) bool {
+	var connErr *pgconn.ConnectError
+	var opErr *net.OpError
+	return errors.As(err, &connErr) || errors.As(err, &opErr) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, driver.ErrBadConn)
 }

@@ -40,6 +40,13 @@ func TestCheckReadyFollowsTheServer(t *testing.T) {
 	if !errors.Is(err, models.ErrUnavailable) || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("CheckReady on a stopped server = %v, want ErrUnavailable", err)
 	}
+	// The store's other methods say so too (a 503, not a 500): on a
+	// connection the server closed and on a connection attempt.
+	for range 2 {
+		if _, err := store.UserByID(ctx, 1); !errors.Is(err, models.ErrUnavailable) {
+			t.Errorf("a read from a stopped server = %v, want ErrUnavailable", err)
+		}
+	}
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
