@@ -59,10 +59,12 @@ type Listener struct {
 	// a second after the database is.
 	Backoff, MaxBackoff time.Duration
 	// IdleCheck is how long the listener waits for a notification before
-	// it pings its server; no answer within IdleCheck more and it
+	// it asks its server whether it is still there and writable; no
+	// answer within IdleCheck more, or a read-only server, and it
 	// reconnects. So a server that vanished without closing the
-	// connection (its host died, the network was cut, a failover moved
-	// the address) is noticed within twice IdleCheck. Default 5 s.
+	// connection (its host died, the network was cut) is noticed within
+	// twice IdleCheck, and an old primary demoted but still up within
+	// IdleCheck. Default 5 s.
 	IdleCheck time.Duration
 	// ConnectTimeout bounds one connection attempt (every host of a
 	// multi-host URL together), on top of the URL's own connect_timeout.
@@ -130,7 +132,8 @@ func (l *Listener) wake() {
 }
 
 // Run listens until ctx is done, reconnecting with backoff when the
-// connection is lost or its server stops answering (IdleCheck), or when
+// connection is lost, when its server stops answering or turns read-only
+// (IdleCheck), or when
 // LISTEN fails (a standby refuses it: with a multi-host URL naming
 // target_session_attrs=read-write the next attempt looks for the primary
 // again). Every (re)connection wakes C and Sends, so the engine claims
@@ -186,17 +189,33 @@ func (l *Listener) listen(ctx context.Context) (connected bool, err error) {
 		case err == nil:
 			l.deliver(n.Payload)
 		case ctx.Err() == nil && wctx.Err() != nil && !conn.IsClosed():
-			// Quiet for IdleCheck: is the server still there? (A
-			// notification that arrives meanwhile is kept for the next
-			// wait.)
-			pctx, cancel := context.WithTimeout(ctx, l.IdleCheck)
-			err := conn.Ping(pctx)
-			cancel()
-			if err != nil {
-				return true, fmt.Errorf("models: listen: the server stopped answering: %w", err)
+			// Quiet for IdleCheck: is the server still there, and still
+			// the primary? (A notification that arrives meanwhile is kept
+			// for the next wait.)
+			if err := l.checkServer(ctx, conn); err != nil {
+				return true, err
 			}
 		default:
 			return true, fmt.Errorf("models: listen: wait: %w", err)
 		}
 	}
+}
+
+// checkServer asks the listener's server whether it is still there and
+// writable: the notifications of writes on a new primary never reach a
+// listener left on the old one, demoted but alive (read-only, not yet
+// restarted as a standby). No answer within IdleCheck, or a read-only
+// server, is an error: the listener reconnects, through the URL again.
+func (l *Listener) checkServer(ctx context.Context, conn *pgx.Conn) error {
+	ctx, cancel := context.WithTimeout(ctx, l.IdleCheck)
+	defer cancel()
+	var readOnly bool
+	err := conn.QueryRow(ctx, `SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'`).Scan(&readOnly)
+	switch {
+	case err != nil:
+		return fmt.Errorf("models: listen: the server stopped answering: %w", err)
+	case readOnly:
+		return fmt.Errorf("models: listen: the server is read-only (no longer the primary): %w", ErrReadOnly)
+	}
+	return nil
 }

@@ -86,8 +86,9 @@ func waitWake(t *testing.T, l *models.Listener, when string) {
 	}
 }
 
-// wantDue sends a due time on dsn's database and waits for l to deliver
-// it.
+// wantDue sends a due time on dsn's database, again every 100 ms (one
+// sent while the listener is between two connections is lost), until l
+// delivers it.
 func wantDue(t *testing.T, l *models.Listener, dsn string) {
 	t.Helper()
 	db, err := sql.Open("pgx", dsn)
@@ -96,16 +97,21 @@ func wantDue(t *testing.T, l *models.Listener, dsn string) {
 	}
 	defer db.Close()
 	at := time.Now().Truncate(time.Microsecond)
-	if _, err := db.Exec(`SELECT pg_notify($1, $2)`, models.NotifyChannel, models.DuePayload(at)); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case got := <-l.Due():
-		if !got.Equal(at) {
-			t.Errorf("due time %s delivered as %s", at, got)
+	deadline := time.After(time.Minute)
+	for {
+		if _, err := db.Exec(`SELECT pg_notify($1, $2)`, models.NotifyChannel, models.DuePayload(at)); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(time.Minute):
-		t.Fatal("a notification sent after the reconnection was not delivered")
+		select {
+		case got := <-l.Due():
+			if !got.Equal(at) {
+				t.Errorf("due time %s delivered as %s", at, got)
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("notifications sent after the reconnection were not delivered")
+		}
 	}
 }
 
@@ -146,5 +152,20 @@ func TestListenerNoticesASilentServer(t *testing.T) {
 	}
 	proxy.Release()
 	waitWake(t, l, "after reconnecting")
+	wantDue(t, l, p.DSN())
+}
+
+// TestListenerLeavesAReadOnlyServer: a listener whose server turns
+// read-only (an old primary demoted but still up, whose notifications
+// would never come again) leaves it and connects again through the URL.
+func TestListenerLeavesAReadOnlyServer(t *testing.T) {
+	t.Parallel()
+	p := testdb.PrivateCluster(t)
+	l := models.NewListener(p.DSN(), nil)
+	l.IdleCheck = 100 * time.Millisecond
+	startListener(t, l)
+	p.SetReadOnly(t, true)
+	waitWake(t, l, "after leaving the read-only server")
+	p.SetReadOnly(t, false)
 	wantDue(t, l, p.DSN())
 }
