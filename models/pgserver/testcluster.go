@@ -53,34 +53,48 @@ func StartTestCluster(ctx context.Context, dir string) (_ *TestCluster, err erro
 	if err != nil {
 		return nil, err
 	}
-	dir, err = filepath.Abs(dir)
+	dir, err = testClusterDir(su, dir)
 	if err != nil {
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
-	}
-	if err := su.mkdirOwned(dir); err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
-	}
-	if blocked, err := su.firstUnsearchable(real); err != nil {
-		return nil, err
-	} else if blocked != "" {
-		return nil, &wrapped{err: ErrUnreachable, msg: fmt.Sprintf(
-			"pgserver: test cluster: PostgreSQL runs as the %s user, which cannot enter %s (%s): put the cluster elsewhere (for example set TMPDIR=/tmp) or set TEST_DATABASE_URL",
-			su.name, blocked, describeDir(blocked))}
-	}
-	if _, err := socketPath(dir); err != nil {
 		return nil, err
 	}
 	if err := initdb(ctx, su, bins, filepath.Join(dir, "data"), "--no-sync"); err != nil {
 		return nil, err
 	}
+	return startTestCluster(ctx, bins, su, dir)
+}
 
+// testClusterDir makes dir (absolute) a directory the server user owns and
+// can reach, whose socket path is short enough.
+func testClusterDir(su serverUser, dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("pgserver: test cluster: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("pgserver: test cluster: %w", err)
+	}
+	if err := su.mkdirOwned(dir); err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("pgserver: test cluster: %w", err)
+	}
+	if blocked, err := su.firstUnsearchable(real); err != nil {
+		return "", err
+	} else if blocked != "" {
+		return "", &wrapped{err: ErrUnreachable, msg: fmt.Sprintf(
+			"pgserver: test cluster: PostgreSQL runs as the %s user, which cannot enter %s (%s): put the cluster elsewhere (for example set TMPDIR=/tmp) or set TEST_DATABASE_URL",
+			su.name, blocked, describeDir(blocked))}
+	}
+	if _, err := socketPath(dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// startTestCluster starts the cluster in dir/data.
+func startTestCluster(ctx context.Context, bins Binaries, su serverUser, dir string) (*TestCluster, error) {
 	logPath := filepath.Join(dir, logName)
 	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {

@@ -120,3 +120,46 @@ func (p *Private) Query(t testing.TB, db, q string, dest any) {
 		t.Fatalf("testdb: %s: %v", q, err)
 	}
 }
+
+// Standby starts a streaming standby of p (pg_basebackup -R), stopped and
+// removed when t ends: Promote makes it the primary.
+func (p *Private) Standby(t testing.TB) *Private {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "sked-standby-")
+	if err != nil {
+		t.Fatalf("testdb: %v", err)
+	}
+	c, err := pgserver.StartTestStandby(ctx, p.TestCluster, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		t.Fatalf("testdb: start a standby: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Errorf("testdb: %v", err)
+		}
+	})
+	return &Private{TestCluster: c}
+}
+
+// CatchUp waits until standby has replayed everything primary wrote so
+// far.
+func (p *Private) CatchUp(t testing.TB, primary *Private) {
+	t.Helper()
+	var lsn string
+	primary.Query(t, "postgres", `SELECT pg_current_wal_lsn()::text`, &lsn)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var done bool
+		p.Query(t, "postgres", `SELECT pg_last_wal_replay_lsn() >= '`+lsn+`'::pg_lsn`, &done)
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("testdb: the standby has not replayed %s a minute later", lsn)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

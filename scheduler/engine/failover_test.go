@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -57,5 +58,71 @@ func TestClaimsAtOnceWhenListenIsBack(t *testing.T) {
 	waitPath(t, tg, "/lost", time.Minute)
 	if h := waitHistory(t, store, id, 1, time.Minute); h[0].Status != models.StatusCompleted {
 		t.Errorf("the job's attempt: %s, want completed", h[0].Status)
+	}
+}
+
+// TestFailoverToAStreamingStandby: the engine and the write service use a
+// multi-host URL (target_session_attrs=read-write) naming a primary and
+// its streaming standby. The primary is demoted (made read-only but left
+// up, as Patroni demotes it) or dies, and the standby is promoted: a job
+// created after the promotion (its write refused by the old primary and
+// run again on the new one) runs, and the engine writes its result there.
+func TestFailoverToAStreamingStandby(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"demoted", "dead"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			primary := testdb.PrivateCluster(t)
+			standby := primary.Standby(t)
+			dsn := fmt.Sprintf("host=%s,%s port=5432,5432 user=sked dbname=sked sslmode=disable target_session_attrs=read-write connect_timeout=2",
+				primary.Dir(), standby.Dir())
+			store := testdb.Open(t, dsn, testdb.Options())
+			coll := newCollection(t, store)
+			tg := wakeTarget(t)
+			listener := models.NewListener(dsn, quietLogger())
+			listener.IdleCheck = 200 * time.Millisecond
+			e, err := New(allowLoopback(Config{InstanceID: "failover-" + how, SafetyPoll: noPoll, ErrorBackoff: 100 * time.Millisecond}),
+				Deps{Store: store, Notifier: listener, Logger: quietLogger()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { e.Stop(context.Background()) })
+			before := putJob(t, store, coll, "before", `{"action":`+httpAction(tg.URL+"/before", "")+`}`)
+			waitHistory(t, store, before, 1, time.Minute)
+
+			switch how {
+			case "demoted":
+				primary.SetReadOnly(t, true)
+				standby.CatchUp(t, primary)
+			case "dead":
+				standby.CatchUp(t, primary)
+				primary.Halt()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := standby.Promote(ctx); err != nil {
+				t.Fatal(err)
+			}
+			promoted := time.Now()
+			after := putJob(t, store, coll, "after", `{"action":`+httpAction(tg.URL+"/after", "")+`}`)
+			created := time.Now()
+			h := waitHistory(t, store, after, 1, time.Minute)
+			t.Logf("%s primary: the job created %s after the promotion ran and its result was written %s after it",
+				how, created.Sub(promoted).Round(time.Millisecond), time.Since(promoted).Round(time.Millisecond))
+			if h[0].Status != models.StatusCompleted {
+				t.Errorf("the job's attempt: %s, want completed", h[0].Status)
+			}
+			var n int
+			standby.Query(t, "sked", fmt.Sprintf(`SELECT count(*) FROM job_history WHERE job_id = %d`, after), &n)
+			if n != 1 {
+				t.Errorf("the new primary holds %d history entries of the job, want 1", n)
+			}
+			if err := store.CheckReady(ctx); err != nil {
+				t.Errorf("CheckReady after the failover: %v", err)
+			}
+		})
 	}
 }
