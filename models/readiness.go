@@ -34,8 +34,10 @@ func isReadOnly(err error) bool {
 // finds the new primary after a failover.
 //
 // It counts generations. Every connection remembers the generation it
-// was opened in (in its pgconn.CustomData, set by the pool's
-// AfterConnect). The generation moves on when a statement on a
+// was opened in (in its pgconn.CustomData, stamped by the tracer at its
+// first statement, which database/sql runs right after connecting; not
+// by an AfterConnect hook, which gorm's driver replaces for a URL naming
+// a TimeZone). The generation moves on when a statement on a
 // connection of the current generation fails with SQLSTATE 25006 (seen by
 // a pgx query tracer on every pool connection, whatever store method ran
 // the statement) and when CheckReady finds the server in recovery or
@@ -71,10 +73,6 @@ func (g *poolGuard) options() []stdlib.OptionOpenDB {
 			}
 			return nil
 		}),
-		stdlib.OptionAfterConnect(func(_ context.Context, conn *pgx.Conn) error {
-			conn.PgConn().CustomData()[connGenKey] = g.gen.Load()
-			return nil
-		}),
 		stdlib.OptionResetSession(func(_ context.Context, conn *pgx.Conn) error {
 			if g.stale(conn) {
 				return driver.ErrBadConn
@@ -84,22 +82,29 @@ func (g *poolGuard) options() []stdlib.OptionOpenDB {
 	}
 }
 
-// born returns the generation conn was opened in.
-func born(conn *pgx.Conn) uint64 {
-	gen, _ := conn.PgConn().CustomData()[connGenKey].(uint64)
+// born returns the generation conn was opened in, stamping it with the
+// current one when it has none yet (its first statement).
+func (g *poolGuard) born(conn *pgx.Conn) uint64 {
+	data := conn.PgConn().CustomData()
+	gen, ok := data[connGenKey].(uint64)
+	if !ok {
+		gen = g.gen.Load()
+		data[connGenKey] = gen
+	}
 	return gen
 }
 
 // stale reports whether conn was opened before the latest read-only
 // error.
-func (g *poolGuard) stale(conn *pgx.Conn) bool { return born(conn) < g.gen.Load() }
+func (g *poolGuard) stale(conn *pgx.Conn) bool { return g.born(conn) < g.gen.Load() }
 
 // dropAll moves the generation on: every connection open now is dropped
 // when next handed out.
 func (g *poolGuard) dropAll() { g.gen.Add(1) }
 
-// TraceQueryStart is part of pgx.QueryTracer; the guard needs only the end.
-func (g *poolGuard) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+// TraceQueryStart stamps a new connection with the current generation.
+func (g *poolGuard) TraceQueryStart(ctx context.Context, conn *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	g.born(conn)
 	return ctx
 }
 
@@ -111,7 +116,7 @@ func (g *poolGuard) TraceQueryEnd(_ context.Context, conn *pgx.Conn, data pgx.Tr
 	if data.Err == nil || !isReadOnly(data.Err) {
 		return
 	}
-	b := born(conn)
+	b := g.born(conn)
 	g.gen.CompareAndSwap(b, b+1)
 }
 
