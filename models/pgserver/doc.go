@@ -1,7 +1,7 @@
 // Package pgserver runs PostgreSQL for Sked: the embedded default database
 // of a data directory (see OpenEmbedded), the "one sked serve per data
 // directory" lock (see LockServe) and throwaway clusters for tests (see
-// StartTestCluster).
+// StartTestCluster; StartTestStandby makes a streaming standby of one).
 //
 // Layout of the embedded server of a data directory D:
 //
