@@ -133,12 +133,12 @@ func (l *Listener) wake() {
 
 // Run listens until ctx is done, reconnecting with backoff when the
 // connection is lost, when its server stops answering or turns read-only
-// (IdleCheck), or when
-// LISTEN fails (a standby refuses it: with a multi-host URL naming
-// target_session_attrs=read-write the next attempt looks for the primary
-// again). Every (re)connection wakes C and Sends, so the engine claims
-// everything due at once rather than rely on notifications sent while
-// the listener was away. It returns nil when ctx ends.
+// (IdleCheck), or when LISTEN fails (a standby refuses it; with a
+// multi-host URL naming target_session_attrs=read-write the next attempt
+// looks for the primary again). Every (re)connection wakes C and Sends,
+// so the engine claims everything due at once rather than rely on
+// notifications sent while the listener was away. It returns nil when
+// ctx ends.
 func (l *Listener) Run(ctx context.Context) error {
 	backoff := l.Backoff
 	for ctx.Err() == nil {
