@@ -159,3 +159,39 @@ func TestWriteFindsTheNewPrimary(t *testing.T) {
 		t.Errorf("CheckReady after the failover: %v", err)
 	}
 }
+
+// TestWriteRunsAgainAfterALostConnection: a write through the catalog's
+// transaction (Audited) whose connection was lost before its commit (the
+// server restarted, or went away in a failover) runs once more on a new
+// connection: the caller sees no error, and the write is there once.
+func TestWriteRunsAgainAfterALostConnection(t *testing.T) {
+	t.Parallel()
+	p := testdb.PrivateCluster(t)
+	proxy := p.Proxy(t)
+	opts := testdb.Options()
+	opts.MaxOpenConns = 1
+	store := testdb.Open(t, proxy.DSN("sked"), opts)
+	ctx := context.Background()
+	write := func(name string) error {
+		return store.Audited(ctx, "models: test write", func(tx *models.Store) ([]models.AuditEntry, error) {
+			_, err := tx.CreateUser(ctx, models.NewUser{Username: name, Password: "password1"})
+			return nil, err
+		})
+	}
+	if err := write("before"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		// The pool's connection breaks; the next connection goes through.
+		proxy.Hold()
+		proxy.Release()
+		if err := write(fmt.Sprintf("after%d", i)); err != nil {
+			t.Errorf("write %d after the connection was lost: %v", i, err)
+		}
+	}
+	var names string
+	p.Query(t, "sked", `SELECT string_agg(username, ',' ORDER BY username) FROM users`, &names)
+	if names != "after0,after1,after2,before" {
+		t.Errorf("users %q, want each write once", names)
+	}
+}
