@@ -95,6 +95,8 @@ func classify(err error) (int, string) {
 		return http.StatusServiceUnavailable, "The engine is not running in this process."
 	case errors.Is(err, catalog.ErrImportsStopped):
 		return http.StatusServiceUnavailable, "The server is starting or stopping: try the import again in a moment."
+	case errors.Is(err, models.ErrReadOnly), errors.Is(err, models.ErrUnavailable):
+		return http.StatusServiceUnavailable, "The database is unavailable or read-only (a failover may be under way): try again in a moment."
 	case errors.As(err, &he):
 		msg := http.StatusText(he.Code)
 		if m, ok := he.Message.(string); ok && m != "" {

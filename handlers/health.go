@@ -13,11 +13,12 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": s.version})
 }
 
-// readyz answers 200 when the database answers and has every migration
-// this release needs and the engine (when there is one) starts attempts,
-// 503 otherwise, with the reason. A ready answer's "schema" names a
-// database newer than this release (the release it needs) or contract
-// migrations that wait for older instances.
+// readyz answers 200 when the database answers, takes writes (not a
+// standby, not read-only) and has every migration this release needs
+// (models.Store.CheckReady), and the engine (when there is one) starts
+// attempts; 503 otherwise, with the reason. A ready answer's "schema"
+// names a database newer than this release (the release it needs) or
+// contract migrations that wait for older instances.
 func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()

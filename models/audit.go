@@ -2,9 +2,11 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 )
 
@@ -135,7 +137,10 @@ const auditJobResourceSQL = `'resourceGroups/' || g.name || '/jobCollections/' |
 //
 // A transaction that fails with a serialization failure or a deadlock
 // (SQLSTATE 40001, 40P01) is rolled back and run again, fn included,
-// up to 5 times with a jittered backoff (withRetry, locks.go): fn must
+// up to 5 times with a jittered backoff, and one refused by a read-only
+// server (SQLSTATE 25006, a failover) or whose connection was lost before
+// the commit once more, at once, on a new connection (withRetry,
+// locks.go): fn must
 // start from scratch on every call (reset what it fills outside tx), and
 // only the entries of the try that commits are kept.
 func (s *Store) Audited(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error)) error {
@@ -161,7 +166,10 @@ func insertEngineAudit(tx *gorm.DB, id int64, action string, now time.Time) erro
 // there what depends on the moment it commits.
 func (s *Store) AuditedThen(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error), then func(tx *Store) error) error {
 	return withRetry(ctx, func(int) error {
-		return s.inTx(ctx, op, func(db *gorm.DB) error {
+		// beforeCommit: the error came before the commit was sent (BEGIN
+		// or the body failed), so nothing of this try was committed.
+		beforeCommit := true
+		err := s.inTx(ctx, op, func(db *gorm.DB) error {
 			txs := *s
 			txs.db = db
 			es, err := fn(&txs)
@@ -171,10 +179,29 @@ func (s *Store) AuditedThen(ctx context.Context, op string, fn func(tx *Store) (
 			if err := insertAudit(db, es); err != nil {
 				return translate(op+": audit", err)
 			}
-			if then == nil {
-				return nil
+			if then != nil {
+				if err := then(&txs); err != nil {
+					return err
+				}
 			}
-			return then(&txs)
+			beforeCommit = false
+			return nil
 		})
+		if err != nil && (beforeCommit && (errors.Is(err, ErrUnavailable) || lostConnection(err)) || pgconn.SafeToRetry(err)) {
+			return lostBeforeCommit{err}
+		}
+		return err
 	})
 }
+
+// lostBeforeCommit is the error of a transaction whose connection was
+// lost (the server restarted, or went away in a failover) before its
+// commit was sent (pgconn.SafeToRetry: the failing statement, the commit
+// included, was not sent at all): nothing of it was committed, so
+// withRetry runs it once more, on a new connection. A connection lost
+// while the commit was on its way is not run again: the commit may have
+// happened.
+type lostBeforeCommit struct{ error }
+
+// Unwrap returns the error.
+func (e lostBeforeCommit) Unwrap() error { return e.error }

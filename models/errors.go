@@ -4,8 +4,12 @@
 package models
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
@@ -41,6 +45,14 @@ var (
 	ErrInvalidText = errors.New("the input holds a NUL byte or text that is not valid UTF-8")
 	// ErrLastOwner means the change would leave a workspace without an owner.
 	ErrLastOwner = errors.New("the last owner of a workspace cannot be removed")
+	// ErrReadOnly means the database refused a write because the server
+	// is read-only (SQLSTATE 25006): a standby, or a primary being demoted,
+	// as during a failover. The store has dropped its connections to it
+	// (see poolGuard); a later try reconnects. It answers 503.
+	ErrReadOnly = errors.New("the database is read-only")
+	// ErrUnavailable means the database could not be reached. It answers
+	// 503.
+	ErrUnavailable = errors.New("the database is unreachable")
 	// ErrNoSecretKey means a job with secrets was written while the store has
 	// no secret key.
 	ErrNoSecretKey = errors.New("no secret key is configured")
@@ -93,7 +105,27 @@ func translate(op string, err error) error {
 			return fmt.Errorf("%s: %w", op, ErrNotFound)
 		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
 			return fmt.Errorf("%s: %w", op, ErrInvalidText)
+		case sqlStateReadOnly:
+			return fmt.Errorf("%s: %w: %w", op, ErrReadOnly, err)
+		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
+			return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+		}
+		if strings.HasPrefix(pgErr.Code, "08") { // connection_exception
+			return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
 		}
 	}
+	if lostConnection(err) {
+		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// lostConnection reports whether err says that the database could not be
+// reached or that the connection broke: a failed connect, a network
+// error, a connection closed in the middle of a message.
+func lostConnection(err error) bool {
+	var connErr *pgconn.ConnectError
+	var opErr *net.OpError
+	return errors.As(err, &connErr) || errors.As(err, &opErr) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, driver.ErrBadConn)
 }

@@ -69,3 +69,11 @@ func (s *Store) HasColumn(ctx context.Context, table, column string) (bool, erro
 		WHERE table_schema = current_schema() AND table_name = ? AND column_name = ?`, table, column).Scan(&n).Error
 	return n > 0, err
 }
+
+// BackendPID returns the server process id of the pool connection that
+// runs the query: with MaxOpenConns 1, the pool's one connection.
+func (s *Store) BackendPID(ctx context.Context) (int, error) {
+	var pid int
+	err := s.db.WithContext(ctx).Raw(`SELECT pg_backend_pid()`).Scan(&pid).Error
+	return pid, err
+}

@@ -54,8 +54,22 @@ type Listener struct {
 	due    chan time.Time
 	sends  chan struct{}
 	// Backoff is the wait before reconnecting after a lost connection;
-	// it doubles up to MaxBackoff. Defaults 100 ms and 5 s.
+	// it doubles up to MaxBackoff. Defaults 100 ms and 1 s: after an
+	// outage or a failover, LISTEN is back (and the engine claims) at most
+	// a second after the database is.
 	Backoff, MaxBackoff time.Duration
+	// IdleCheck is how long the listener waits for a notification before
+	// it asks its server whether it is still there and writable; no
+	// answer within IdleCheck more, or a read-only server, and it
+	// reconnects. So a server that vanished without closing the
+	// connection (its host died, the network was cut) is noticed within
+	// twice IdleCheck, and an old primary demoted but still up within
+	// IdleCheck. Default 5 s.
+	IdleCheck time.Duration
+	// ConnectTimeout bounds one connection attempt (every host of a
+	// multi-host URL together), on top of the URL's own connect_timeout.
+	// Default 10 s.
+	ConnectTimeout time.Duration
 }
 
 // NewListener returns a Listener for the database of dsn that logs to
@@ -66,7 +80,7 @@ func NewListener(dsn string, logger *slog.Logger) *Listener {
 	}
 	return &Listener{dsn: dsn, logger: logger, c: make(chan struct{}, 1), due: make(chan time.Time, dueBuffer),
 		sends:   make(chan struct{}, 1),
-		Backoff: 100 * time.Millisecond, MaxBackoff: 5 * time.Second}
+		Backoff: 100 * time.Millisecond, MaxBackoff: time.Second, IdleCheck: 5 * time.Second, ConnectTimeout: 10 * time.Second}
 }
 
 // C returns the channel of wake-ups. Wake-ups are coalesced: one pending
@@ -118,7 +132,13 @@ func (l *Listener) wake() {
 }
 
 // Run listens until ctx is done, reconnecting with backoff when the
-// connection is lost. It returns nil when ctx ends.
+// connection is lost, when its server stops answering or turns read-only
+// (IdleCheck), or when LISTEN fails (a standby refuses it; with a
+// multi-host URL naming target_session_attrs=read-write the next attempt
+// looks for the primary again). Every (re)connection wakes C and Sends,
+// so the engine claims everything due at once rather than rely on
+// notifications sent while the listener was away. It returns nil when
+// ctx ends.
 func (l *Listener) Run(ctx context.Context) error {
 	backoff := l.Backoff
 	for ctx.Err() == nil {
@@ -142,7 +162,9 @@ func (l *Listener) Run(ctx context.Context) error {
 
 // listen holds one connection until it fails or ctx ends.
 func (l *Listener) listen(ctx context.Context) (connected bool, err error) {
-	conn, err := pgx.Connect(ctx, l.dsn)
+	cctx, cancel := context.WithTimeout(ctx, l.ConnectTimeout)
+	conn, err := pgx.Connect(cctx, l.dsn)
+	cancel()
 	if err != nil {
 		return false, fmt.Errorf("models: listen: connect: %w", err)
 	}
@@ -160,10 +182,40 @@ func (l *Listener) listen(ctx context.Context) (connected bool, err error) {
 	default:
 	}
 	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
+		wctx, cancel := context.WithTimeout(ctx, l.IdleCheck)
+		n, err := conn.WaitForNotification(wctx)
+		cancel()
+		switch {
+		case err == nil:
+			l.deliver(n.Payload)
+		case ctx.Err() == nil && wctx.Err() != nil && !conn.IsClosed():
+			// Quiet for IdleCheck: is the server still there, and still
+			// the primary? (A notification that arrives meanwhile is kept
+			// for the next wait.)
+			if err := l.checkServer(ctx, conn); err != nil {
+				return true, err
+			}
+		default:
 			return true, fmt.Errorf("models: listen: wait: %w", err)
 		}
-		l.deliver(n.Payload)
 	}
+}
+
+// checkServer asks the listener's server whether it is still there and
+// writable: the notifications of writes on a new primary never reach a
+// listener left on the old one, demoted but alive (read-only, not yet
+// restarted as a standby). No answer within IdleCheck, or a read-only
+// server, is an error: the listener reconnects, through the URL again.
+func (l *Listener) checkServer(ctx context.Context, conn *pgx.Conn) error {
+	ctx, cancel := context.WithTimeout(ctx, l.IdleCheck)
+	defer cancel()
+	var readOnly bool
+	err := conn.QueryRow(ctx, `SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'`).Scan(&readOnly)
+	switch {
+	case err != nil:
+		return fmt.Errorf("models: listen: the server stopped answering: %w", err)
+	case readOnly:
+		return fmt.Errorf("models: listen: the server is read-only (no longer the primary): %w", ErrReadOnly)
+	}
+	return nil
 }

@@ -101,9 +101,21 @@ func retryable(err error) bool {
 // between half and one and a half times that). try is told which try it
 // is (0 first). It returns try's last error, or ctx's when ctx ends while
 // it waits.
+//
+// A try refused by a read-only server (SQLSTATE 25006, isReadOnly) or
+// whose connection was lost before its commit (lostBeforeCommit) is run
+// once more at once: the pool has dropped the connections to that server
+// (poolGuard; the driver drops a broken one), so the next try reconnects,
+// and after a failover finds the new primary. A second such error is
+// returned (ErrReadOnly or ErrUnavailable: 503, try later).
 func withRetry(ctx context.Context, try func(n int) error) error {
+	reconnected := false
 	for n := 0; ; n++ {
 		err := try(n)
+		if err != nil && !reconnected && n+1 < maxTries && (isReadOnly(err) || errors.As(err, new(lostBeforeCommit))) {
+			reconnected = true
+			continue
+		}
 		if err == nil || !retryable(err) || n+1 >= maxTries {
 			return err
 		}

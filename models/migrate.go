@@ -456,12 +456,14 @@ func (s *Store) SchemaStatus(ctx context.Context) (SchemaStatus, error) {
 	return st, nil
 }
 
-// CheckReady returns nil when the database answers and every embedded
-// migration this release needs has been applied (contracting migrations
-// that wait for older instances are not needed), and an error wrapping
-// ErrNotMigrated when the schema is behind.
+// CheckReady returns nil when the database answers, accepts writes and
+// every embedded migration this release needs has been applied
+// (contracting migrations that wait for older instances are not needed);
+// else an error saying why: wrapping ErrUnavailable (no answer),
+// ErrReadOnly (a standby or a read-only server, see checkWritable in
+// readiness.go) or ErrNotMigrated (the schema is behind).
 func (s *Store) CheckReady(ctx context.Context) error {
-	if err := s.Ping(ctx); err != nil {
+	if err := s.checkWritable(ctx); err != nil {
 		return err
 	}
 	st, err := s.SchemaStatus(ctx)

@@ -89,13 +89,17 @@ type Store struct {
 	// migrationFS holds the migrations Migrate applies; nil means the
 	// embedded ones. Only tests set it.
 	migrationFS fs.FS
+	guard       *poolGuard
 }
 
 // Open connects to the PostgreSQL database named by dsn (a postgres:// URL
-// or a keyword/value string) and checks that it answers. It does not
-// migrate: call Migrate.
+// or a keyword/value string, which may name several hosts with
+// target_session_attrs=read-write) and checks that it answers. It does not
+// migrate: call Migrate. The pool drops its connections to a server found
+// read-only (see poolGuard) and reconnects.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
-	dialector, err := dialect(dsn, opts.Pooler)
+	guard := &poolGuard{}
+	dialector, err := dialect(dsn, opts.Pooler, guard)
 	if err != nil {
 		return nil, err
 	}
@@ -142,20 +146,21 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if deadAfter == 0 {
 		deadAfter = defaultInstanceDeadAfter
 	}
-	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box, release: opts.Release, deadAfter: deadAfter}, nil
+	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box, release: opts.Release, deadAfter: deadAfter, guard: guard}, nil
 }
 
-// dialect returns the GORM dialector of dsn behind pooler: GORM's own
+// dialect returns the GORM dialector of dsn behind pooler, whose pool
+// guard drops the connections to a server found read-only: GORM's own
 // for a direct connection (pgx prepares and caches each statement per
 // connection), else one on a pgx configuration with exec mode and
 // without statement or description caches, whatever dsn asks for.
-func dialect(dsn string, pooler Pooler) (gorm.Dialector, error) {
+func dialect(dsn string, pooler Pooler, guard *poolGuard) (gorm.Dialector, error) {
 	pooler, err := ParsePooler(string(pooler))
 	if err != nil {
 		return nil, fmt.Errorf("models: open database: %w", err)
 	}
 	if pooler == PoolerNone {
-		return postgres.Open(dsn), nil
+		return postgres.New(postgres.Config{DSN: dsn, OptionOpenDB: guard.options()}), nil
 	}
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -165,7 +170,7 @@ func dialect(dsn string, pooler Pooler) (gorm.Dialector, error) {
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
 	// DSN keeps the connection string for Store.DSN.
-	return postgres.New(postgres.Config{DSN: dsn, Conn: stdlib.OpenDB(*cfg)}), nil
+	return postgres.New(postgres.Config{DSN: dsn, Conn: stdlib.OpenDB(*cfg, guard.options()...)}), nil
 }
 
 // Close closes the connection pool.

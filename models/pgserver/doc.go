@@ -1,8 +1,9 @@
 // Package pgserver runs PostgreSQL for Sked: the embedded default database
 // of a data directory (see OpenEmbedded), the "one sked serve per data
 // directory" lock (see LockServe), throwaway clusters for tests (see
-// StartTestCluster) and, in front of them, throwaway PgBouncers in
-// transaction mode (see StartTestPooler).
+// StartTestCluster; StartTestStandby makes a streaming standby of one)
+// and, in front of them, throwaway PgBouncers in transaction mode (see
+// StartTestPooler).
 //
 // Layout of the embedded server of a data directory D:
 //

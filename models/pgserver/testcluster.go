@@ -20,9 +20,13 @@ import (
 // Its methods are safe for concurrent use.
 type TestCluster struct {
 	dir  string
+	bins Binaries
+	su   serverUser
+	log  *os.File
+
+	mu   sync.Mutex // guards cmd and done, which Start replaces
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the server process has exited
-	log  *os.File
 
 	stopOnce sync.Once
 	stopErr  error
@@ -49,44 +53,67 @@ func StartTestCluster(ctx context.Context, dir string) (_ *TestCluster, err erro
 	if err != nil {
 		return nil, err
 	}
-	dir, err = filepath.Abs(dir)
+	dir, err = testClusterDir(su, dir)
 	if err != nil {
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
+		return nil, err
+	}
+	if err := initdb(ctx, su, bins, filepath.Join(dir, "data"), "--no-sync"); err != nil {
+		return nil, err
+	}
+	return startTestCluster(ctx, bins, su, dir)
+}
+
+// testClusterDir makes dir (absolute) a directory the server user owns and
+// can reach, whose socket path is short enough.
+func testClusterDir(su serverUser, dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("pgserver: test cluster: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
+		return "", fmt.Errorf("pgserver: test cluster: %w", err)
 	}
 	if err := su.mkdirOwned(dir); err != nil {
-		return nil, err
+		return "", err
 	}
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
+		return "", fmt.Errorf("pgserver: test cluster: %w", err)
 	}
 	if blocked, err := su.firstUnsearchable(real); err != nil {
-		return nil, err
+		return "", err
 	} else if blocked != "" {
-		return nil, &wrapped{err: ErrUnreachable, msg: fmt.Sprintf(
+		return "", &wrapped{err: ErrUnreachable, msg: fmt.Sprintf(
 			"pgserver: test cluster: PostgreSQL runs as the %s user, which cannot enter %s (%s): put the cluster elsewhere (for example set TMPDIR=/tmp) or set TEST_DATABASE_URL",
 			su.name, blocked, describeDir(blocked))}
 	}
-	socket, err := socketPath(dir)
-	if err != nil {
-		return nil, err
+	if _, err := socketPath(dir); err != nil {
+		return "", err
 	}
-	data := filepath.Join(dir, "data")
-	if err := initdb(ctx, su, bins, data, "--no-sync"); err != nil {
-		return nil, err
-	}
+	return dir, nil
+}
 
+// startTestCluster starts the cluster in dir/data.
+func startTestCluster(ctx context.Context, bins Binaries, su serverUser, dir string) (*TestCluster, error) {
 	logPath := filepath.Join(dir, logName)
 	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
 	}
+	c := &TestCluster{dir: dir, bins: bins, su: su, log: logFile}
+	if err := c.start(ctx); err != nil {
+		logFile.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// start runs the server process of the cluster and returns once it
+// accepts connections; on failure the process is stopped.
+func (c *TestCluster) start(ctx context.Context) error {
 	// Not CommandContext: ctx bounds the start, not the server's life.
-	cmd := exec.Command(bins.Path("postgres"), "-D", data,
-		"-k", dir,
+	cmd := exec.Command(c.bins.Path("postgres"), "-D", filepath.Join(c.dir, "data"),
+		"-k", c.dir,
 		"-c", "listen_addresses=",
 		"-c", fmt.Sprintf("port=%d", port),
 		"-c", "unix_socket_permissions=0700",
@@ -95,31 +122,38 @@ func StartTestCluster(ctx context.Context, dir string) (_ *TestCluster, err erro
 		"-c", "synchronous_commit=off",
 	)
 	cmd.Dir = "/"
-	cmd.Env = su.env(bins)
-	cmd.Stdout = logFile
-	cmd.Stderr = logFile
+	cmd.Env = c.su.env(c.bins)
+	cmd.Stdout = c.log
+	cmd.Stderr = c.log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGQUIT}
-	if su.switched {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: su.uid, Gid: su.gid, Groups: su.groups}
+	if c.su.switched {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: c.su.uid, Gid: c.su.gid, Groups: c.su.groups}
 	}
+	logPath := filepath.Join(c.dir, logName)
+	offset := fileSize(logPath)
 	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("pgserver: test cluster: start postgres: %w", err)
+		return fmt.Errorf("pgserver: test cluster: start postgres: %w", err)
 	}
-	c := &TestCluster{dir: dir, cmd: cmd, done: make(chan struct{}), log: logFile}
+	done := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
-		close(c.done)
+		close(done)
 	}()
-	if err := waitReady(ctx, socket, 60*time.Second, c.done); err != nil {
-		c.halt()
-		logFile.Close()
-		if t := logTail(logPath, 0); t != "" {
-			return nil, fmt.Errorf("pgserver: test cluster: %w; %s says: %s", err, logPath, t)
-		}
-		return nil, fmt.Errorf("pgserver: test cluster: %w", err)
+	c.mu.Lock()
+	c.cmd, c.done = cmd, done
+	c.mu.Unlock()
+	socket, err := socketPath(c.dir)
+	if err == nil {
+		err = waitReady(ctx, socket, 60*time.Second, done)
 	}
-	return c, nil
+	if err != nil {
+		c.halt()
+		if t := logTail(logPath, offset); t != "" {
+			return fmt.Errorf("pgserver: test cluster: %w; %s says: %s", err, logPath, t)
+		}
+		return fmt.Errorf("pgserver: test cluster: %w", err)
+	}
+	return nil
 }
 
 // Dir returns the cluster's directory, which also holds its socket.
@@ -146,19 +180,33 @@ func (c *TestCluster) Stop() error {
 	return c.stopErr
 }
 
+// Halt stops the server (fast shutdown: open sessions are ended) and
+// waits for it to exit, keeping the cluster's files, so that Start can
+// run it again: a test's way to take the database away and bring it
+// back. Halting a halted cluster does nothing.
+func (c *TestCluster) Halt() { c.halt() }
+
+// Start runs the server of a halted cluster again and returns once it
+// accepts connections (ctx bounds the wait). Starting a running cluster is
+// an error (its socket is taken).
+func (c *TestCluster) Start(ctx context.Context) error { return c.start(ctx) }
+
 // halt stops the server process: SIGINT (fast shutdown), then SIGQUIT
 // (immediate) after 30 s, then SIGKILL after 10 s more.
 func (c *TestCluster) halt() {
+	c.mu.Lock()
+	cmd, done := c.cmd, c.done
+	c.mu.Unlock()
 	for _, step := range []struct {
 		sig  syscall.Signal
 		wait time.Duration
 	}{{syscall.SIGINT, 30 * time.Second}, {syscall.SIGQUIT, 10 * time.Second}, {syscall.SIGKILL, time.Minute}} {
-		if err := c.cmd.Process.Signal(step.sig); err != nil && errors.Is(err, os.ErrProcessDone) {
-			<-c.done
+		if err := cmd.Process.Signal(step.sig); err != nil && errors.Is(err, os.ErrProcessDone) {
+			<-done
 			return
 		}
 		select {
-		case <-c.done:
+		case <-done:
 			return
 		case <-time.After(step.wait):
 		}
