@@ -34,6 +34,13 @@ type Heartbeat struct {
 	// SchemaVersion is the newest migration the instance's release knows
 	// (the last of Migrations).
 	SchemaVersion int
+	// SkipRecovery leaves the running attempts of dead instances alone.
+	// An engine sets it while its own heartbeats have not been renewed
+	// without a break for DeadAfter since they failed (a database
+	// outage): the others' heartbeats are stale by the same outage, and
+	// their attempts in flight are not theirs to lose. False (the zero
+	// value) recovers them.
+	SkipRecovery bool
 }
 
 // HeartbeatResult is what one beat did.
@@ -68,7 +75,7 @@ const heartbeatSQL = `
 		UPDATE job_attempts SET lease_expires_at = (SELECT at FROM t) - interval '1 millisecond'
 		WHERE id IN (
 			SELECT a.id FROM engine_instances i JOIN job_attempts a ON a.lease_owner = i.id AND a.status = 'running'
-			WHERE i.heartbeat_at < (SELECT at FROM t) - ? * interval '1 microsecond' AND i.id <> ?
+			WHERE NOT ?::boolean AND i.heartbeat_at < (SELECT at FROM t) - ? * interval '1 microsecond' AND i.id <> ?
 			  AND a.lease_expires_at >= (SELECT at FROM t)
 			FOR UPDATE OF a SKIP LOCKED)
 		RETURNING 1
@@ -91,7 +98,7 @@ func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (HeartbeatResult, e
 		Expired      int64
 	}
 	err := s.db.WithContext(ctx).Raw(heartbeatSQL, hb.ID, hb.Version, hb.SchemaVersion,
-		hb.DeadAfter.Microseconds(), hb.ID, NotifyChannel).Scan(&row).Error
+		hb.SkipRecovery, hb.DeadAfter.Microseconds(), hb.ID, NotifyChannel).Scan(&row).Error
 	if err != nil {
 		return HeartbeatResult{}, translate("models: heartbeat", err)
 	}

@@ -78,6 +78,12 @@ func TestHeartbeatExpiresTheLeasesOfDeadInstances(t *testing.T) {
 	}
 	age("dead", 25*time.Second)
 	age("live", 15*time.Second)
+	// A beat that skips recovery (its instance's own beats just failed)
+	// leaves the dead instance's attempt alone.
+	if quiet, err := store.Heartbeat(ctx, models.Heartbeat{ID: "self", DeadAfter: 20 * time.Second,
+		Version: "v-self", SchemaVersion: 32, SkipRecovery: true}); err != nil || quiet.Expired != 0 {
+		t.Errorf("a beat skipping recovery: %+v, %v; want nothing handed over", quiet, err)
+	}
 	handed := beat("self")
 	if handed.Expired != 1 {
 		t.Errorf("%d attempts handed over, want the dead instance's one", handed.Expired)

@@ -49,6 +49,11 @@ type clockState struct {
 	// latest successful one was sent.
 	beaten   bool
 	lastBeat time.Time
+	// failing says the latest beat failed; quietUntil (own clock) is when
+	// the beats, renewed again after failing or a gap of DeadAfter,
+	// recover dead instances again (models.Heartbeat.SkipRecovery).
+	failing    bool
+	quietUntil time.Time
 	// offset is the latest measured offset (database − own clock).
 	offset time.Duration
 	// warned says the offset is above offsetWarning (logged once).

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sked/models"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -256,6 +258,40 @@ func TestHeartbeatNotRenewedStopsClaiming(t *testing.T) {
 		}
 		if got := x.started(); len(got) != 1 || !got[0].Equal(t0.Add(35*time.Second)) {
 			t.Errorf("started at %v, want once at the renewed beat (%s)", got, t0.Add(35*time.Second))
+		}
+	})
+}
+
+// TestHeartbeatAfterAnOutageRecoversNoOne: the beats of an instance whose
+// own heartbeat failed (a database outage) leave the others' attempts
+// alone for DeadAfter once renewed, since the others' heartbeats are stale
+// by the same outage; the beats before the outage and those DeadAfter
+// after it recover dead instances.
+func TestHeartbeatAfterAnOutageRecoversNoOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := &memStore{}
+		_, _, _ = startMem(t, store, Config{}, &timedExecutor{})
+		synctest.Wait()
+		store.setDB(0, errors.New("database unreachable"))
+		time.Sleep(30 * time.Second) // the outage, from t0 to t0+30s
+		synctest.Wait()
+		store.setDB(0, nil)
+		time.Sleep(30 * time.Second)
+		synctest.Wait()
+		store.mu.Lock()
+		beats := append([]models.Heartbeat(nil), store.beats...)
+		store.mu.Unlock()
+		// t0: recovers; t0+5s … t0+30s: fail (recovery not asked for
+		// after the first failure); t0+35s … t0+50s: renewed, quiet for
+		// DeadAfter (20 s) after the first renewed beat; t0+55s on:
+		// recover again.
+		var skips []bool
+		for _, b := range beats {
+			skips = append(skips, b.SkipRecovery)
+		}
+		want := []bool{false, false, true, true, true, true, true, true, true, true, true, false, false}
+		if !slices.Equal(skips, want) {
+			t.Errorf("SkipRecovery of the beats %v, want %v", skips, want)
 		}
 	})
 }

@@ -51,13 +51,24 @@ func (e *Engine) heartbeat() {
 func (e *Engine) beat() bool {
 	ctx, cancel := context.WithTimeout(e.bgCtx, e.cfg.HeartbeatInterval)
 	defer cancel()
+	before := e.own.Now()
 	e.clockMu.Lock()
 	last, beaten := e.clockState.lastBeat, e.clockState.beaten
+	// After its own beats failed (or stopped for DeadAfter), this
+	// instance does not judge the others for DeadAfter: their heartbeats
+	// may be stale by the same database outage, and their attempts in
+	// flight go on.
+	if e.clockState.failing || beaten && before.Sub(last) >= e.cfg.DeadAfter {
+		e.clockState.quietUntil = before.Add(e.cfg.DeadAfter)
+	}
+	quiet := before.Before(e.clockState.quietUntil)
 	e.clockMu.Unlock()
-	before := e.own.Now()
 	res, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, DeadAfter: e.cfg.DeadAfter,
-		Version: e.cfg.Version, SchemaVersion: e.schemaVersion})
+		Version: e.cfg.Version, SchemaVersion: e.schemaVersion, SkipRecovery: quiet})
 	after := e.own.Now()
+	e.clockMu.Lock()
+	e.clockState.failing = err != nil
+	e.clockMu.Unlock()
 	if err != nil {
 		if e.bgCtx.Err() == nil {
 			e.logger.Warn("engine: heartbeat failed", "instance", e.id, "err", err)

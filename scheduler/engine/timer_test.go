@@ -27,6 +27,8 @@ type memStore struct {
 	finished int
 	released []int64
 	// dbAhead is how far the database's clock is ahead of the test's;
+	// beats are the heartbeats asked for, in order.
+	beats []models.Heartbeat
 	// beatErr, when set, fails the heartbeats.
 	dbAhead time.Duration
 	beatErr error
@@ -143,9 +145,10 @@ func (s *memStore) Prune(context.Context, time.Time, models.Retention) (models.P
 
 // Heartbeat answers with the database's clock: the test's clock (the
 // bubble's, under synctest) moved by dbAhead.
-func (s *memStore) Heartbeat(context.Context, models.Heartbeat) (models.HeartbeatResult, error) {
+func (s *memStore) Heartbeat(_ context.Context, hb models.Heartbeat) (models.HeartbeatResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.beats = append(s.beats, hb)
 	if s.beatErr != nil {
 		return models.HeartbeatResult{}, s.beatErr
 	}
