@@ -139,26 +139,7 @@ func setup() error {
 // ends. It fails t when PostgreSQL cannot be started.
 func DSN(t testing.TB) string {
 	t.Helper()
-	once.Do(func() { setupErr = setup() })
-	if setupErr != nil {
-		t.Fatal(setupErr)
-	}
-	createMu.Lock()
-	counter++
-	name := fmt.Sprintf("sked_t%d_%s", counter, randomSuffix())
-	// The template must have no connections while it is copied, and copies
-	// made at the same moment get in each other's way: one at a time.
-	_, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + template + `"`)
-	createMu.Unlock()
-	if err != nil {
-		t.Fatalf("testdb: create database: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`); err != nil {
-			t.Errorf("testdb: drop database %s: %v", name, err)
-		}
-	})
-	return dsnFor(name)
+	return newDatabase(t, "sked_t", true)
 }
 
 // EmptyDSN returns the DSN of a new, empty database of t's own (no
@@ -167,15 +148,29 @@ func DSN(t testing.TB) string {
 // when PostgreSQL cannot be started.
 func EmptyDSN(t testing.TB) string {
 	t.Helper()
+	return newDatabase(t, "sked_e", false)
+}
+
+// newDatabase creates a database named prefix, a counter and a random
+// suffix, a copy of the migrated template when migrated is true (else an
+// empty one), drops it when t ends and returns its DSN. It starts the
+// test process's server on first use.
+func newDatabase(t testing.TB, prefix string, migrated bool) string {
+	t.Helper()
 	once.Do(func() { setupErr = setup() })
 	if setupErr != nil {
 		t.Fatal(setupErr)
 	}
 	createMu.Lock()
 	counter++
-	name := fmt.Sprintf("sked_e%d_%s", counter, randomSuffix())
-	// One CREATE DATABASE at a time: two copying template1 at once fail.
-	_, err := admin.Exec(`CREATE DATABASE "` + name + `"`)
+	name := fmt.Sprintf("%s%d_%s", prefix, counter, randomSuffix())
+	create := `CREATE DATABASE "` + name + `"`
+	if migrated {
+		create += ` TEMPLATE "` + template + `"`
+	}
+	// A template must have no connections while it is copied, and copies
+	// made at the same moment get in each other's way: one at a time.
+	_, err := admin.Exec(create)
 	createMu.Unlock()
 	if err != nil {
 		t.Fatalf("testdb: create database: %v", err)
