@@ -174,6 +174,8 @@ func apiCode(status int) string {
 		return "RequestEntityTooLarge"
 	case http.StatusMethodNotAllowed:
 		return "MethodNotAllowed"
+	case http.StatusServiceUnavailable:
+		return "ServiceUnavailable"
 	}
 	if status >= 500 {
 		return "InternalServerError"
