@@ -188,6 +188,12 @@ func (s *Store) AuditedThen(ctx context.Context, op string, fn func(tx *Store) (
 			return nil
 		})
 		if err != nil && (beforeCommit && (errors.Is(err, ErrUnavailable) || lostConnection(err)) || pgconn.SafeToRetry(err)) {
+			// The server went away (a restart, a failover): the pool's
+			// other connections to it are as dead as this one, and the
+			// retry must not take one of them.
+			if s.guard != nil {
+				s.guard.dropAll()
+			}
 			return lostBeforeCommit{err}
 		}
 		return err
