@@ -22,7 +22,8 @@ func (s *Server) healthz(c echo.Context) error {
 func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.CheckReady(ctx); err != nil {
+	st, err := s.store.Readiness(ctx)
+	if err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": err.Error()})
 	}
 	if s.engineReady != nil {
@@ -33,7 +34,7 @@ func (s *Server) readyz(c echo.Context) error {
 	body := map[string]string{"status": "ready"}
 	// A newer schema (beside a newer release) or contract migrations that
 	// wait leave the instance ready; "schema" says so.
-	if st, err := s.store.SchemaStatus(ctx); err == nil && st.Notice() != "" {
+	if st.Notice() != "" {
 		body["schema"] = st.Notice()
 	}
 	return c.JSON(http.StatusOK, body)

@@ -463,15 +463,22 @@ func (s *Store) SchemaStatus(ctx context.Context) (SchemaStatus, error) {
 // ErrReadOnly (a standby or a read-only server, see checkWritable in
 // readiness.go) or ErrNotMigrated (the schema is behind).
 func (s *Store) CheckReady(ctx context.Context) error {
+	_, err := s.Readiness(ctx)
+	return err
+}
+
+// Readiness is CheckReady that also returns the schema's status it read
+// (for SchemaStatus.Notice), so that a readiness probe reads it once.
+func (s *Store) Readiness(ctx context.Context) (SchemaStatus, error) {
 	if err := s.checkWritable(ctx); err != nil {
-		return err
+		return SchemaStatus{}, err
 	}
 	st, err := s.SchemaStatus(ctx)
 	if err != nil {
-		return err
+		return st, err
 	}
 	if len(st.Missing) > 0 {
-		return fmt.Errorf("models: schema version %d lacks migrations %v: %w", st.Version, st.Missing, ErrNotMigrated)
+		return st, fmt.Errorf("models: schema version %d lacks migrations %v: %w", st.Version, st.Missing, ErrNotMigrated)
 	}
-	return nil
+	return st, nil
 }
