@@ -109,6 +109,29 @@ func startSked(t *testing.T, dataDir string, opts ...func(*Config)) (string, fun
 	return "", nil
 }
 
+// waitReady waits until the server at base answers /readyz with 200: a
+// server answers 503 from its start until its engine has written its first
+// heartbeat. It fails the test with the last answer after 30 s.
+func waitReady(t *testing.T, base string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(base + "/readyz")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+			err = fmt.Errorf("status %d: %s", resp.StatusCode, body)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s/readyz not 200 within 30 s: %v", base, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // artifactsDir is where browser screenshots go: $SKED_ARTIFACTS_DIR or
 // test-artifacts/ in the repository.
 func artifactsDir(t *testing.T) string {

@@ -2,8 +2,7 @@ package main
 
 import (
 	"errors"
-	"net/http"
-	"strings"
+		"strings"
 	"testing"
 	"time"
 
@@ -92,14 +91,7 @@ func TestServeBehindAPooler(t *testing.T) {
 		base, stop := startSked(t, env["SKED_DATA_DIR"], func(c *Config) {
 			c.DatabaseURL, c.DatabasePooler, c.ListenDatabaseURL = pooled, models.PoolerTransaction, listen
 		})
-		resp, err := http.Get(base + "/readyz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("listen URL %q: /readyz = %d, want 200", listen, resp.StatusCode)
-		}
+		waitReady(t, base)
 		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
