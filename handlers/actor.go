@@ -10,9 +10,13 @@ import (
 // ctxTokenID is the context key of the id of the request's API token.
 const ctxTokenID = "token_id"
 
+// ctxRoleMemo is the context key of the request's catalog.RoleMemo.
+const ctxRoleMemo = "role_memo"
+
 // actorOf is who makes the request's change: its user (of the session or
 // the API token), the token, and the client's address (behind trusted
-// proxies, the one they name: see clientIPExtractor).
+// proxies, the one they name: see clientIPExtractor), with the request's
+// memo of its roles.
 func actorOf(c echo.Context) catalog.Actor {
 	a := catalog.Actor{Addr: c.RealIP(), Via: catalog.ViaWeb}
 	if u := currentUser(c); u != nil {
@@ -21,6 +25,14 @@ func actorOf(c echo.Context) catalog.Actor {
 	if id, ok := c.Get(ctxTokenID).(int64); ok {
 		a.TokenID, a.Via = id, catalog.ViaAPI
 	}
+	// One memo per request: the route's check and the write's read the
+	// roles once.
+	memo, ok := c.Get(ctxRoleMemo).(*catalog.RoleMemo)
+	if !ok {
+		memo = &catalog.RoleMemo{}
+		c.Set(ctxRoleMemo, memo)
+	}
+	a.Roles = memo
 	return a
 }
 

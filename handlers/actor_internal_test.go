@@ -13,7 +13,8 @@ import (
 )
 
 // TestActorOf: the actor of a request is its user, its token (API) and
-// the client's address as the trusted proxies name it.
+// the client's address as the trusted proxies name it, with one memo of
+// its roles for the whole request.
 func TestActorOf(t *testing.T) {
 	e := echo.New()
 	e.IPExtractor = echo.IPExtractor(clientIPExtractor([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}))
@@ -34,7 +35,12 @@ func TestActorOf(t *testing.T) {
 		if tc.token {
 			c.Set(ctxTokenID, int64(7))
 		}
-		if got := actorOf(c); got != tc.want {
+		got := actorOf(c)
+		if got.Roles == nil || actorOf(c).Roles != got.Roles {
+			t.Errorf("%s: actorOf's role memo = %p, then %p; want one memo for the request", tc.name, got.Roles, actorOf(c).Roles)
+		}
+		got.Roles = nil
+		if got != tc.want {
 			t.Errorf("%s: actorOf = %+v, want %+v", tc.name, got, tc.want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/scheduler/recurrence"
 )
 
 // listJobs answers GET …/jobs, optionally filtered on state.
@@ -168,10 +169,15 @@ func (s *Server) listHistory(c echo.Context) error {
 }
 
 // armJobOf writes one stored job of coll as the API answers it.
+// The workspace's calendars are read only when the job excludes some.
 func (s *Server) armJobOf(c echo.Context, coll *models.CollectionRow, j *models.Job) (armJob, error) {
-	cals, err := s.catalog.WorkspaceCalendars(c.Request().Context(), coll.WorkspaceID)
-	if err != nil {
-		return armJob{}, err
+	job, perr := parseStoredJob(j)
+	var cals recurrence.Calendars
+	if perr == nil && job.ExcludesCalendars() {
+		var err error
+		if cals, err = s.catalog.WorkspaceCalendars(c.Request().Context(), coll.WorkspaceID); err != nil {
+			return armJob{}, err
+		}
 	}
-	return toARMJob(coll, j, s.clock(), cals), nil
+	return armJobFrom(coll, j, job, perr, s.clock(), cals), nil
 }

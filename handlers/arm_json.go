@@ -108,8 +108,19 @@ type armStatus struct {
 // of the collection's workspace) compute the next execution time of a job
 // the engine has not scheduled yet.
 func toARMJob(coll *models.CollectionRow, j *models.Job, now time.Time, cals recurrence.Calendars) armJob {
+	job, err := parseStoredJob(j)
+	return armJobFrom(coll, j, job, err, now, cals)
+}
+
+// parseStoredJob parses the stored definition of j.
+func parseStoredJob(j *models.Job) (*jobdef.Job, error) {
+	return jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
+}
+
+// armJobFrom is toARMJob with the definition of j parsed (job, or the
+// parse's error err: the definition is then written as stored).
+func armJobFrom(coll *models.CollectionRow, j *models.Job, job *jobdef.Job, err error, now time.Time, cals recurrence.Calendars) armJob {
 	props := json.RawMessage(j.Definition)
-	job, err := jobdef.ParseWith(j.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
 	if err == nil {
 		job.State, job.StateNote = jobdef.State(j.State), j.StateNote
 		props = job.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: recurrence.WallInstant})

@@ -39,6 +39,27 @@ BEGIN
     RETURN NULL;
 END $$;
 
+-- Name: job_facets_of(text, json, text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.job_facets_of(name text, definition json, state_note text) RETURNS TABLE(search text, time_zone text, calendar_excludes jsonb)
+    LANGUAGE sql STABLE ROWS 1 PARALLEL SAFE
+    AS $$
+SELECT lower(
+           name
+           || ' ' || coalesce(definition -> 'action' -> 'request' ->> 'uri', '')
+           || ' ' || coalesce(definition -> 'action' -> 'queueMessage' ->> 'storageAccount', '')
+           || ' ' || coalesce(definition -> 'action' -> 'queueMessage' ->> 'queueName', '')
+           || ' ' || coalesce(definition -> 'action' -> 'serviceBusQueueMessage' ->> 'namespace', '')
+           || ' ' || coalesce(definition -> 'action' -> 'serviceBusQueueMessage' ->> 'queueName', '')
+           || ' ' || coalesce(definition -> 'action' -> 'serviceBusTopicMessage' ->> 'namespace', '')
+           || ' ' || coalesce(definition -> 'action' -> 'serviceBusTopicMessage' ->> 'topicPath', '')
+           || ' ' || coalesce(definition -> 'action' -> 'errorAction' -> 'request' ->> 'uri', '')
+           || ' ' || state_note
+       ),
+       coalesce(definition -> 'recurrence' ->> 'timeZone', ''),
+       lower((definition::jsonb #> '{recurrence,calendars,exclude}')::text)::jsonb
+$$;
+
 -- Name: jobs_abandon(); Type: FUNCTION; Schema: public; Owner: -
 
 CREATE FUNCTION public.jobs_abandon() RETURNS trigger
@@ -407,10 +428,11 @@ WITH (autovacuum_vacuum_scale_factor='0.02', autovacuum_vacuum_insert_scale_fact
 
 CREATE VIEW public.job_facets_derived AS
  SELECT j.id AS job_id,
-    lower((((((((((((((((((((j.name)::text || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'request'::text) ->> 'uri'::text), ''::text)) || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'queueMessage'::text) ->> 'storageAccount'::text), ''::text)) || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'queueMessage'::text) ->> 'queueName'::text), ''::text)) || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'serviceBusQueueMessage'::text) ->> 'namespace'::text), ''::text)) || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'serviceBusQueueMessage'::text) ->> 'queueName'::text), ''::text)) || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'serviceBusTopicMessage'::text) ->> 'namespace'::text), ''::text)) || ' '::text) || COALESCE((((j.definition -> 'action'::text) -> 'serviceBusTopicMessage'::text) ->> 'topicPath'::text), ''::text)) || ' '::text) || COALESCE(((((j.definition -> 'action'::text) -> 'errorAction'::text) -> 'request'::text) ->> 'uri'::text), ''::text)) || ' '::text) || j.state_note)) AS search,
-    COALESCE(((j.definition -> 'recurrence'::text) ->> 'timeZone'::text), ''::text) AS time_zone,
-    (lower((((j.definition)::jsonb #> '{recurrence,calendars,exclude}'::text[]))::text))::jsonb AS calendar_excludes
-   FROM public.jobs j;
+    f.search,
+    f.time_zone,
+    f.calendar_excludes
+   FROM (public.jobs j
+     CROSS JOIN LATERAL public.job_facets_of((j.name)::text, j.definition, j.state_note) f(search, time_zone, calendar_excludes));
 
 -- Name: job_history; Type: TABLE; Schema: public; Owner: -
 

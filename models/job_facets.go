@@ -7,7 +7,8 @@ package models
 // path: the engine rewrites jobs rows twice per execution and never
 // changes these three, so it never touches job_facets.
 //
-// The expressions live in the view job_facets_derived (migration 0025).
+// The expressions live in the function job_facets_of (migration 0034),
+// which the view job_facets_derived and upsertJobs's statement use.
 // Every statement that inserts jobs or changes a job's name, definition or
 // state note is followed, in its transaction, by refreshJobFacets for the
 // jobs it wrote (upsertJobs, the one statement of SaveJob, SaveJobs and

@@ -47,6 +47,12 @@ type JobWrite struct {
 	// actor's name). When the write changes the state or the note, they
 	// become the job's StateChangedBy, and Now its StateChangedAt.
 	StateNote, StateBy string
+	// Locked, when not nil, is the job this write replaces as the caller
+	// read it with its lock (Store.ReadJobToChange with lock) in the
+	// transaction of the write: SaveJob then takes no lock of its own and
+	// compares the state with Locked's. nil: SaveJob locks the job it
+	// replaces itself.
+	Locked *JobToChange
 }
 
 // SaveJob creates or replaces a job in one transaction, sealing its
@@ -77,23 +83,30 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 // queue only there, at the end of their transactions (locks.go).
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	var before []jobdef.State // the replaced job's state
-	if err := tx.Raw(`SELECT state FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
+	if w.Locked != nil {
+		before = []jobdef.State{w.Locked.State}
+	} else if err := tx.Raw(`SELECT state FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
 		w.CollectionID, w.Name).Scan(&before).Error; err != nil {
 		return nil, false, err
 	}
 	if len(before) == 0 && w.MustExist {
 		return nil, false, ErrNotFound
 	}
-	up, err := s.upsertJobs(tx, []JobWrite{w}, nil)
-	if err != nil {
+	// The job as written, with its results (a replaced job keeps them),
+	// from the upsert's own statement.
+	var rows []struct {
+		Job
+		Inserted bool
+	}
+	if err := s.upsertJobsReturning(tx, []JobWrite{w}, nil, upsertReturnsJobs, func(chunk *gorm.DB) error {
+		return chunk.Scan(&rows).Error
+	}); err != nil {
 		return nil, false, err
 	}
-	created := up[0].Inserted
-	// The job as read back: with its results (a replaced job keeps them).
-	var j Job
-	if err := tx.Raw(`SELECT * FROM jobs_with_results WHERE id = ?`, up[0].ID).Scan(&j).Error; err != nil {
-		return nil, false, err
+	if len(rows) != 1 {
+		return nil, false, fmt.Errorf("upsert of job %q wrote %d rows", w.Name, len(rows))
 	}
+	j, created := rows[0].Job, rows[0].Inserted
 	// A replacement that keeps the job's state leaves the counts as they
 	// are, and does not queue for their row with every other writer of
 	// the collection.
@@ -103,6 +116,7 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 		}
 	}
 	if created {
+		up := []upserted{{ID: j.ID, CollectionID: j.JobCollectionID, Inserted: true}}
 		if err := checkJobQuota(tx, []JobWrite{w}, up); err != nil {
 			return nil, false, err
 		}
@@ -343,25 +357,57 @@ const upsertJobChunk = 1000
 // first), or replaces those that exist under their names, sealing their
 // secrets and scheduling them (newJobSchedule, jobScheduleSet), in chunks
 // of multi-row upserts so that thousands of jobs take a few statements.
-// In tx, it keeps what the store derives from each job with it: the
-// facets and results of the jobs of each chunk (refreshJobFacets,
-// ensureJobResults); the job counts of their collections are the
-// caller's (refreshJobCounts, after its last change of jobs). The caller
-// holds the locks of the jobs it replaces (saveJobTx its one job,
-// saveJobsTx every job of its writes in id order with lockJobsOfWrites,
-// see locks.go), so that the upsert waits for no job lock; a job results
-// row is made for the jobs it inserts. progress, when not nil, is
-// told how many writes are done after each chunk. It returns the ids of
-// the jobs written, in no particular order, each with its collection and
-// whether the upsert inserted it (a write of a name another transaction
-// created meanwhile replaces that job instead).
+// The same statement keeps what the store derives from each job: it
+// writes the facets of the jobs it wrote (job_facets_of, the expressions
+// of job_facets_derived) and the results rows of those it inserted; the
+// job counts of their collections are the caller's (refreshJobCounts,
+// after its last change of jobs). The caller holds the locks of the jobs
+// it replaces (saveJobTx its one job, saveJobsTx every job of its writes
+// in id order with lockJobsOfWrites, see locks.go), so that the upsert
+// waits for no job lock. progress, when not nil, is told how many writes
+// are done after each chunk. It returns the ids of the jobs written, in
+// no particular order, each with its collection and whether the upsert
+// inserted it (a write of a name another transaction created meanwhile
+// replaces that job instead).
 func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done int)) ([]upserted, error) {
+	var all []upserted
+	err := s.upsertJobsReturning(tx, writes, progress, upsertReturnsIDs, func(chunk *gorm.DB) error {
+		var rows []upserted
+		if err := chunk.Scan(&rows).Error; err != nil {
+			return err
+		}
+		all = append(all, rows...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// The answers of an upsert statement (upsertJobsReturning): each row's id,
+// collection and whether it was inserted; or the whole job as
+// jobs_with_results shows it (its results as they were: zero for a job
+// the statement inserts) with whether it was inserted.
+const (
+	upsertReturnsIDs  = `SELECT id, job_collection_id, inserted FROM up`
+	upsertReturnsJobs = `SELECT up.*, r.job_id AS result_id,
+		coalesce(r.execution_count, 0) AS execution_count, coalesce(r.failure_count, 0) AS failure_count,
+		coalesce(r.faulted_count, 0) AS faulted_count, coalesce(r.consecutive_faults, 0) AS consecutive_faults,
+		coalesce(r.last_occurrence_faulted, false) AS last_occurrence_faulted,
+		r.last_status, r.last_status_at, r.last_failed_at
+		FROM up LEFT JOIN job_results r ON r.job_id = up.id`
+)
+
+// upsertJobsReturning is upsertJobs with the answer of each chunk's
+// statement selected by returning (upsertReturnsIDs or
+// upsertReturnsJobs) and read by scan.
+func (s *Store) upsertJobsReturning(tx *gorm.DB, writes []JobWrite, progress func(done int), returning string, scan func(chunk *gorm.DB) error) error {
 	now := time.Now().UTC()
 	var (
 		sql   strings.Builder
 		args  []any
 		inRow = map[jobKey]bool{}
-		all   []upserted
 	)
 	flush := func(upTo int) error {
 		if len(args) == 0 {
@@ -370,8 +416,11 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 		// Who and when of a changed state or note are the chunk's last
 		// write's (one import: one writer, one clock).
 		last := writes[upTo-1]
-		var rows []upserted
-		if err := tx.Raw(`INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
+		// The facets and results rows are written by the same statement
+		// (its parts see the jobs through up, not through the table: a
+		// statement's parts share one snapshot), in id order.
+		err := scan(tx.Raw(`WITH up AS (
+			INSERT INTO jobs (job_collection_id, name, definition, secrets, state, ended_at,
 				schedule_base, needs_schedule, next_run_at, state_note, state_changed_by, state_changed_at) VALUES `+
 			sql.String()+`
 			ON CONFLICT (job_collection_id, lower(name)) DO UPDATE
@@ -379,25 +428,23 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 			    ended_at = CASE WHEN EXCLUDED.state IN ('completed', 'faulted')
 			                    THEN coalesce(jobs.ended_at, EXCLUDED.ended_at) END,
 			    updated_at = now(), `+jobScheduleSet("EXCLUDED.definition")+`, `+jobStateNoteSet+`
-			RETURNING id, job_collection_id, xmax = 0 AS inserted`,
-			append(args, last.StateBy, last.nowOr(now))...).Scan(&rows).Error; err != nil {
+			RETURNING *, xmax = 0 AS inserted
+		), facets AS (
+			INSERT INTO job_facets (job_id, search, time_zone, calendar_excludes)
+			SELECT up.id, f.search, f.time_zone, f.calendar_excludes
+			FROM up CROSS JOIN LATERAL job_facets_of(up.name, up.definition, up.state_note) f ORDER BY up.id
+			ON CONFLICT (job_id) DO UPDATE
+			SET search = excluded.search, time_zone = excluded.time_zone, calendar_excludes = excluded.calendar_excludes
+			WHERE (job_facets.search, job_facets.time_zone, job_facets.calendar_excludes)
+			      IS DISTINCT FROM (excluded.search, excluded.time_zone, excluded.calendar_excludes)
+		), results AS (
+			INSERT INTO job_results (job_id) SELECT id FROM up WHERE inserted ORDER BY id
+			ON CONFLICT (job_id) DO NOTHING
+		) `+returning,
+			append(args, last.StateBy, last.nowOr(now))...))
+		if err != nil {
 			return err
 		}
-		ids := make([]int64, len(rows))
-		var inserted []int64
-		for i, r := range rows {
-			ids[i] = r.ID
-			if r.Inserted {
-				inserted = append(inserted, r.ID)
-			}
-		}
-		if err := refreshJobFacets(tx, ids); err != nil {
-			return err
-		}
-		if err := ensureJobResults(tx, inserted); err != nil {
-			return err
-		}
-		all = append(all, rows...)
 		sql.Reset()
 		args = args[:0]
 		clear(inRow)
@@ -409,7 +456,7 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 	for i, w := range writes {
 		sealed, err := s.box.seal(w.Secrets)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		wnow := w.nowOr(now)
 		state, ended := w.stateAndEnd(wnow)
@@ -418,7 +465,7 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 		key := w.key()
 		if inRow[key] || len(args) >= upsertJobChunk*12 {
 			if err := flush(i); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if len(args) > 0 {
@@ -430,8 +477,5 @@ func (s *Store) upsertJobs(tx *gorm.DB, writes []JobWrite, progress func(done in
 			sched.NextRunAt, note.Note, note.By, note.At)
 		inRow[key] = true
 	}
-	if err := flush(len(writes)); err != nil {
-		return nil, err
-	}
-	return all, nil
+	return flush(len(writes))
 }

@@ -61,12 +61,13 @@ func (s *Store) JobsWithSecrets(ctx context.Context, collectionID int64) (map[st
 }
 
 // JobToChange is what a write reads of the job it replaces: its id, its
-// name as stored, its definition (the audit log's "before"), its state
+// name as stored, its state, its definition (the audit log's "before"), its state
 // note and its opened secrets (which a replacing definition that leaves
 // them out keeps).
 type JobToChange struct {
 	ID         int64
 	Name       string
+	State      jobdef.State
 	Definition json.RawMessage
 	StateNote  string
 	Secrets    jobdef.Secrets
@@ -80,13 +81,14 @@ type JobToChange struct {
 // it replaces (locks.go). Without lock it is a plain read, which a writer
 // may use to prepare its write before it takes the lock.
 func (s *Store) ReadJobToChange(ctx context.Context, collectionID int64, name string, lock bool) (*JobToChange, error) {
-	q := `SELECT id, name, definition, state_note, secrets FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`
+	q := `SELECT id, name, state, definition, state_note, secrets FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?)`
 	if lock {
 		q += ` FOR NO KEY UPDATE`
 	}
 	var rows []struct {
 		ID         int64
 		Name       string
+		State      jobdef.State
 		Definition json.RawMessage
 		StateNote  string
 		Secrets    []byte
@@ -102,5 +104,5 @@ func (s *Store) ReadJobToChange(ctx context.Context, collectionID int64, name st
 	if err != nil {
 		return nil, fmt.Errorf("models: read job to change: job %d: %w", r.ID, err)
 	}
-	return &JobToChange{ID: r.ID, Name: r.Name, Definition: r.Definition, StateNote: r.StateNote, Secrets: sec}, nil
+	return &JobToChange{ID: r.ID, Name: r.Name, State: r.State, Definition: r.Definition, StateNote: r.StateNote, Secrets: sec}, nil
 }

@@ -1,6 +1,12 @@
 package catalog
 
-import "context"
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"sked/models"
+)
 
 // Actor is who makes a change: the signed-in user of a page, the user of
 // an API token, the command line, or a named part of Sked itself
@@ -28,8 +34,57 @@ type Actor struct {
 	// Via is the way the change came: ViaAPI, ViaWeb or ViaCLI ("" for
 	// Sked itself).
 	Via string
+	// Roles, when not nil, remembers the roles RoleOf finds for this
+	// actor, so that the checks of one request (its route's, then its
+	// write's) read the memberships and the token once; nil: every check
+	// reads them.
+	Roles *RoleMemo
 	// system marks the actors System makes.
 	system bool
+}
+
+// RoleMemo keeps the roles RoleOf found for one actor, by workspace
+// (case-insensitively). A memo lives for one request: a role changed
+// meanwhile by someone else is what the next request sees; every write of
+// the catalog empties it (a write may change the actor's own roles). The zero RoleMemo is empty and
+// ready; it is safe for concurrent use.
+type RoleMemo struct {
+	mu    sync.Mutex
+	roles map[string]models.Role
+}
+
+// role returns the role remembered for workspaceID.
+func (m *RoleMemo) role(workspaceID string) (models.Role, bool) {
+	if m == nil {
+		return "", false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.roles[strings.ToLower(workspaceID)]
+	return r, ok
+}
+
+// forget empties the memo.
+func (m *RoleMemo) forget() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	clear(m.roles)
+}
+
+// remember keeps role for workspaceID.
+func (m *RoleMemo) remember(workspaceID string, role models.Role) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.roles == nil {
+		m.roles = map[string]models.Role{}
+	}
+	m.roles[strings.ToLower(workspaceID)] = role
 }
 
 // The ways a change comes (Actor.Via).

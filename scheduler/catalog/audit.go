@@ -134,6 +134,9 @@ func (c *Catalog) auditedThen(ctx context.Context, actor Actor, rec *record, wri
 	// write again; appends to Parts must not survive it).
 	given := *rec
 	given.Parts = slices.Clip(rec.Parts)
+	// A write may change the actor's roles (a membership, a token, a
+	// workspace): the request reads them again after it.
+	defer actor.Roles.forget()
 	tries := 0
 	err := c.store.AuditedThen(ctx, "catalog: "+string(rec.Op), func(tx *models.Store) ([]models.AuditEntry, error) {
 		if tries++; tries > 1 {

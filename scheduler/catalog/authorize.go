@@ -85,7 +85,8 @@ func (e *ForbiddenError) Error() string {
 // when it says who it is: the command line without --user (ViaCLI, run by
 // someone with the database's URL) and Sked itself (System); any other,
 // the zero Actor first, has no role (""). A token that does
-// not cover the workspace gives a *ForbiddenError with OutOfScope.
+// not cover the workspace gives a *ForbiddenError with OutOfScope. The
+// role found is kept in actor.Roles, and read from it when it is there.
 func (c *Catalog) RoleOf(ctx context.Context, actor Actor, workspaceID string) (models.Role, error) {
 	if actor.UserID == 0 {
 		if actor.Via == ViaCLI || actor.system {
@@ -93,11 +94,15 @@ func (c *Catalog) RoleOf(ctx context.Context, actor Actor, workspaceID string) (
 		}
 		return "", nil
 	}
+	if role, ok := actor.Roles.role(workspaceID); ok {
+		return role, nil
+	}
 	role, err := c.store.RoleIn(ctx, workspaceID, actor.UserID)
 	if err != nil {
 		return "", fmt.Errorf("authorize: %w", err)
 	}
 	if actor.TokenID == 0 || role == "" {
+		actor.Roles.remember(workspaceID, role)
 		return role, nil
 	}
 	scope, err := c.tokenScope(ctx, actor)
@@ -107,7 +112,9 @@ func (c *Catalog) RoleOf(ctx context.Context, actor Actor, workspaceID string) (
 	if !scope.Covers(workspaceID) {
 		return "", &ForbiddenError{Workspace: workspaceID, Need: models.RoleReader, Token: true, OutOfScope: true}
 	}
-	return role.Min(scope.Role), nil
+	role = role.Min(scope.Role)
+	actor.Roles.remember(workspaceID, role)
+	return role, nil
 }
 
 // Authorize is the one authorisation function of Sked (SPEC §13.4): it

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"sked/models"
@@ -34,5 +35,40 @@ func TestZeroActorHasNoRights(t *testing.T) {
 	}
 	if kind != string(models.ActorSystem) || name != "setup" {
 		t.Errorf("a system actor's change is audited as %s %q, want system \"setup\"", kind, name)
+	}
+}
+
+// TestRoleMemoKeepsARequestsRoles checks an actor's RoleMemo: the role
+// RoleOf found is what the rest of the request sees, also after someone
+// else changed it, until a write of the catalog empties the memo.
+func TestRoleMemoKeepsARequestsRoles(t *testing.T) {
+	e := newEnv(t)
+	sys := catalog.System("test")
+	bob, err := e.cat.CreateUser(e.ctx, sys, models.NewUser{Username: "bob", Password: "password123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := models.DefaultWorkspaceID
+	if _, _, err := e.cat.PutMember(e.ctx, sys, true, ws, "bob", models.RoleEditor); err != nil {
+		t.Fatal(err)
+	}
+	a := catalog.Actor{UserID: bob.ID, UserName: "bob", Via: catalog.ViaWeb, Roles: &catalog.RoleMemo{}}
+	if role, err := e.cat.RoleOf(e.ctx, a, ws); err != nil || role != models.RoleEditor {
+		t.Fatalf("bob's role = %q, %v; want editor", role, err)
+	}
+	if _, _, err := e.cat.PutMember(e.ctx, sys, true, ws, "bob", models.RoleReader); err != nil {
+		t.Fatal(err)
+	}
+	if role, err := e.cat.RoleOf(e.ctx, a, strings.ToUpper(ws)); err != nil || role != models.RoleEditor {
+		t.Errorf("bob's role within the request = %q, %v; want editor (remembered)", role, err)
+	}
+	if role, err := e.cat.RoleOf(e.ctx, catalog.Actor{UserID: bob.ID, Via: catalog.ViaWeb}, ws); err != nil || role != models.RoleReader {
+		t.Errorf("bob's role without a memo = %q, %v; want reader", role, err)
+	}
+	if _, _, err := e.cat.PutCollection(e.ctx, a, ref("rg", "jc"), []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if role, err := e.cat.RoleOf(e.ctx, a, ws); err != nil || role != models.RoleReader {
+		t.Errorf("bob's role after a write of the request = %q, %v; want reader (read again)", role, err)
 	}
 }

@@ -155,7 +155,8 @@ func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name 
 	}
 	var keep jobdef.Secrets
 	if cur != nil {
-		keep, rec.Before = cur.Secrets, cur.Definition
+		// Locked: the store takes no second lock of the job.
+		keep, rec.Before, w.Locked = cur.Secrets, cur.Definition, cur
 	}
 	w.MustExist, w.StateBy = how == savePatch, by
 	rec.After, rec.Secrets = w.Definition, changedSecrets(keep, w.Secrets)
