@@ -2,7 +2,7 @@ package main
 
 import (
 	"errors"
-		"strings"
+	"strings"
 	"testing"
 	"time"
 
