@@ -59,6 +59,7 @@ func ReadJobForm(f url.Values) JobForm {
 		TimeZone:         strings.TrimSpace(f.Get("time_zone")),
 		Frequency:        f.Get("frequency"),
 		Interval:         strings.TrimSpace(f.Get("interval")),
+		Window:           strings.TrimSpace(f.Get("window")),
 		End:              f.Get("end"),
 		Count:            strings.TrimSpace(f.Get("count")),
 		EndTime:          f.Get("end_time"),
@@ -222,6 +223,9 @@ func (f JobForm) BuilderJSON() []byte {
 		}
 		if f.TimeZone != "" {
 			rec["timeZone"] = f.TimeZone
+		}
+		if f.Window != "" {
+			rec["window"] = f.Window
 		}
 		sched := map[string]any{}
 		put := func(key string, show bool, v []int) {
@@ -409,6 +413,7 @@ func JobFormFrom(job *jobdef.Job) (jf JobForm, unsupported string) {
 		jf.TimeZone = r.TimeZone
 		jf.Frequency = string(r.Frequency)
 		jf.Interval = strconv.Itoa(r.Interval)
+		jf.Window = r.WindowText
 		jf.End = "never"
 		if r.Count > 0 {
 			jf.End, jf.Count = "count", strconv.Itoa(r.Count)

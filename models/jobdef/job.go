@@ -154,7 +154,16 @@ type Recurrence struct {
 	Location *time.Location
 	// Calendars is recurrence.calendars (extension, SPEC §13.6), or nil.
 	Calendars *Calendars
+	// Window is recurrence.window (extension, SPEC §16.1): each
+	// occurrence is due at a stable offset in [time, time+Window), whole
+	// seconds, at most MaxWindow; zero (the default) runs every occurrence
+	// at its time. WindowText is the window as given, "" when absent.
+	Window     time.Duration
+	WindowText string
 }
+
+// MaxWindow is the longest recurrence.window.
+const MaxWindow = time.Hour
 
 // Schedule is the advanced schedule. Every list is de-duplicated and keeps the
 // order of first appearance; a nil list means the element was not given.

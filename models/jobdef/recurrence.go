@@ -64,7 +64,34 @@ func parseRecurrence(raw json.RawMessage, ps *problems) *Recurrence {
 	if craw, ok := o.get("calendars"); ok {
 		r.Calendars = parseCalendars(craw, ps)
 	}
+	r.Window, r.WindowText = parseWindow(o, ps)
 	return r
+}
+
+// parseWindow reads recurrence.window: an ISO 8601 duration of whole
+// seconds from PT0S to MaxWindow. Whether it is shorter than the gaps
+// between the occurrences is checked with the compiled rule
+// (recurrence.Rule.CheckWindow).
+func parseWindow(o object, ps *problems) (time.Duration, string) {
+	const path = "recurrence.window"
+	s, ok := stringField(o, "window", path, ps)
+	if !ok {
+		return 0, ""
+	}
+	d, err := ParseISODuration(s)
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(s), "-"):
+		ps.add(path, fmt.Sprintf("%q is negative: give PT0S to PT1H", s))
+	case err != nil:
+		ps.add(path, fmt.Sprintf("%q is not an ISO 8601 duration (e.g. PT5M)", s))
+	case d%time.Second != 0:
+		ps.add(path, fmt.Sprintf("%q is not a whole number of seconds", s))
+	case d > MaxWindow:
+		ps.add(path, fmt.Sprintf("%q is over the maximum of PT1H", s))
+	default:
+		return d, s
+	}
+	return 0, ""
 }
 
 // ParseRecurrence reads and validates a recurrence object on its own (for

@@ -15,7 +15,8 @@ import (
 // 09:00–16:45", "On the first and last Friday of every month at 05:15
 // (Europe/Berlin)". Elements the schedule leaves out are described with the
 // values they default to (from the anchor). The zone is named unless it is
-// UTC; count and endTime are appended (", 10 times", ", until …").
+// UTC; count, endTime and the spread window are appended (", 10 times",
+// ", until …", ", spread over 5 minutes").
 func (r *Rule) Description() string {
 	var b strings.Builder
 	if r.once {
@@ -31,6 +32,9 @@ func (r *Rule) Description() string {
 		}
 		if r.hasUntil {
 			b.WriteString(", until " + r.fmtLocal(r.until))
+		}
+		if w := r.job.Recurrence.Window; w >= time.Second {
+			b.WriteString(", spread over " + formatSpan(w))
 		}
 	}
 	if len(r.cals) > 0 {

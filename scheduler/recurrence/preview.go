@@ -81,6 +81,8 @@ func (res *Result) UnmarshalJSON(data []byte) error {
 // with the path "n". Fewer than n occurrences come back when the job ends
 // sooner (count, endTime, or a schedule with no further date). The job's state
 // is not applied (a disabled job is previewed as if enabled, with a warning).
+// A job with recurrence.window shows its occurrences' due times when
+// opts is keyed (Options.SpreadKey), its nominal times otherwise.
 //
 // Typical wiring:
 //
@@ -109,10 +111,23 @@ func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, e
 	if err != nil {
 		return Result{}, fmt.Errorf("preview: %w", err)
 	}
+	if err := r.CheckWindow(now); err != nil {
+		return Result{}, fmt.Errorf("preview: %w", err)
+	}
 	occ := r.take(n)
 	res := Result{Occurrences: make([]time.Time, len(occ)), Description: r.Description(), Warnings: r.warnings(occ, n)}
+	sp := Spread{}
+	if w := job.Recurrence; w != nil && w.Window >= 2*time.Second {
+		if opts.Keyed {
+			sp = Spread{Window: w.Window, Key: opts.SpreadKey}
+		} else {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"Each run starts at a fixed moment within %s after the times shown (recurrence.window); the moment is fixed when the job is saved.",
+				formatSpan(w.Window)))
+		}
+	}
 	for i, o := range occ {
-		res.Occurrences[i] = time.Unix(o.at, 0).In(r.zone.loc)
+		res.Occurrences[i] = sp.Due(time.Unix(o.at, 0).In(r.zone.loc))
 	}
 	return res, nil
 }

@@ -81,6 +81,13 @@ type Options struct {
 	// recurrence.calendars names one that is not here does not compile
 	// (a *problem.List naming recurrence.calendars.exclude[i]).
 	Calendars Calendars
+	// SpreadKey, when Keyed, is the stored job's id, the key of its
+	// offsets in its recurrence.window (Spread): a preview then shows when
+	// each occurrence is due. Unkeyed (a job not stored yet), a preview of
+	// a job with a window shows the nominal times and says that each run
+	// starts within the window.
+	SpreadKey uint64
+	Keyed     bool
 }
 
 // CompileWith is Compile for a job that may exclude calendars: their days
