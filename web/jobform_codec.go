@@ -235,10 +235,12 @@ func (f JobForm) BuilderJSON() []byte {
 		}
 		put("minutes", f.Frequency != "minute", f.Minutes)
 		put("hours", f.Frequency != "minute" && f.Frequency != "hour", f.Hours)
-		if f.Frequency == "week" && len(f.WeekDays) > 0 {
+		// With frequency second every element limits the seconds that run.
+		second := f.Frequency == string(jobdef.Second)
+		if (f.Frequency == "week" || second) && len(f.WeekDays) > 0 {
 			sched["weekDays"] = f.WeekDays
 		}
-		monthly := f.Frequency == "month" || f.Frequency == "year"
+		monthly := f.Frequency == "month" || f.Frequency == "year" || second
 		put("monthDays", monthly, f.MonthDays)
 		if monthly && len(f.Occurrences) > 0 {
 			var occ []map[string]any
@@ -252,7 +254,7 @@ func (f JobForm) BuilderJSON() []byte {
 			}
 			sched["monthlyOccurrences"] = occ
 		}
-		put("months", f.Frequency == "year", f.Months)
+		put("months", f.Frequency == "year" || second, f.Months)
 		if len(sched) > 0 {
 			rec["schedule"] = sched
 		}

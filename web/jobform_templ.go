@@ -1233,7 +1233,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, "</div><div data-show-freq=\"minute hour day week month year\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, "</div><div data-show-freq=\"second minute hour day week month year\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1245,7 +1245,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 104, "</div><div data-show-freq=\"minute hour day week month year\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 104, "</div><div data-show-freq=\"second minute hour day week month year\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1261,7 +1261,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 106, "</div></div><div data-show-freq=\"minute hour day week month year\" class=\"space-y-3\"><fieldset><legend class=\"text-sm font-medium\">Ends</legend><div class=\"mt-1 flex flex-wrap gap-4\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 106, "</div></div><div data-show-freq=\"second minute hour day week month year\" class=\"space-y-3\"><fieldset><legend class=\"text-sm font-medium\">Ends</legend><div class=\"mt-1 flex flex-wrap gap-4\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1331,7 +1331,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "</div><fieldset data-show-freq=\"hour day week month year\"><legend class=\"text-sm font-medium\">At minutes</legend>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "</div><fieldset data-show-freq=\"second hour day week month year\"><legend class=\"text-sm font-medium\">At minutes</legend>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1347,7 +1347,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "</fieldset><fieldset data-show-freq=\"day week month year\"><legend class=\"text-sm font-medium\">At hours</legend>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "</fieldset><fieldset data-show-freq=\"second day week month year\"><legend class=\"text-sm font-medium\">At hours</legend>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1363,7 +1363,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 117, "</fieldset><fieldset data-show-freq=\"week\"><legend class=\"text-sm font-medium\">On week days</legend><div class=\"mt-1 flex flex-wrap gap-3\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 117, "</fieldset><fieldset data-show-freq=\"week second\"><legend class=\"text-sm font-medium\">On week days</legend><div class=\"mt-1 flex flex-wrap gap-3\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1417,7 +1417,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 124, "</fieldset><fieldset data-show-freq=\"month year\"><legend class=\"text-sm font-medium\">On days of the month</legend><div class=\"mt-1 grid grid-cols-7 gap-1\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 124, "</fieldset><fieldset data-show-freq=\"month year second\"><legend class=\"text-sm font-medium\">On days of the month</legend><div class=\"mt-1 grid grid-cols-7 gap-1\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1481,7 +1481,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 133, "</fieldset><fieldset data-show-freq=\"month year\"><legend class=\"text-sm font-medium\">On week days of the month</legend><div class=\"mt-1 space-y-1\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 133, "</fieldset><fieldset data-show-freq=\"month year second\"><legend class=\"text-sm font-medium\">On week days of the month</legend><div class=\"mt-1 space-y-1\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1571,7 +1571,7 @@ func jobBuilder(f JobForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 144, "</fieldset><fieldset data-show-freq=\"year\"><legend class=\"text-sm font-medium\">In months</legend><div class=\"mt-1 grid grid-cols-6 gap-1\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 144, "</fieldset><fieldset data-show-freq=\"year second\"><legend class=\"text-sm font-medium\">In months</legend><div class=\"mt-1 grid grid-cols-6 gap-1\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

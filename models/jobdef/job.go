@@ -15,8 +15,9 @@ const (
 // Frequency is the unit of a recurrence, always lowercase.
 type Frequency string
 
-// The frequencies of SPEC §1.
+// The frequencies of SPEC §1, and Second (extension, SPEC §16.5).
 const (
+	Second Frequency = "second"
 	Minute Frequency = "minute"
 	Hour   Frequency = "hour"
 	Day    Frequency = "day"
@@ -26,10 +27,12 @@ const (
 )
 
 // MaxInterval returns the largest interval allowed for the frequency
-// (minute/hour 1000, day 548, week 78, month 18, year 1), or 0 for an
-// unknown frequency.
+// (second 86,400, minute/hour 1000, day 548, week 78, month 18, year 1),
+// or 0 for an unknown frequency.
 func (f Frequency) MaxInterval() int {
 	switch f {
+	case Second:
+		return 86400
 	case Minute, Hour:
 		return 1000
 	case Day:

@@ -172,7 +172,7 @@ func TestValidationMessages(t *testing.T) {
 		{"recurrence type", `{` + testAction + `,"recurrence":[]}`, []string{"recurrence: must be an object, not an array"}},
 		{"frequency missing", `{` + testAction + `,"recurrence":{"interval":2}}`, []string{"recurrence.frequency: is required"}},
 		{"frequency unknown", `{` + testAction + `,"recurrence":{"frequency":"fortnight"}}`, []string{
-			`recurrence.frequency: "fortnight" is not one of minute, hour, day, week, month, year`}},
+			`recurrence.frequency: "fortnight" is not one of second, minute, hour, day, week, month, year`}},
 		{"frequency type", `{` + testAction + `,"recurrence":{"frequency":7}}`, []string{"recurrence.frequency: must be a string, not a number"}},
 		{"interval over the maximum", `{` + testAction + `,"recurrence":{"frequency":"minute","interval":2000}}`, []string{
 			`recurrence.interval: 2000 is over the maximum of 1000 for frequency "minute"`}},
