@@ -257,11 +257,11 @@ func refOccurrences(job *jobdef.Job, created time.Time, n int, horizon time.Time
 			if !slices.Contains(hours, p.Hour()) || !dayOK(p) {
 				continue
 			}
+			base := int(p.Sub(aw) / time.Second) // the hour's start, in seconds from the anchor
 			for _, m := range minutes {
 				for sec := 0; sec < 60; sec++ {
-					w := time.Date(p.Year(), p.Month(), p.Day(), p.Hour(), m, sec, 0, time.UTC)
-					if aligned(int(w.Sub(aw) / time.Second)) {
-						add(w)
+					if aligned(base + m*60 + sec) {
+						add(time.Date(p.Year(), p.Month(), p.Day(), p.Hour(), m, sec, 0, time.UTC))
 					}
 				}
 			}
