@@ -81,8 +81,8 @@ func (res *Result) UnmarshalJSON(data []byte) error {
 // with the path "n". Fewer than n occurrences come back when the job ends
 // sooner (count, endTime, or a schedule with no further date). The job's state
 // is not applied (a disabled job is previewed as if enabled, with a warning).
-// A job with recurrence.window shows its occurrences' due times when
-// opts is keyed (Options.SpreadKey), its nominal times otherwise.
+// A job with recurrence.window shows its nominal times and a warning (its
+// id, the key of its offsets, is not known).
 //
 // Typical wiring:
 //
@@ -97,6 +97,10 @@ func Preview(job *jobdef.Job, now time.Time, n int) (Result, error) {
 
 // PreviewWith is Preview for a job that may exclude calendars (opts): the
 // warnings then name the occurrences moved or skipped, with the reason.
+// For a stored job (opts.Keyed, with its id as opts.SpreadKey) the
+// occurrences of a job with recurrence.window are when each is due. A
+// window not shorter than the gap between two occurrences is a
+// *problem.List naming recurrence.window.
 func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, error) {
 	if err := checkPreviewCount(n); err != nil {
 		return Result{}, err
