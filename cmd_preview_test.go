@@ -72,7 +72,7 @@ func TestPreviewCommandInvalidInput(t *testing.T) {
 		want  []string
 	}{
 		{"bad job", []string{"preview"}, `{"recurrence": {"frequency": "weak", "interval": 0}}`,
-			[]string{`recurrence.frequency: "weak" is not one of minute, hour, day, week, month, year`, "recurrence.interval: 0 is below the minimum of 1", "action: is required"}},
+			[]string{`recurrence.frequency: "weak" is not one of second, minute, hour, day, week, month, year`, "recurrence.interval: 0 is below the minimum of 1", "action: is required"}},
 		{"not JSON", []string{"preview"}, `{`, nil},
 		{"empty input", []string{"preview"}, ``, nil},
 		{"bad now and n", []string{"preview", "--now", "tomorrow", "-n", "1001"}, seedDaily,

@@ -88,7 +88,18 @@ func (s *Server) previewFor(c echo.Context, row *models.CollectionRow, body []by
 		pv.Problems = []string{"The workspace's calendars cannot be read: " + err.Error()}
 		return pv
 	}
-	res, err := recurrence.PreviewWith(job, now, n, recurrence.Options{Calendars: cals})
+	opts := recurrence.Options{Calendars: cals}
+	if job.Recurrence != nil && job.Recurrence.Window > 0 {
+		// A stored job's id keys its spread window's offsets: the
+		// preview of an edit shows when each run is due, as the engine
+		// will run it (a new job's offsets are fixed when it is saved).
+		if name := jobFormName(c); name != "" {
+			if j, err := s.store.JobByName(c.Request().Context(), row.ID, name); err == nil {
+				opts.SpreadKey, opts.Keyed = uint64(j.ID), true
+			}
+		}
+	}
+	res, err := recurrence.PreviewWith(job, now, n, opts)
 	if ve := problem.As(err); ve != nil {
 		fields, _ := web.JobFormErrors(ve, false)
 		for k, v := range fields {
@@ -111,6 +122,15 @@ func (s *Server) previewFor(c echo.Context, row *models.CollectionRow, body []by
 	pv.Occurrences = web.PreviewOccurrencesOf(job, res.Occurrences, now)
 	pv.Calendar = web.NewCalendarDays(job, now, cals)
 	return pv
+}
+
+// jobFormName is the name of the job a form edits: its name field, else
+// the job the path names; "" while a new job has none.
+func jobFormName(c echo.Context) string {
+	if name := strings.TrimSpace(c.FormValue("name")); name != "" {
+		return name
+	}
+	return c.Param("job")
 }
 
 // onlyActionProblems reports whether every problem is in the action.

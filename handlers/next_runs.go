@@ -12,8 +12,8 @@ import (
 )
 
 // nextOccurrences returns up to n next occurrences of a stored job as the
-// engine will run them (plan.Upcoming, the engine's planner), in the job's
-// zone. A job that is not enabled has none. cals are the calendars of the
+// engine will run them (plan.Upcoming, the engine's planner: when each is
+// due, its spread window applied), in the job's zone. A job that is not enabled has none. cals are the calendars of the
 // job's workspace (nil is enough for a job that excludes none).
 func nextOccurrences(j *models.JobDetail, job *jobdef.Job, now time.Time, n int, cals recurrence.Calendars) []time.Time {
 	if job == nil {
@@ -24,7 +24,7 @@ func nextOccurrences(j *models.JobDetail, job *jobdef.Job, now time.Time, n int,
 	compile := func(base time.Time) (plan.Rule, error) {
 		return recurrence.CompileWith(job, base, recurrence.Options{Calendars: cals})
 	}
-	out := plan.Upcoming(st, compile, now, n)
+	out := plan.Upcoming(st, recurrence.SpreadOf(job, j.ID), compile, now, n)
 	zone := job.Location()
 	for i := range out {
 		out[i] = out[i].In(zone)

@@ -65,11 +65,23 @@ type JobPlan struct {
 // PlannedRun is an occurrence to start at once: its first MainAction
 // attempt is inserted as running, leased to the claiming engine.
 type PlannedRun struct {
-	// ExpectedTime is the occurrence's scheduled instant.
+	// ExpectedTime is the occurrence's scheduled instant (its identity).
 	ExpectedTime time.Time
+	// DueAt is when it was due: ExpectedTime shifted by the job's spread
+	// window (SPEC §16.1), from which its lateness is measured; the zero
+	// value means ExpectedTime.
+	DueAt time.Time
 	// Lease is how long the claiming engine may hold the attempt before
 	// another engine considers it interrupted.
 	Lease time.Duration
+}
+
+// Due returns when the run was due: DueAt, or ExpectedTime when unset.
+func (r *PlannedRun) Due() time.Time {
+	if r.DueAt.IsZero() {
+		return r.ExpectedTime
+	}
+	return r.DueAt
 }
 
 // ClaimRequest tells ClaimDue what to claim.
@@ -388,7 +400,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 		}
 		byID[j.ID] = j
 		bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
-			RunAt: plan.Run.ExpectedTime, LeaseUS: plan.Run.Lease.Microseconds(), end: plan.End, description: plan.Description})
+			RunAt: plan.Run.ExpectedTime, DueAt: plan.Run.Due(), LeaseUS: plan.Run.Lease.Microseconds(), end: plan.End, description: plan.Description})
 	}
 	started, err := applyBulk(tx, req, bulk, byID, evs)
 	if err != nil {

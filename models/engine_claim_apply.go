@@ -37,7 +37,7 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 		a := ClaimedAttempt{
 			JobID: j.ID, JobCollectionID: j.JobCollectionID, SigningAt: j.SigningAt,
 			Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
-			Attempt: 1, Occurrence: occurrences + 1, DueAt: plan.Run.ExpectedTime, StartedAt: req.Now,
+			Attempt: 1, Occurrence: occurrences + 1, DueAt: plan.Run.Due(), StartedAt: req.Now,
 		}
 		var ids []struct {
 			ID             int64
@@ -110,6 +110,9 @@ type bulkPlan struct {
 	Sched int64      `json:"sched"`
 	Occ   int64      `json:"occ"`
 	RunAt time.Time  `json:"run_at"`
+	// DueAt is when the occurrence RunAt was due (RunAt shifted by the
+	// job's spread window).
+	DueAt time.Time `json:"due_at"`
 	// LeaseUS is the attempt's lease in microseconds (see leaseEndSQL).
 	LeaseUS int64 `json:"lease_us"`
 	// end, when not empty, ends the job in that state if its occurrence
@@ -141,11 +144,11 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	err = tx.Raw(`
 		WITH p AS (
 			SELECT * FROM json_to_recordset(?::json)
-				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, lease_us bigint)
+				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, due_at timestamptz, lease_us bigint)
 		), ins AS (
 			INSERT INTO job_attempts
 				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
-			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', run_at, ?, `+leaseEndSQL("lease_us")+`, ?::timestamptz FROM p
+			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', due_at, ?, `+leaseEndSQL("lease_us")+`, ?::timestamptz FROM p
 			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
 			RETURNING id, job_id, lease_expires_at
 		)
@@ -177,7 +180,7 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 		}
 		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
 			SigningAt: j.SigningAt, Definition: j.Definition, Secrets: j.Secrets,
-			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.RunAt,
+			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.DueAt,
 			StartedAt: req.Now, LeaseExpiresAt: *r.LeaseExpiresAt})
 	}
 	return out, nil

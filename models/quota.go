@@ -35,6 +35,8 @@ func (r Recurrence) Shortest() time.Duration {
 	day := 24 * time.Hour
 	var d time.Duration
 	switch r.Frequency {
+	case jobdef.Second:
+		return n * time.Second
 	case jobdef.Minute:
 		return n * time.Minute
 	case jobdef.Hour:

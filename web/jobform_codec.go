@@ -59,6 +59,7 @@ func ReadJobForm(f url.Values) JobForm {
 		TimeZone:         strings.TrimSpace(f.Get("time_zone")),
 		Frequency:        f.Get("frequency"),
 		Interval:         strings.TrimSpace(f.Get("interval")),
+		Window:           strings.TrimSpace(f.Get("window")),
 		End:              f.Get("end"),
 		Count:            strings.TrimSpace(f.Get("count")),
 		EndTime:          f.Get("end_time"),
@@ -223,6 +224,9 @@ func (f JobForm) BuilderJSON() []byte {
 		if f.TimeZone != "" {
 			rec["timeZone"] = f.TimeZone
 		}
+		if f.Window != "" {
+			rec["window"] = f.Window
+		}
 		sched := map[string]any{}
 		put := func(key string, show bool, v []int) {
 			if show && len(v) > 0 {
@@ -231,10 +235,12 @@ func (f JobForm) BuilderJSON() []byte {
 		}
 		put("minutes", f.Frequency != "minute", f.Minutes)
 		put("hours", f.Frequency != "minute" && f.Frequency != "hour", f.Hours)
-		if f.Frequency == "week" && len(f.WeekDays) > 0 {
+		// With frequency second every element limits the seconds that run.
+		second := f.Frequency == string(jobdef.Second)
+		if (f.Frequency == "week" || second) && len(f.WeekDays) > 0 {
 			sched["weekDays"] = f.WeekDays
 		}
-		monthly := f.Frequency == "month" || f.Frequency == "year"
+		monthly := f.Frequency == "month" || f.Frequency == "year" || second
 		put("monthDays", monthly, f.MonthDays)
 		if monthly && len(f.Occurrences) > 0 {
 			var occ []map[string]any
@@ -248,7 +254,7 @@ func (f JobForm) BuilderJSON() []byte {
 			}
 			sched["monthlyOccurrences"] = occ
 		}
-		put("months", f.Frequency == "year", f.Months)
+		put("months", f.Frequency == "year" || second, f.Months)
 		if len(sched) > 0 {
 			rec["schedule"] = sched
 		}
@@ -409,6 +415,7 @@ func JobFormFrom(job *jobdef.Job) (jf JobForm, unsupported string) {
 		jf.TimeZone = r.TimeZone
 		jf.Frequency = string(r.Frequency)
 		jf.Interval = strconv.Itoa(r.Interval)
+		jf.Window = r.WindowText
 		jf.End = "never"
 		if r.Count > 0 {
 			jf.End, jf.Count = "count", strconv.Itoa(r.Count)

@@ -44,6 +44,7 @@ var jobFormLabels = map[string]string{
 	"recurrence.frequency":                   "Repeat every",
 	"recurrence.interval":                    "Interval",
 	"recurrence.timeZone":                    "Time zone",
+	"recurrence.window":                      "Spread window",
 	"recurrence.count":                       "Number of runs",
 	"recurrence.endTime":                     "End",
 	"recurrence.cron":                        "Cron line",
@@ -100,7 +101,7 @@ func JobFormSentence(path, message string) string {
 // preview updates: every field JobFormErrors may key but the job's name,
 // which only Save checks.
 var JobFormSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
-	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout"}
+	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout", "window"}
 
 // formErrorSlot maps a job JSON path to the slot of the form that shows
 // its problem ("" for none: the problem is listed above the form).
@@ -139,6 +140,8 @@ func formErrorSlot(path string) string {
 		return "frequency"
 	case "recurrence.interval":
 		return "interval"
+	case "recurrence.window":
+		return "window"
 	case "recurrence.count", "recurrence.endTime":
 		return "end"
 	case "recurrence.schedule.minutes":

@@ -12,8 +12,10 @@ type JobForm struct {
 	Tenant, Audience, ClientID, Secret       string
 	StartTime, TimeZone                      string
 	Frequency, Interval, End, Count, EndTime string
-	Minutes, Hours, MonthDays, Months        []int
-	WeekDays                                 []string
+	// Window is recurrence.window, the spread window (ISO 8601).
+	Window                            string
+	Minutes, Hours, MonthDays, Months []int
+	WeekDays                          []string
 	// Occurrences are "n:weekday" ("-1:friday" is the last Friday).
 	Occurrences                          []string
 	RetryType, RetryInterval, RetryCount string

@@ -16,8 +16,8 @@ import (
 // from the end beyond L and nL). count, endTime and timeZone are not part of
 // the line, nor are calendars: the line is the schedule they apply to.
 func CronOf(rec *Recurrence) (string, bool) {
-	if rec == nil || rec.Interval != 1 || rec.Schedule.IsEmpty() {
-		return "", false
+	if rec == nil || rec.Interval != 1 || rec.Schedule.IsEmpty() || rec.Frequency == Second {
+		return "", false // cron counts minutes: a job every second has no line
 	}
 	s := rec.Schedule
 	minute := "*" // frequency minute: every minute of the hours given

@@ -266,6 +266,7 @@ func TestCronRoundTrip(t *testing.T) {
 		`{"frequency":"month","schedule":{"monthDays":[13],"monthlyOccurrences":[{"day":"friday"}],"hours":5,"minutes":0}}`, // Friday the 13th
 		`{"frequency":"month","schedule":{"monthlyOccurrences":[{"day":"friday","occurrence":-2}],"hours":5,"minutes":0}}`,  // second to last
 		`{"frequency":"hour","schedule":{"hours":[5]}}`,                                                                     // anchor's minute
+		`{"frequency":"second","schedule":{"hours":[5],"minutes":[0]}}`,                                                     // every second of 05:00
 	} {
 		job, err := Parse(cronJob(rec))
 		if err != nil {

@@ -15,8 +15,9 @@ const (
 // Frequency is the unit of a recurrence, always lowercase.
 type Frequency string
 
-// The frequencies of SPEC §1.
+// The frequencies of SPEC §1, and Second (extension, SPEC §16.5).
 const (
+	Second Frequency = "second"
 	Minute Frequency = "minute"
 	Hour   Frequency = "hour"
 	Day    Frequency = "day"
@@ -26,10 +27,12 @@ const (
 )
 
 // MaxInterval returns the largest interval allowed for the frequency
-// (minute/hour 1000, day 548, week 78, month 18, year 1), or 0 for an
-// unknown frequency.
+// (second 86,400, minute/hour 1000, day 548, week 78, month 18, year 1),
+// or 0 for an unknown frequency.
 func (f Frequency) MaxInterval() int {
 	switch f {
+	case Second:
+		return 86400
 	case Minute, Hour:
 		return 1000
 	case Day:
@@ -154,7 +157,16 @@ type Recurrence struct {
 	Location *time.Location
 	// Calendars is recurrence.calendars (extension, SPEC §13.6), or nil.
 	Calendars *Calendars
+	// Window is recurrence.window (extension, SPEC §16.1): each
+	// occurrence is due at a stable offset in [time, time+Window), whole
+	// seconds, at most MaxWindow; zero (the default) runs every occurrence
+	// at its time. WindowText is the window as given, "" when absent.
+	Window     time.Duration
+	WindowText string
 }
+
+// MaxWindow is the longest recurrence.window.
+const MaxWindow = time.Hour
 
 // Schedule is the advanced schedule. Every list is de-duplicated and keeps the
 // order of first appearance; a nil list means the element was not given.

@@ -116,6 +116,9 @@ func (j *Job) marshalRecurrence(opts MarshalOptions) json.RawMessage {
 		cw.str("onExcluded", string(c.OnExcluded))
 		w.raw("calendars", cw.done())
 	}
+	if r.WindowText != "" {
+		w.str("window", r.WindowText)
+	}
 	return w.done()
 }
 

@@ -172,7 +172,7 @@ func TestValidationMessages(t *testing.T) {
 		{"recurrence type", `{` + testAction + `,"recurrence":[]}`, []string{"recurrence: must be an object, not an array"}},
 		{"frequency missing", `{` + testAction + `,"recurrence":{"interval":2}}`, []string{"recurrence.frequency: is required"}},
 		{"frequency unknown", `{` + testAction + `,"recurrence":{"frequency":"fortnight"}}`, []string{
-			`recurrence.frequency: "fortnight" is not one of minute, hour, day, week, month, year`}},
+			`recurrence.frequency: "fortnight" is not one of second, minute, hour, day, week, month, year`}},
 		{"frequency type", `{` + testAction + `,"recurrence":{"frequency":7}}`, []string{"recurrence.frequency: must be a string, not a number"}},
 		{"interval over the maximum", `{` + testAction + `,"recurrence":{"frequency":"minute","interval":2000}}`, []string{
 			`recurrence.interval: 2000 is over the maximum of 1000 for frequency "minute"`}},
@@ -239,6 +239,16 @@ func TestValidationMessages(t *testing.T) {
 			`recurrence.schedule.weekDays: can only be used with frequency "week"`,
 			`state: "on" is not one of enabled, disabled`,
 			"action: is required"}},
+		{"window too long", `{` + testAction + `,"recurrence":{"frequency":"day","window":"PT2H"}}`, []string{
+			`recurrence.window: "PT2H" is over the maximum of PT1H`}},
+		{"window negative", `{` + testAction + `,"recurrence":{"frequency":"day","window":"-PT5M"}}`, []string{
+			`recurrence.window: "-PT5M" is negative: give PT0S to PT1H`}},
+		{"window garbage", `{` + testAction + `,"recurrence":{"frequency":"day","window":"5 minutes"}}`, []string{
+			`recurrence.window: "5 minutes" is not an ISO 8601 duration (e.g. PT5M)`}},
+		{"window fraction", `{` + testAction + `,"recurrence":{"frequency":"day","window":"PT1.5S"}}`, []string{
+			`recurrence.window: "PT1.5S" is not a whole number of seconds`}},
+		{"window type", `{` + testAction + `,"recurrence":{"frequency":"day","window":300}}`, []string{
+			`recurrence.window: must be a string, not a number`}},
 		{"ARM paths are relative to properties", `{"properties":{"recurrence":{"frequency":"day","schedule":{"weekDays":"monday"}}}}`, []string{
 			`recurrence.schedule.weekDays: can only be used with frequency "week"`, "action: is required"}},
 	}
@@ -256,6 +266,31 @@ func TestValidationMessages(t *testing.T) {
 				t.Errorf("\n got:\n%s\nwant:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestRecurrenceWindow: recurrence.window is read, kept as given and
+// written back; absent is zero.
+func TestRecurrenceWindow(t *testing.T) {
+	for _, tc := range []struct {
+		window string
+		want   time.Duration
+	}{{"PT5M", 5 * time.Minute}, {"PT0S", 0}, {"PT1H", time.Hour}, {"pt90s", 90 * time.Second}, {"", 0}} {
+		rec := `{"frequency":"day"}`
+		if tc.window != "" {
+			rec = `{"frequency":"day","window":"` + tc.window + `"}`
+		}
+		job, err := Parse([]byte(`{` + testAction + `,"recurrence":` + rec + `}`))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.window, err)
+		}
+		if job.Recurrence.Window != tc.want || job.Recurrence.WindowText != tc.window {
+			t.Errorf("%q: window %v %q, want %v", tc.window, job.Recurrence.Window, job.Recurrence.WindowText, tc.want)
+		}
+		out := string(job.MarshalProperties(MarshalOptions{}))
+		if has := strings.Contains(out, `"window":"`+tc.window+`"`); has != (tc.window != "") {
+			t.Errorf("%q: marshalled %s", tc.window, out)
+		}
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 // frequencyAliases maps accepted spellings to frequencies. The seeds write
 // "monthly" in one example, so the -ly forms are accepted too.
 var frequencyAliases = map[string]Frequency{
-	"minute": Minute, "hour": Hour, "day": Day, "week": Week, "month": Month, "year": Year,
-	"minutely": Minute, "hourly": Hour, "daily": Day, "weekly": Week, "monthly": Month, "yearly": Year,
+	"second": Second, "minute": Minute, "hour": Hour, "day": Day, "week": Week, "month": Month, "year": Year,
+	"secondly": Second, "minutely": Minute, "hourly": Hour, "daily": Day, "weekly": Week, "monthly": Month, "yearly": Year,
 }
 
 // parseRecurrence reads and validates the recurrence object.
@@ -28,7 +28,7 @@ func parseRecurrence(raw json.RawMessage, ps *problems) *Recurrence {
 		if f, ok := frequencyAliases[strings.ToLower(strings.TrimSpace(s))]; ok {
 			r.Frequency = f
 		} else {
-			ps.add("recurrence.frequency", fmt.Sprintf("%q is not one of minute, hour, day, week, month, year", s))
+			ps.add("recurrence.frequency", fmt.Sprintf("%q is not one of second, minute, hour, day, week, month, year", s))
 		}
 	} else if _, present := o.get("frequency"); !present {
 		ps.add("recurrence.frequency", "is required")
@@ -64,7 +64,34 @@ func parseRecurrence(raw json.RawMessage, ps *problems) *Recurrence {
 	if craw, ok := o.get("calendars"); ok {
 		r.Calendars = parseCalendars(craw, ps)
 	}
+	r.Window, r.WindowText = parseWindow(o, ps)
 	return r
+}
+
+// parseWindow reads recurrence.window: an ISO 8601 duration of whole
+// seconds from PT0S to MaxWindow. Whether it is shorter than the gaps
+// between the occurrences is checked with the compiled rule
+// (recurrence.Rule.CheckWindow).
+func parseWindow(o object, ps *problems) (time.Duration, string) {
+	const path = "recurrence.window"
+	s, ok := stringField(o, "window", path, ps)
+	if !ok {
+		return 0, ""
+	}
+	d, err := ParseISODuration(s)
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(s), "-"):
+		ps.add(path, fmt.Sprintf("%q is negative: give PT0S to PT1H", s))
+	case err != nil:
+		ps.add(path, fmt.Sprintf("%q is not an ISO 8601 duration (e.g. PT5M)", s))
+	case d%time.Second != 0:
+		ps.add(path, fmt.Sprintf("%q is not a whole number of seconds", s))
+	case d > MaxWindow:
+		ps.add(path, fmt.Sprintf("%q is over the maximum of PT1H", s))
+	default:
+		return d, s
+	}
+	return 0, ""
 }
 
 // ParseRecurrence reads and validates a recurrence object on its own (for
@@ -125,7 +152,9 @@ func parseSchedule(raw json.RawMessage, freq Frequency, ps *problems) *Schedule 
 	s.MonthlyOccurrences = occurrencesElement(o, p+"monthlyOccurrences", ps)
 	s.Months = intElement(o, "months", p+"months", 1, 12, false, ps)
 
-	if freq != "" {
+	// With frequency second every element limits which seconds run, as
+	// RFC 5545's BYxxx rules limit FREQ=SECONDLY.
+	if freq != "" && freq != Second {
 		if len(s.WeekDays) > 0 && freq != Week {
 			ps.add(p+"weekDays", `can only be used with frequency "week"`)
 		}

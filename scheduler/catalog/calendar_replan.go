@@ -35,7 +35,7 @@ func (c *Catalog) afterCalendarChange(ctx context.Context, workspaceID, name str
 			continue // the engine reports jobs it cannot plan
 		}
 		var next *time.Time
-		if t, ok := rule.Next(now); ok {
+		if t, ok := firstDueAfter(rule, recurrence.SpreadOf(job, j.ID), now); ok {
 			next = &t
 		}
 		if next != nil && next.Equal(*j.NextRunAt) {
@@ -46,4 +46,17 @@ func (c *Catalog) afterCalendarChange(ctx context.Context, workspaceID, name str
 		}
 	}
 	return nil
+}
+
+// firstDueAfter returns when the first occurrence of rule due after now
+// is due, with the spread sp applied, and false when there is none.
+func firstDueAfter(rule *recurrence.Rule, sp recurrence.Spread, now time.Time) (time.Time, bool) {
+	t, ok := rule.Next(now.Add(-sp.Window))
+	for ok && !sp.Due(t).After(now) {
+		t, ok = rule.Next(t)
+	}
+	if !ok {
+		return time.Time{}, false
+	}
+	return sp.Due(t), true
 }

@@ -127,7 +127,9 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 				freq := jobdef.Frequency("")
 				if mr.Frequency == nil {
 					add(path+".frequency", "is required")
-				} else if f := jobdef.Frequency(strings.ToLower(strings.TrimSpace(*mr.Frequency))); f.MaxInterval() > 0 {
+				} else if f := jobdef.Frequency(strings.ToLower(strings.TrimSpace(*mr.Frequency))); f.MaxInterval() > 0 && f != jobdef.Second {
+					// "second" waits for the job_collections CHECK on
+					// max_recurrence_frequency to allow it (a migration).
 					freq = f
 				} else {
 					add(path+".frequency", "%q is not one of minute, hour, day, week, month, year", *mr.Frequency)

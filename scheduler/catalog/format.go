@@ -20,6 +20,8 @@ func formatGap(d time.Duration) string {
 		return plural(int64(d/time.Hour), "hour")
 	case d%time.Minute == 0:
 		return plural(int64(d/time.Minute), "minute")
+	case d%time.Second == 0:
+		return plural(int64(d/time.Second), "second")
 	}
 	return d.String()
 }

@@ -232,6 +232,9 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 	if err != nil {
 		return models.JobWrite{}, &problem.List{Problems: []problem.Problem{{Path: "recurrence", Message: err.Error()}}}
 	}
+	if err := rule.CheckWindow(now); err != nil {
+		return models.JobWrite{}, err
+	}
 	if job.Recurrence != nil {
 		if gap, ok := rule.MinGap(now); ok && gap < q.MaxRecurrence.Shortest() {
 			return models.JobWrite{}, &models.QuotaError{Quota: "maxRecurrence", Message: fmt.Sprintf(
@@ -248,6 +251,13 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 	}
 	def := *job
 	def.StateNote = ""
+	var next *time.Time
+	if job.Recurrence == nil || job.Recurrence.Window == 0 {
+		// The offsets of a spread window derive from the job's id, which
+		// a job not stored yet lacks: an engine plans such a job (the
+		// write's NOTIFY wakes it at once).
+		next = firstRun(job, state, rule, now)
+	}
 	return models.JobWrite{
 		CollectionID: coll.ID,
 		Name:         name,
@@ -257,7 +267,7 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 		State:        state,
 		MaxJobs:      q.MaxJobCount,
 		Now:          now,
-		NextRunAt:    firstRun(job, state, rule, now),
+		NextRunAt:    next,
 	}, nil
 }
 

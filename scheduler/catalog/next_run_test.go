@@ -93,7 +93,7 @@ func expectFirstRun(t *testing.T, def json.RawMessage, base time.Time) *time.Tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	up := plan.Upcoming(st, compile, base, 1)
+	up := plan.Upcoming(st, recurrence.Spread{}, compile, base, 1)
 	if (d.Next == nil) != (len(up) == 0) || (d.Next != nil && !d.Next.Equal(up[0])) {
 		t.Fatalf("Decide %v and Upcoming %v disagree for %s", d.Next, up, def)
 	}

@@ -55,6 +55,7 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 	}
 	d, err := plan.Decide(engineState(j), plan.Policy{
 		Misfire: cj.job.MisfirePolicy, Concurrency: cj.job.Concurrency, Grace: e.cfg.MisfireGrace,
+		Spread: recurrence.SpreadOf(cj.job, j.ID),
 	}, compile, now)
 	if err != nil {
 		e.logger.Warn("engine: job cannot be scheduled", "job_id", j.ID, "err", err)
@@ -79,7 +80,8 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		e.metrics.postponed.Inc()
 	}
 	if d.Run != nil {
-		p.Run = &models.PlannedRun{ExpectedTime: *d.Run, Lease: e.lease(cj, models.MainAction)}
+		p.Run = &models.PlannedRun{ExpectedTime: *d.Run, DueAt: recurrence.SpreadOf(cj.job, j.ID).Due(*d.Run),
+			Lease: e.lease(cj, models.MainAction)}
 	}
 	return p
 }

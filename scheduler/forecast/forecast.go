@@ -90,7 +90,8 @@ type Run struct {
 type compiled struct {
 	job       models.ForecastJob
 	rule      *recurrence.Rule
-	remaining int // runs left under recurrence.count; -1: no count
+	spread    recurrence.Spread // the job's recurrence.window: runs are counted when due
+	remaining int               // runs left under recurrence.count; -1: no count
 }
 
 // load compiles the counted jobs of workspaceID, and lists the calendars
@@ -126,7 +127,7 @@ func (f *Forecaster) load(ctx context.Context, workspaceID string) ([]compiled, 
 			problems = append(problems, j.Path()+": "+err.Error())
 			continue
 		}
-		c := compiled{job: j, rule: rule, remaining: -1}
+		c := compiled{job: j, rule: rule, spread: recurrence.SpreadOf(def, j.ID), remaining: -1}
 		if n := rule.Count(); n > 0 {
 			c.remaining = max(n-int(j.ScheduledCount), 0)
 		}
@@ -151,20 +152,29 @@ func (f *Forecaster) load(ctx context.Context, workspaceID string) ([]compiled, 
 	return out, usedCals, more, problems, nil
 }
 
-// each calls fn for the runs of c from from (included) to to (excluded),
-// at most PerJobCap; it reports whether the cap cut it short, and where.
+// each calls fn for the runs of c due from from (included) to to
+// (excluded), at most PerJobCap; it reports whether the cap cut it short,
+// and where. A run is counted when it is due (its spread window applied).
 func (c compiled) each(from, to time.Time, fn func(time.Time)) (capped bool, at time.Time) {
-	t := from.Add(-time.Nanosecond)
-	for k := 0; ; k++ {
+	t := from.Add(-c.spread.Window - time.Nanosecond)
+	for k := 0; ; {
 		next, ok := c.rule.Next(t)
 		if !ok || !next.Before(to) || (c.remaining >= 0 && k >= c.remaining) {
 			return false, time.Time{}
 		}
-		if k == PerJobCap {
-			return true, next
-		}
-		fn(next)
 		t = next
+		due := c.spread.Due(next)
+		if due.Before(from) {
+			continue
+		}
+		if !due.Before(to) {
+			return false, time.Time{}
+		}
+		if k == PerJobCap {
+			return true, due
+		}
+		fn(due)
+		k++
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sked/scheduler/plan"
+	"sked/scheduler/recurrence"
 )
 
 // TestDaylightSavingReproducers runs the five daylight-saving reproducers
@@ -45,7 +46,7 @@ func TestDaylightSavingReproducers(t *testing.T) {
 			if d.Next == nil || !d.Next.Equal(ts(r.want[0])) {
 				t.Errorf("Decide: next %s, want %s", fmtT(d.Next), r.want[0])
 			}
-			got := plan.Upcoming(st, compiler(j), now, len(r.want))
+			got := plan.Upcoming(st, recurrence.Spread{}, compiler(j), now, len(r.want))
 			if len(got) != len(r.want) {
 				t.Fatalf("Upcoming: got %v, want %v", got, r.want)
 			}

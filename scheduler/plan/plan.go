@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sked/models/jobdef"
+	"sked/scheduler/recurrence"
 )
 
 // Rule is the part of a compiled recurrence the planner needs;
@@ -39,8 +40,10 @@ type State struct {
 	// NeedsSchedule says the next run must be computed from ScheduleBase
 	// (the job was created, changed or enabled since it was last planned).
 	NeedsSchedule bool
-	// NextRunAt is the occurrence the job waits for (the last expected
-	// time planned); nil when it has none.
+	// NextRunAt is when the occurrence the job waits for is due (the last
+	// one planned): its expected time shifted by the job's spread
+	// (Policy.Spread; the expected time itself without a window); nil when
+	// it has none.
 	NextRunAt *time.Time
 	// ScheduledCount counts the occurrences taken from the schedule since
 	// the definition was set: what recurrence.count limits.
@@ -67,11 +70,16 @@ type Policy struct {
 	// schedule whose schedule base is older than this is scheduled from now
 	// (no engine saw it when it was created or enabled).
 	Grace time.Duration
+	// Spread is the job's recurrence.window with its key (SPEC §16.1):
+	// each occurrence is due at Spread.Due of its expected time, and its
+	// lateness is measured from then. The zero value shifts nothing.
+	Spread recurrence.Spread
 }
 
 // Decision is what the planner decided for one job at one moment.
 type Decision struct {
-	// Next is the job's next occurrence to store, nil when it has none left.
+	// Next is when the job's next occurrence is due (Policy.Spread applied:
+	// what is stored as its next run), nil when it has none left.
 	Next *time.Time
 	// ScheduledCount is the new number of occurrences taken from the
 	// schedule.
@@ -79,7 +87,8 @@ type Decision struct {
 	// Rebase, when not nil, replaces the job's schedule base (see
 	// Policy.Grace).
 	Rebase *time.Time
-	// Run, when not nil, is the expected time of an occurrence to start now.
+	// Run, when not nil, is the expected (nominal) time of an occurrence
+	// to start now; it was due at Policy.Spread.Due(*Run).
 	Run *time.Time
 	// Missed, when not nil, describes the occurrences skipped because they
 	// were missed: one Postponed history entry records them.
@@ -122,6 +131,9 @@ const MaxMissedCount = 1_000_000
 //     table), unless recurrence.count is used up; the occurrence is only
 //     planned, never run by this decision. A schedule base more than
 //     pol.Grace old is replaced by now.
+//   - Occurrences are due at their expected times shifted by pol.Spread;
+//     lateness is measured from the due time, while Run, Missed and
+//     Overlap name expected times.
 //   - A due job whose occurrence is more than pol.Grace late has missed
 //     occurrences: they are skipped (Missed) and the next one within the
 //     grace runs; with misfirePolicy runOnce the last missed occurrence
@@ -153,14 +165,16 @@ func Decide(st State, pol Policy, compile Compile, now time.Time) (Decision, err
 	}
 	count := int64(rule.Count())
 	exhausted := func() bool { return count > 0 && d.ScheduledCount >= count }
+	sp := pol.Spread
 	if scheduling {
 		if next, ok := rule.Next(base.Add(-time.Second)); ok && !exhausted() {
-			d.Next = &next
+			due := sp.Due(next)
+			d.Next = &due
 		}
 		return d.end(st), nil
 	}
-	expected := *st.NextRunAt
-	if now.Sub(expected) > pol.Grace {
+	expected := sp.Nominal(rule, *st.NextRunAt)
+	if now.Sub(sp.Due(expected)) > pol.Grace {
 		var run bool
 		expected, run = d.misfire(rule, pol, expected, now)
 		if !run {
@@ -177,7 +191,8 @@ func Decide(st State, pol Policy, compile Compile, now time.Time) (Decision, err
 		d.ScheduledCount++
 	}
 	if next, ok := rule.Next(expected); ok && !exhausted() {
-		d.Next = &next
+		due := sp.Due(next)
+		d.Next = &due
 	}
 	return d.end(st), nil
 }
@@ -187,16 +202,21 @@ func Decide(st State, pol Policy, compile Compile, now time.Time) (Decision, err
 // to run now and true, or false when none runs now (d.Next then holds the
 // next one, if any).
 func (d *Decision) misfire(rule Rule, pol Policy, expected, now time.Time) (time.Time, bool) {
+	sp := pol.Spread
+	late := func(t time.Time) bool { return now.Sub(sp.Due(t)) > pol.Grace }
 	var missed int64
 	first, last := expected, expected
 	t, ok := expected, true
-	for ok && now.Sub(t) > pol.Grace && missed < MaxMissedCount {
+	for ok && late(t) && missed < MaxMissedCount {
 		missed++
 		last = t
 		t, ok = rule.Next(t)
 	}
-	if missed == MaxMissedCount && ok && now.Sub(t) > pol.Grace {
-		t, ok = rule.Next(now.Add(-pol.Grace))
+	if missed == MaxMissedCount && ok && late(t) {
+		t, ok = rule.Next(now.Add(-pol.Grace - sp.Window))
+		for ok && late(t) {
+			t, ok = rule.Next(t)
+		}
 	}
 	runOnce := pol.Misfire == jobdef.MisfireRunOnce
 	skipped := missed
@@ -211,8 +231,9 @@ func (d *Decision) misfire(rule Rule, pol Policy, expected, now time.Time) (time
 		return last, true
 	case !ok:
 		return time.Time{}, false
-	case t.After(now):
-		d.Next = &t
+	case sp.Due(t).After(now):
+		due := sp.Due(t)
+		d.Next = &due
 		return time.Time{}, false
 	default:
 		return t, true

@@ -7,6 +7,7 @@ import (
 
 	"sked/models/jobdef"
 	"sked/scheduler/plan"
+	"sked/scheduler/recurrence"
 )
 
 // TestUpcoming: what the pages and the API's nextExecutionTime show is
@@ -42,7 +43,7 @@ func TestUpcoming(t *testing.T) {
 			st := plan.State{Status: r.status, NeedsSchedule: r.schedule, ScheduleBase: tp(r.base), NextRunAt: tp(r.next),
 				ScheduledCount: r.sched}
 			var got []string
-			for _, at := range plan.Upcoming(st, compiler(job(t, r.props)), now, r.n) {
+			for _, at := range plan.Upcoming(st, recurrence.Spread{}, compiler(job(t, r.props)), now, r.n) {
 				got = append(got, at.UTC().Format(time.RFC3339))
 			}
 			if g := strings.Join(got, " "); g != r.want {

@@ -362,6 +362,8 @@ func (r *Rule) around(t int64) (p occurrence, hasP bool, n occurrence, hasN bool
 func (r *Rule) periodSeconds() int64 {
 	var unit int64
 	switch r.freq {
+	case jobdef.Second:
+		unit = 1
 	case jobdef.Minute:
 		unit = 60
 	case jobdef.Hour:

@@ -15,7 +15,8 @@ import (
 // 09:00–16:45", "On the first and last Friday of every month at 05:15
 // (Europe/Berlin)". Elements the schedule leaves out are described with the
 // values they default to (from the anchor). The zone is named unless it is
-// UTC; count and endTime are appended (", 10 times", ", until …").
+// UTC; count, endTime and the spread window are appended (", 10 times",
+// ", until …", ", spread over 5 minutes").
 func (r *Rule) Description() string {
 	var b strings.Builder
 	if r.once {
@@ -31,6 +32,9 @@ func (r *Rule) Description() string {
 		}
 		if r.hasUntil {
 			b.WriteString(", until " + r.fmtLocal(r.until))
+		}
+		if w := r.job.Recurrence.Window; w >= time.Second {
+			b.WriteString(", spread over " + formatSpan(w))
 		}
 	}
 	if len(r.cals) > 0 {
@@ -144,8 +148,11 @@ func (r *Rule) describeTimes() timePhrase {
 // elapsedPhrase names the step of an elapsed-time rule: "Every 2 hours".
 func (r *Rule) elapsedPhrase() string {
 	unit := "minute"
-	if r.freq == jobdef.Hour {
+	switch r.freq {
+	case jobdef.Hour:
 		unit = "hour"
+	case jobdef.Second:
+		unit = "second"
 	}
 	return capitalize(plural(r.interval, unit))
 }
@@ -159,6 +166,9 @@ func (r *Rule) describeRecurrence() string {
 			s += fmt.Sprintf(" at :%02d", m)
 		}
 		return s
+	}
+	if r.freq == jobdef.Second {
+		return r.describeSecondly()
 	}
 	tp := r.describeTimes()
 	switch r.freq {
@@ -208,6 +218,62 @@ func (r *Rule) describeRecurrence() string {
 		return "On " + days + " " + period + " at " + strings.TrimPrefix(tp.lead, "At ") + note
 	}
 	return tp.lead + " on " + days + " " + period + note + tp.tail
+}
+
+// describeSecondly describes a second rule with a schedule: "Every 10
+// seconds, at minutes 0–14 past the hour, during hours 9–17, on Monday to
+// Friday".
+func (r *Rule) describeSecondly() string {
+	var sch jobdef.Schedule
+	if rec := r.job.Recurrence; rec.Schedule != nil {
+		sch = *rec.Schedule
+	}
+	b := capitalize(plural(r.interval, "second"))
+	if len(sch.Minutes) > 0 {
+		b += ", at " + spans("minute", bitsOf(r.minMask, 60)) + " past the hour"
+	}
+	if len(sch.Hours) > 0 {
+		b += ", during " + spans("hour", bitsOf(uint64(r.hourMask), 24))
+	}
+	if len(sch.WeekDays) > 0 {
+		b += ", on " + r.describeWeekDays()
+	}
+	if len(sch.MonthDays) > 0 || len(sch.MonthlyOccurrences) > 0 {
+		days, _ := r.describeMonthDays()
+		b += ", on " + days + " of the month"
+	}
+	if len(sch.Months) > 0 {
+		var ms []string
+		for _, m := range bitsOf(uint64(r.monthsMask), 13) {
+			ms = append(ms, monthName(m))
+		}
+		b += ", in " + joinAnd(ms)
+	}
+	return b
+}
+
+// spans names sorted values with runs of three or more as ranges:
+// "minutes 0–14", "hours 9 and 17", "minute 5".
+func spans(unit string, vs []int64) string {
+	var parts []string
+	for i := 0; i < len(vs); {
+		j := i
+		for j+1 < len(vs) && vs[j+1] == vs[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("%d–%d", vs[i], vs[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, fmt.Sprint(vs[k]))
+			}
+		}
+		i = j + 1
+	}
+	if len(vs) > 1 {
+		unit += "s"
+	}
+	return unit + " " + joinAnd(parts)
 }
 
 // describeWeekDays names the selected days of the week, Monday first, with

@@ -163,6 +163,8 @@ func (r *Rule) nextWall(L int64) (int64, bool) {
 	var w int64
 	var ok bool
 	switch r.freq {
+	case jobdef.Second:
+		w, ok = r.nextSecondly(L)
 	case jobdef.Minute:
 		w, ok = r.nextMinutely(L)
 	case jobdef.Hour:
@@ -396,4 +398,104 @@ func (r *Rule) nextCongruent(x0, p int64, member func(int64) bool) (int64, bool)
 		}
 	}
 	return best, found
+}
+
+// nextSecondly handles frequency "second" with a schedule: every
+// interval-th wall-clock second from the anchor's whose hour and minute
+// are selected, on the selected days (weekDays, monthDays,
+// monthlyOccurrences, months). The first congruent second at a selected
+// time of day is found for all days at once (secondOfDay); when its day is
+// not selected the search goes on from the next selected day (nextDay).
+func (r *Rule) nextSecondly(L int64) (int64, bool) {
+	S := L
+	for S <= maxWall {
+		if m := floorMod(S-r.anchorWall, r.interval); m != 0 {
+			S += r.interval - m
+		}
+		var ok bool
+		if S, ok = r.secondOfDay(S); !ok {
+			return 0, false
+		}
+		if !r.secDays {
+			return S, true
+		}
+		d := floorDiv(S, secondsPerDay)
+		nd, ok := r.nextDay(d)
+		if !ok {
+			return 0, false
+		}
+		if nd == d {
+			return S, true
+		}
+		S = nd * secondsPerDay
+	}
+	return 0, false
+}
+
+// secondOfDay returns the smallest x ≥ x0 with x ≡ x0 (mod interval)
+// whose hour and minute are selected: a few steps first, then, for every
+// selected minute of the day, the first congruent second within it
+// (solving the congruence directly), so the cost never depends on how far
+// the next one lies.
+func (r *Rule) secondOfDay(x0 int64) (int64, bool) {
+	const allMin, allHour = uint64(1)<<60 - 1, uint32(1)<<24 - 1
+	if r.minMask == allMin && r.hourMask == allHour {
+		return x0, true
+	}
+	member := func(x int64) bool {
+		sod := floorMod(x, secondsPerDay)
+		return r.hourMask&(1<<(sod/3600)) != 0 && r.minMask&(1<<(sod/60%60)) != 0
+	}
+	x := x0
+	for i := 0; i < 64; i++ {
+		if member(x) {
+			return x, true
+		}
+		x += r.interval
+	}
+	const p = secondsPerDay
+	g := gcd(r.interval, p)
+	pg := p / g
+	inv := modInverse(r.interval/g, pg)
+	r0 := floorMod(x0, p)
+	best, found := int64(0), false
+	for h := int64(0); h < 24; h++ {
+		if r.hourMask&(1<<h) == 0 {
+			continue
+		}
+		for mi := int64(0); mi < 60; mi++ {
+			if r.minMask&(1<<mi) == 0 {
+				continue
+			}
+			b := h*3600 + mi*60
+			// The residues x0 + k·interval reaches are ≡ r0 (mod g).
+			for t := b + floorMod(r0-b, g); t < b+60; t += g {
+				k := floorMod(floorMod((t-r0)/g, pg)*inv, pg)
+				if c := x0 + k*r.interval; !found || c < best {
+					best, found = c, true
+				}
+			}
+		}
+	}
+	return best, found
+}
+
+// nextDay returns the first day ≥ d (days since the epoch of wall time)
+// that a second rule's days allow (dayTable, monthsMask), and false when
+// there is none up to year 9999. The calendar repeats every 4,800 months.
+func (r *Rule) nextDay(d int64) (int64, bool) {
+	y, m, dd := civilFromDays(d)
+	mi := y*12 + m - 1
+	for n := 0; n <= 4801 && mi <= maxMonthIdx; n++ {
+		y, m := floorDiv(mi, 12), floorMod(mi, 12)+1
+		if r.monthsMask&(1<<m) != 0 {
+			first := daysFromCivil(y, m, 1)
+			mask := uint64(r.dayTable[daysInMonth(y, m)-28][weekday(first)])
+			if nd := nextBit(mask, dd); nd >= 0 {
+				return first + nd - 1, true
+			}
+		}
+		mi, dd = mi+1, 1
+	}
+	return 0, false
 }

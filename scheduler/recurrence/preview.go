@@ -81,6 +81,8 @@ func (res *Result) UnmarshalJSON(data []byte) error {
 // with the path "n". Fewer than n occurrences come back when the job ends
 // sooner (count, endTime, or a schedule with no further date). The job's state
 // is not applied (a disabled job is previewed as if enabled, with a warning).
+// A job with recurrence.window shows its nominal times and a warning (its
+// id, the key of its offsets, is not known).
 //
 // Typical wiring:
 //
@@ -95,6 +97,10 @@ func Preview(job *jobdef.Job, now time.Time, n int) (Result, error) {
 
 // PreviewWith is Preview for a job that may exclude calendars (opts): the
 // warnings then name the occurrences moved or skipped, with the reason.
+// For a stored job (opts.Keyed, with its id as opts.SpreadKey) the
+// occurrences of a job with recurrence.window are when each is due. A
+// window not shorter than the gap between two occurrences is a
+// *problem.List naming recurrence.window.
 func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, error) {
 	if err := checkPreviewCount(n); err != nil {
 		return Result{}, err
@@ -109,10 +115,23 @@ func PreviewWith(job *jobdef.Job, now time.Time, n int, opts Options) (Result, e
 	if err != nil {
 		return Result{}, fmt.Errorf("preview: %w", err)
 	}
+	if err := r.CheckWindow(now); err != nil {
+		return Result{}, fmt.Errorf("preview: %w", err)
+	}
 	occ := r.take(n)
 	res := Result{Occurrences: make([]time.Time, len(occ)), Description: r.Description(), Warnings: r.warnings(occ, n)}
+	sp := Spread{}
+	if w := job.Recurrence; w != nil && w.Window >= 2*time.Second {
+		if opts.Keyed {
+			sp = Spread{Window: w.Window, Key: opts.SpreadKey}
+		} else {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"Each run starts at a fixed moment within %s after the times shown (recurrence.window); the moment is fixed when the job is saved.",
+				formatSpan(w.Window)))
+		}
+	}
 	for i, o := range occ {
-		res.Occurrences[i] = time.Unix(o.at, 0).In(r.zone.loc)
+		res.Occurrences[i] = sp.Due(time.Unix(o.at, 0).In(r.zone.loc))
 	}
 	return res, nil
 }

@@ -148,6 +148,9 @@ func (rr randRule) matches(t time.Time, loc *time.Location) bool {
 		}
 		return slices.Contains(list, v)
 	}
+	if rr.freq == "second" {
+		return rr.matchesSecond(t, w, a)
+	}
 	if rr.simple() && (rr.freq == "minute" || rr.freq == "hour") {
 		step := int64(rr.interval) * 60
 		if rr.freq == "hour" {
@@ -220,6 +223,129 @@ func (rr randRule) matches(t time.Time, loc *time.Location) bool {
 		dayOK = w.Day() == want
 	}
 	return dayOK
+}
+
+// matchesSecond is matches for frequency second (instant t, its wall time
+// w, the anchor a): every interval-th wall second from the anchor's (elapsed
+// seconds without a schedule), each element given limiting it.
+func (rr randRule) matchesSecond(t, w, a time.Time) bool {
+	if rr.simple() {
+		d := t.Unix() - a.Unix()
+		return d >= 0 && d%int64(rr.interval) == 0
+	}
+	ws, as := t.Unix()+int64(offset(w)), a.Unix()+int64(offset(a))
+	in := func(list []int, v int) bool { return list == nil || slices.Contains(list, v) }
+	if (ws-as)%int64(rr.interval) != 0 || !in(rr.hours, w.Hour()) || !in(rr.minutes, w.Minute()) || !in(rr.months, int(w.Month())) {
+		return false
+	}
+	if rr.weekDays != nil && !slices.Contains(rr.weekDays, w.Weekday()) {
+		return false
+	}
+	dim := time.Date(w.Year(), w.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if rr.monthDays != nil && !slices.Contains(rr.monthDays, w.Day()) && !slices.Contains(rr.monthDays, w.Day()-dim-1) {
+		return false
+	}
+	if rr.occ != nil {
+		nth, fromEnd := (w.Day()-1)/7+1, -((dim-w.Day())/7 + 1)
+		ok := false
+		for _, o := range rr.occ {
+			ok = ok || (time.Weekday(o[0]) == w.Weekday() && (o[1] == 0 || o[1] == nth || o[1] == fromEnd))
+		}
+		return ok
+	}
+	return true
+}
+
+// genSecondRule draws a random rule of frequency second in a zone without
+// daylight saving: an interval from 1 to 86,400 and, sometimes, each
+// element of the schedule.
+func genSecondRule(rng *rand.Rand) randRule {
+	rr := randRule{freq: "second"}
+	zones := []string{"UTC", "Asia/Tokyo", "Asia/Kolkata", "Etc/GMT+5"}
+	rr.zone = zones[rng.Intn(len(zones))]
+	rr.interval = []int{1, 1, 2, 5, 7, 10, 30, 59, 60, 90, 600, 3599, 3600, 86399, 86400}[rng.Intn(15)]
+	rr.minutes = pick(rng, 0, 59, 6)
+	rr.hours = pick(rng, 0, 23, 5)
+	if rng.Intn(3) == 0 {
+		for _, d := range pick(rng, 0, 6, 4) {
+			rr.weekDays = append(rr.weekDays, time.Weekday(d))
+		}
+	}
+	if rng.Intn(4) == 0 {
+		rr.months = pick(rng, 1, 12, 3)
+	}
+	if rng.Intn(4) == 0 {
+		for _, d := range pick(rng, 1, 31, 3) {
+			if rng.Intn(3) == 0 {
+				d = -d
+			}
+			rr.monthDays = append(rr.monthDays, d)
+		}
+	}
+	if rng.Intn(5) == 0 {
+		rr.occ = append(rr.occ, [2]int{rng.Intn(7), []int{0, 1, 2, -1}[rng.Intn(4)]})
+	}
+	rr.start = time.Date(2000+rng.Intn(40), time.Month(1+rng.Intn(12)), 1+rng.Intn(28), rng.Intn(24), rng.Intn(60), rng.Intn(60), 0, time.UTC)
+	return rr
+}
+
+// TestSecondProperties checks random rules of frequency second as
+// TestProperties checks the others: results strictly increase, each
+// matches, none lies before the start, Next agrees, and (over spans of at
+// most two days, second by second) none is missing.
+func TestSecondProperties(t *testing.T) {
+	rng := rand.New(rand.NewSource(20260516))
+	cases := 600
+	if testing.Short() {
+		cases = 150
+	}
+	checked := 0
+	for i := 0; i < cases; i++ {
+		rr := genSecondRule(rng)
+		js := rr.json()
+		job := mustParse(t, js)
+		loc := job.Location()
+		now := rr.start.Add(time.Duration(rng.Int63n(int64(4*24*time.Hour)) - int64(2*24*time.Hour)))
+		r, err := Compile(job, now)
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		occ := r.Take(60)
+		from := now.Truncate(time.Second)
+		if rr.start.After(from) {
+			from = rr.start
+		}
+		for k, o := range occ {
+			if k > 0 && !o.After(occ[k-1]) {
+				t.Fatalf("%s now %v: not increasing at %d: %v", js, now, k, occ)
+			}
+			if o.Before(from) {
+				t.Fatalf("%s now %v: %v before the start %v", js, now, o, from)
+			}
+			if !rr.matches(o, loc) {
+				t.Fatalf("%s now %v: %v does not match", js, now, o.In(loc))
+			}
+			if n, ok := r.Next(o.Add(-time.Nanosecond)); !ok || !n.Equal(o) {
+				t.Fatalf("%s: Next just before %v gave %v", js, o, n)
+			}
+		}
+		if len(occ) > 1 && occ[len(occ)-1].Sub(from) < 48*time.Hour {
+			checked++
+			set := map[int64]bool{}
+			for _, o := range occ {
+				set[o.Unix()] = true
+			}
+			for s := from; !s.After(occ[len(occ)-1]); s = s.Add(time.Second) {
+				if rr.matches(s, loc) && !set[s.Unix()] {
+					t.Fatalf("%s now %v: missing %v (got %v)", js, now, s.In(loc), formatAll(occ))
+				}
+			}
+		}
+	}
+	if checked < cases/10 {
+		t.Errorf("only %d cases checked for completeness", checked)
+	}
+	t.Logf("%d rules, %d enumerated for completeness", cases, checked)
 }
 
 // offset returns the zone offset of t in seconds.

@@ -114,10 +114,13 @@ func refOccurrences(job *jobdef.Job, created time.Time, n int, horizon time.Time
 	simple := rec.Schedule.IsEmpty()
 	interval := rec.Interval
 	var found []int64
-	if simple && (rec.Frequency == jobdef.Minute || rec.Frequency == jobdef.Hour) {
-		step := int64(interval) * 60
-		if rec.Frequency == jobdef.Hour {
+	if simple && (rec.Frequency == jobdef.Second || rec.Frequency == jobdef.Minute || rec.Frequency == jobdef.Hour) {
+		step := int64(interval)
+		switch rec.Frequency {
+		case jobdef.Minute:
 			step *= 60
+		case jobdef.Hour:
+			step *= 3600
 		}
 		for u := anchor; u <= upper && len(found) < limit; u += step {
 			if u >= lower {
@@ -136,7 +139,7 @@ func refOccurrences(job *jobdef.Job, created time.Time, n int, horizon time.Time
 	hours := sch.Hours
 	minutes := sch.Minutes
 	switch rec.Frequency {
-	case jobdef.Minute:
+	case jobdef.Second, jobdef.Minute:
 		if hours == nil {
 			hours = refRange(0, 23)
 		}
@@ -162,6 +165,17 @@ func refOccurrences(job *jobdef.Job, created time.Time, n int, horizon time.Time
 	slices.Sort(minutes)
 	// dayOK says whether day d of its month matches the day elements.
 	dayOK := func(d time.Time) bool {
+		if rec.Frequency == jobdef.Second { // every element given limits; none defaults
+			if sch.WeekDays != nil && !slices.Contains(sch.WeekDays, d.Weekday()) {
+				return false
+			}
+			if sch.Months != nil && !slices.Contains(sch.Months, int(d.Month())) {
+				return false
+			}
+			if sch.MonthDays == nil && sch.MonthlyOccurrences == nil {
+				return true
+			}
+		}
 		switch rec.Frequency {
 		case jobdef.Minute, jobdef.Hour, jobdef.Day:
 			return true
@@ -238,6 +252,20 @@ func refOccurrences(job *jobdef.Job, created time.Time, n int, horizon time.Time
 		return len(s) >= limit && next.Unix()-48*3600 > s[limit-1]
 	}
 	switch rec.Frequency {
+	case jobdef.Second:
+		for p := from.Truncate(time.Hour); !p.After(stop) && !enough(p); p = p.Add(time.Hour) {
+			if !slices.Contains(hours, p.Hour()) || !dayOK(p) {
+				continue
+			}
+			base := int(p.Sub(aw) / time.Second) // the hour's start, in seconds from the anchor
+			for _, m := range minutes {
+				for sec := 0; sec < 60; sec++ {
+					if aligned(base + m*60 + sec) {
+						add(time.Date(p.Year(), p.Month(), p.Day(), p.Hour(), m, sec, 0, time.UTC))
+					}
+				}
+			}
+		}
 	case jobdef.Minute:
 		a := aw.Truncate(time.Minute)
 		for p := from.Truncate(time.Minute); !p.After(stop) && !enough(p); p = p.Add(time.Minute) {

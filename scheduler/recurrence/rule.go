@@ -40,7 +40,7 @@ type Rule struct {
 	anchorWall int64 // DTSTART on the zone's wall clock
 
 	simple  bool  // no schedule
-	elapsed bool  // minute/hour without schedule: anchor + k·step in elapsed time
+	elapsed bool  // second/minute/hour without schedule: anchor + k·step in elapsed time
 	step    int64 // seconds, for elapsed rules
 
 	// The calendar, with defaults from the anchor already applied.
@@ -52,6 +52,7 @@ type Rule struct {
 	monthsMask uint16       // bit m: month m (1–12)
 	dayTable   [4][7]uint32 // [days in month − 28][weekday of the 1st] → bit d: day d
 	targets    []int64      // minute/hour rules with a schedule: residues (mod 1440 or 24) that match
+	secDays    bool         // second rule whose days are limited (dayTable, monthsMask)
 	never      bool         // no month the rule visits can ever hold a matching day
 
 	// The calendars whose days the rule skips (SPEC §13.6), and how.
@@ -81,6 +82,13 @@ type Options struct {
 	// recurrence.calendars names one that is not here does not compile
 	// (a *problem.List naming recurrence.calendars.exclude[i]).
 	Calendars Calendars
+	// SpreadKey, when Keyed, is the stored job's id, the key of its
+	// offsets in its recurrence.window (Spread): a preview then shows when
+	// each occurrence is due. Unkeyed (a job not stored yet), a preview of
+	// a job with a window shows the nominal times and says that each run
+	// starts within the window.
+	SpreadKey uint64
+	Keyed     bool
 }
 
 // CompileWith is Compile for a job that may exclude calendars: their days
@@ -157,6 +165,8 @@ func compile(job *jobdef.Job, created time.Time) (*Rule, error) {
 	r.simple = sch == nil
 	r.runNow = !r.simple && job.StartTime == nil
 	switch {
+	case r.simple && r.freq == jobdef.Second:
+		r.elapsed, r.step = true, r.interval
 	case r.simple && r.freq == jobdef.Minute:
 		r.elapsed, r.step = true, r.interval*60
 	case r.simple && r.freq == jobdef.Hour:
@@ -212,7 +222,7 @@ func (r *Rule) compileCalendar(sch *jobdef.Schedule) error {
 	r.minMask = 1 << r.aMinute
 	r.hourMask = 1 << r.aHour
 	switch r.freq {
-	case jobdef.Minute:
+	case jobdef.Second, jobdef.Minute:
 		r.minMask, r.hourMask = allMin, allHour
 	case jobdef.Hour:
 		r.hourMask = allHour
@@ -238,6 +248,9 @@ func (r *Rule) compileCalendar(sch *jobdef.Schedule) error {
 	r.firstTOD = int64(bits.TrailingZeros32(r.hourMask))*3600 + int64(bits.TrailingZeros64(r.minMask))*60 + r.sec
 
 	r.weekMask = 1 << mondayIndex(r.aDay)
+	if r.freq == jobdef.Second {
+		r.weekMask = 1<<7 - 1 // SECONDLY: an element not given limits nothing
+	}
 	if len(s.WeekDays) > 0 {
 		r.weekMask = 0
 		for _, wd := range s.WeekDays {
@@ -245,6 +258,9 @@ func (r *Rule) compileCalendar(sch *jobdef.Schedule) error {
 		}
 	}
 	r.monthsMask = 1 << r.aMonth // SPEC §2, first exception: months default to the anchor's
+	if r.freq == jobdef.Second {
+		r.monthsMask = 1<<13 - 2
+	}
 	if len(s.Months) > 0 {
 		r.monthsMask = 0
 		for _, v := range s.Months {
@@ -260,10 +276,14 @@ func (r *Rule) compileCalendar(sch *jobdef.Schedule) error {
 			if err != nil {
 				return err
 			}
+			if r.freq == jobdef.Second {
+				mask = r.secondlyDays(&s, mask, dim, wd1)
+			}
 			r.dayTable[dim-28][wd1] = mask
 		}
 	}
 	r.never = r.noMonthCanMatch()
+	r.secDays = r.freq == jobdef.Second && r.dayLimited()
 	switch r.freq {
 	case jobdef.Minute:
 		if !r.elapsed {
@@ -343,6 +363,31 @@ func (r *Rule) dayMask(s *jobdef.Schedule, dim, wd1 int64) (uint32, error) {
 	return 1 << d, nil
 }
 
+// secondlyDays returns, for frequency second, the days of a month of dim
+// days whose 1st is weekday wd1 that may hold executions: those of
+// monthDays and monthlyOccurrences (mask) when given, else every day, and
+// of them the days of weekDays when given (SECONDLY's BYxxx limit, none
+// defaults from the anchor).
+func (r *Rule) secondlyDays(s *jobdef.Schedule, mask uint32, dim, wd1 int64) uint32 {
+	if len(s.MonthDays) == 0 && len(s.MonthlyOccurrences) == 0 {
+		mask = uint32(1)<<(dim+1) - 2
+	}
+	for d := int64(1); d <= dim; d++ {
+		// weekday of day d (Sunday = 0) → its index in a Monday-first week
+		if wd := (wd1 + d - 1) % 7; r.weekMask&(1<<((wd+6)%7)) == 0 {
+			mask &^= 1 << d
+		}
+	}
+	return mask
+}
+
+// dayLimited reports whether a second rule's days are limited (weekDays,
+// monthDays, monthlyOccurrences or months).
+func (r *Rule) dayLimited() bool {
+	s := r.job.Recurrence.Schedule
+	return s != nil && (len(s.WeekDays) > 0 || len(s.MonthDays) > 0 || len(s.MonthlyOccurrences) > 0 || len(s.Months) > 0)
+}
+
 // noMonthCanMatch reports, for month and year rules, whether every month of
 // the year the rule visits has an empty day mask for all of its possible
 // lengths and first weekdays (February 30, the 31st every 12 months from
@@ -354,7 +399,7 @@ func (r *Rule) noMonthCanMatch() bool {
 		for k := int64(0); k < 12; k++ {
 			visited |= 1 << (floorMod(r.aMonth-1+k*r.interval, 12) + 1)
 		}
-	case jobdef.Year:
+	case jobdef.Year, jobdef.Second:
 		visited = r.monthsMask
 	default:
 		return false

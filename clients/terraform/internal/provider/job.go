@@ -113,6 +113,7 @@ func jobFieldRules(m *jobModel) []fieldRule {
 		fieldRule{"recurrence.count", rec.AtName("count")},
 		fieldRule{"recurrence.endTime", rec.AtName("end_time")},
 		fieldRule{"recurrence.timeZone", rec.AtName("time_zone")},
+		fieldRule{"recurrence.window", rec.AtName("window")},
 		fieldRule{"recurrence.schedule.minutes", rec.AtName("minutes")},
 		fieldRule{"recurrence.schedule.hours", rec.AtName("hours")},
 		fieldRule{"recurrence.schedule.weekDays", rec.AtName("week_days")},

@@ -94,6 +94,7 @@ type armRecurrence struct {
 	EndTime   string        `json:"endTime,omitempty"`
 	Schedule  *armSchedule  `json:"schedule,omitempty"`
 	TimeZone  string        `json:"timeZone,omitempty"`
+	Window    string        `json:"window,omitempty"`
 	Calendars *armCalendars `json:"calendars,omitempty"`
 }
 

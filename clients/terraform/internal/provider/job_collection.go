@@ -22,6 +22,10 @@ import (
 // frequencies are the recurrence frequencies azurerm accepts (any case).
 var frequencies = []string{"Minute", "Hour", "Day", "Week", "Month"}
 
+// jobFrequencies are the frequencies of a job's recurrence: azurerm's and
+// Sked's Second.
+var jobFrequencies = append([]string{"Second"}, frequencies...)
+
 // collectionModel is sked_job_collection, azurerm_scheduler_job_collection's
 // attributes.
 type collectionModel struct {

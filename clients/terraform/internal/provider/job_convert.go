@@ -43,7 +43,7 @@ func (m *jobModel) toAPI() armJob {
 	}
 	if len(m.Recurrence) > 0 {
 		r := m.Recurrence[0]
-		ar := &armRecurrence{Frequency: r.Frequency.ValueString(), TimeZone: r.TimeZone.ValueString()}
+		ar := &armRecurrence{Frequency: r.Frequency.ValueString(), TimeZone: r.TimeZone.ValueString(), Window: r.Window.ValueString()}
 		if known(r.Interval) {
 			ar.Interval = r.Interval.ValueInt64()
 		}
@@ -212,6 +212,7 @@ func (m *jobModel) fromAPI(a armJob, id armID) {
 			Count:     types.Int64Null(),
 			EndTime:   sameInstant(pr.EndTime, ar.EndTime),
 			TimeZone:  optSpelling(pr.TimeZone, ar.TimeZone),
+			Window:    optSpelling(pr.Window, ar.Window),
 		}
 		if ar.Count > 0 {
 			r.Count = types.Int64Value(ar.Count)

@@ -107,6 +107,7 @@ type recurrenceModel struct {
 	MonthDays          types.Set         `tfsdk:"month_days"`
 	MonthlyOccurrences []monthlyOccModel `tfsdk:"monthly_occurrences"`
 	TimeZone           types.String      `tfsdk:"time_zone"`
+	Window             types.String      `tfsdk:"window"`
 	Calendars          []calendarsModel  `tfsdk:"calendars"`
 }
 

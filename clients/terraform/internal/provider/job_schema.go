@@ -180,8 +180,8 @@ func jobSchema() schema.Schema {
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
 						"frequency": schema.StringAttribute{Required: true,
-							Validators:  []validator.String{stringvalidator.OneOfCaseInsensitive(frequencies...)},
-							Description: "Minute, Hour, Day, Week or Month (any case)."},
+							Validators:  []validator.String{stringvalidator.OneOfCaseInsensitive(jobFrequencies...)},
+							Description: "Minute, Hour, Day, Week or Month (any case); Second as a Sked extension (the schedule's elements then limit which seconds run)."},
 						"interval": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1),
 							Validators:  []validator.Int64{int64validator.AtLeast(1)},
 							Description: "Every how many frequency units (default 1)."},
@@ -207,6 +207,8 @@ func jobSchema() schema.Schema {
 							}},
 						"time_zone": schema.StringAttribute{Optional: true,
 							Description: "IANA or Windows time zone whose wall clock the schedule follows (Sked extension; default UTC)."},
+						"window": schema.StringAttribute{Optional: true,
+							Description: "Spread window (Sked extension): an ISO 8601 duration from PT0S to PT1H, shorter than the gap between two runs. Each run starts at a fixed moment within this window after its time, to spread load."},
 					},
 					Blocks: map[string]schema.Block{
 						"monthly_occurrences": schema.SetNestedBlock{

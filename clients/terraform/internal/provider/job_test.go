@@ -64,6 +64,7 @@ const jobV1 = `
     minutes   = [0, 30]
     count     = 1000
     time_zone = "Europe/Berlin"
+    window    = "PT5M"
   }
 
   misfire_policy = "runOnce"
@@ -104,6 +105,7 @@ const jobV2 = `
   recurrence {
     frequency = "Month"
     end_time  = "2031-01-01T00:00:00Z"
+    window    = "PT1H"
     monthly_occurrences {
       day        = "Sunday"
       occurrence = 1
@@ -136,6 +138,7 @@ func TestJobLifecycle(t *testing.T) {
 					resource.TestCheckResourceAttr("sked_job.j", "action_web.0.authentication_basic.0.password", "first-password"),
 					resource.TestCheckResourceAttr("sked_job.j", "recurrence.0.frequency", "week"),
 					resource.TestCheckResourceAttr("sked_job.j", "recurrence.0.interval", "1"),
+					resource.TestCheckResourceAttr("sked_job.j", "recurrence.0.window", "PT5M"),
 					resource.TestCheckTypeSetElemAttr("sked_job.j", "recurrence.0.week_days.*", "Sunday"),
 					resource.TestCheckResourceAttr("sked_job.j", "retry.0.type", "fixed"),
 					checkAPI(t, "sked_job.j", true, func(j armJob) error {
@@ -235,6 +238,7 @@ func TestJobBadRequestIsAttributeDiagnostic(t *testing.T) {
   recurrence {
     frequency = "day"
     time_zone = "Mars/Olympus_Mons"
+    window    = "PT2H"
   }
 `
 	resource.ParallelTest(t, resource.TestCase{
@@ -256,7 +260,8 @@ func TestJobBadRequestIsAttributeDiagnostic(t *testing.T) {
 			// attribute's line of the configuration.
 			ExpectError: regexp.MustCompile(`(?s)` +
 				`interval = "PT5S"\s+Sked refused the value: action.retryPolicy.retryInterval: "PT5S" is below.*` +
-				`time_zone = "Mars/Olympus_Mons"\s+Sked refused the value: recurrence.timeZone: "Mars/Olympus_Mons"`),
+				`time_zone = "Mars/Olympus_Mons"\s+Sked refused the value: recurrence.timeZone: "Mars/Olympus_Mons".*` +
+				`window    = "PT2H"\s+Sked refused the value: recurrence.window: "PT2H" is over the maximum of PT1H`),
 		}},
 	})
 	var out armJob
