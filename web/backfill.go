@@ -22,10 +22,10 @@ type BackfillPanel struct {
 // BackfillForm is #backfill-form: the fields as typed, their errors, the
 // preview of the last dry run and the message of the last start.
 type BackfillForm struct {
-	URL, CSRFToken                        string
+	URL, CSRFToken                       string
 	From, To, Only, Order, MaxConcurrent string
 	// Zone is the zone a local from or to is read in (the viewer's).
-	Zone    string
+	Zone   string
 	Errors FieldErrors
 	// Message says what the last start did; Error why a backfill was
 	// refused (the job is disabled or ended).

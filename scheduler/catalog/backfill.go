@@ -198,9 +198,7 @@ func (c *Catalog) BackfillOccurrences(ctx context.Context, coll *models.Collecti
 	if job.ScheduleBase != nil {
 		base = *job.ScheduleBase
 	}
-	times, err := plan.Between(func(base time.Time) (plan.Rule, error) {
-		return recurrence.CompileWith(def, base, recurrence.Options{Calendars: cals})
-	}, base, from, to, MaxBackfillOccurrences)
+	times, err := backfillTimes(def, cals, base, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: backfill: %w", err)
 	}
@@ -287,4 +285,61 @@ func actorName(a Actor) string {
 		return a.UserName
 	}
 	return "someone"
+}
+
+// backfillTimes returns the occurrences of def in [from, to), at most
+// MaxBackfillOccurrences+1 of them, for a job whose schedule began at base
+// (its creation, last change or re-enabling). From base on they are the
+// engine's (the rule compiled for base). Before base the engine has no
+// schedule: a job with a startTime follows its rule back to its startTime
+// (the anchor is the startTime, whatever the compile time); a recurring
+// job without one is taken as if it had started at from (its rule
+// anchored there: the same times of day for a schedule, the interval
+// counted from from for a bare one); a one-time job without startTime ran
+// at its creation only.
+func backfillTimes(def *jobdef.Job, cals recurrence.Calendars, base, from, to time.Time) ([]time.Time, error) {
+	compileFor := func(job *jobdef.Job) plan.Compile {
+		return func(at time.Time) (plan.Rule, error) {
+			return recurrence.CompileWith(job, at, recurrence.Options{Calendars: cals})
+		}
+	}
+	if def.StartTime != nil {
+		return plan.Between(compileFor(def), minTime(base, from), from, to, MaxBackfillOccurrences)
+	}
+	var out []time.Time
+	if from.Before(base) && def.Recurrence != nil {
+		early := *def
+		start, err := jobdef.ParseDateTime(from.UTC().Format(time.RFC3339), false)
+		if err != nil {
+			return nil, err
+		}
+		early.StartTime = &start
+		ts, err := plan.Between(compileFor(&early), from, from, minTime(base, to), MaxBackfillOccurrences)
+		if err != nil {
+			return nil, err
+		}
+		out = ts
+	}
+	if to.After(base) && len(out) <= MaxBackfillOccurrences {
+		ts, err := plan.Between(compileFor(def), base, maxTime(base, from), to, MaxBackfillOccurrences-len(out))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	return out, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
