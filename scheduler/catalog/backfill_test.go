@@ -31,7 +31,7 @@ func TestBackfillDryRunIsTheRecurrenceCoresOccurrences(t *testing.T) {
 		"calendars":{"exclude":["closed"]}}}`
 	job := e.putJob(coll, "twice-daily", def)
 	from := time.Date(2026, 11, 3, 6, 30, 0, 0, time.FixedZone("CET", 3600)) // an occurrence: included
-	to := time.Date(2026, 11, 20, 5, 30, 0, 0, time.UTC)                    // 06:30 in Berlin: excluded
+	to := time.Date(2026, 11, 20, 5, 30, 0, 0, time.UTC)                     // 06:30 in Berlin: excluded
 	before := e.fingerprint()
 	res, err := e.cat.Backfill(e.ctx, catalog.System("test"), coll, job, catalog.BackfillInput{From: from, To: to,
 		Only: models.BackfillMissing, Order: models.BackfillOldestFirst, MaxConcurrent: 1, DryRun: true})
