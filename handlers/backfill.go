@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -239,7 +240,8 @@ func (s *Server) backfillList(c echo.Context, row *models.CollectionRow, j *mode
 		return web.BackfillList{}, err
 	}
 	base := web.JobPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name)
-	l := web.BackfillList{URL: base + "/backfills", CSRFToken: csrfToken(c),
+	seen := web.BackfillSeen(bs)
+	l := web.BackfillList{URL: base + "/backfills?seen=" + url.QueryEscape(seen), Seen: seen, CSRFToken: csrfToken(c),
 		Items: web.BackfillListOf(bs, s.userZone(c), s.clock(), can.Run, func(id int64) string {
 			return base + "/backfills/" + strconv.FormatInt(id, 10) + "/cancel"
 		})}
@@ -310,7 +312,9 @@ func (s *Server) jobBackfill(c echo.Context) error {
 var backfillLabels = map[string]string{"from": "From", "to": "To", "only": "Which occurrences", "order": "The order",
 	"maxConcurrent": "At once"}
 
-// jobBackfills answers GET …/jobs/{job}/backfills: #job-backfills.
+// jobBackfills answers GET …/jobs/{job}/backfills: #job-backfills; when
+// it shows runs ended since what the asking list showed (?seen=), it
+// sends sked-history-changed so that the history blocks refresh.
 func (s *Server) jobBackfills(c echo.Context) error {
 	row, j, err := s.pageJob(c)
 	if err != nil {
@@ -319,6 +323,9 @@ func (s *Server) jobBackfills(c echo.Context) error {
 	l, err := s.backfillList(c, row, j, web.CanFor(string(s.roleIn(c, row.WorkspaceID))))
 	if err != nil {
 		return err
+	}
+	if seen := c.QueryParam("seen"); seen != "" && seen != l.Seen {
+		c.Response().Header().Set("HX-Trigger", "sked-history-changed")
 	}
 	return render(c, http.StatusOK, web.BackfillListFragment(l))
 }

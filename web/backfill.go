@@ -50,12 +50,23 @@ type BackfillPreviewRow struct {
 }
 
 // BackfillList is #job-backfills: the job's backfills, newest first; it
-// refreshes itself every two seconds while one runs (Refresh), and on
-// sked-history-changed.
+// refreshes itself every two seconds while one runs (Refresh) and when
+// one starts. URL carries Seen, what the list shows (BackfillSeen).
 type BackfillList struct {
 	URL, CSRFToken string
 	Refresh        bool
+	Seen           string
 	Items          []BackfillItem
+}
+
+// BackfillSeen sums up what a list of backfills shows of their runs: it
+// changes when a run ends or a backfill is added.
+func BackfillSeen(bs []models.Backfill) string {
+	n := 0
+	for i := range bs {
+		n += bs[i].Done() + bs[i].Started
+	}
+	return fmt.Sprintf("%d.%d", len(bs), n)
 }
 
 // BackfillItem is one backfill with its progress.
