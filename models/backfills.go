@@ -243,9 +243,9 @@ func (s *Store) CreateBackfill(ctx context.Context, nb NewBackfill) (*Backfill, 
 
 // feedBackfill refills the slots of backfill id at now, in tx, which
 // holds (or may take) the lock of its job's row: it locks the backfill,
-// ends its started runs whose occurrence has no open attempt left
+// ends its started runs whose occurrence has no open attempt of it left
 // (succeeded when a MainAction attempt of the backfill succeeded, failed
-// otherwise), and, while it is running, starts queued runs (oldest or
+// when one ran, queued again when none did), and, while it is running, starts queued runs (oldest or
 // newest first) until MaxConcurrent are started, each as a pending
 // MainAction attempt due at now, numbered after the occurrence's last
 // attempt, with the occurrence's ordinal from its history or the job's
@@ -260,13 +260,22 @@ func feedBackfill(tx *gorm.DB, id int64, now time.Time) error {
 	if b.ID == 0 || b.State == BackfillDone {
 		return nil
 	}
-	if err := tx.Exec(`UPDATE backfill_runs r SET state = CASE WHEN EXISTS (
-				SELECT 1 FROM job_history h WHERE h.job_id = r.job_id AND h.expected_execution_time = r.expected_time
-				AND h.backfill_id = r.backfill_id AND h.action_name = 'MainAction' AND h.status = 'Completed')
-			THEN 'succeeded' ELSE 'failed' END
+	// A started run whose attempt is gone without a history entry never
+	// ran (its attempt could not be stored): it is queued again, or
+	// cancelled with its backfill.
+	never := "queued"
+	if b.State == BackfillCancelled {
+		never = "cancelled"
+	}
+	if err := tx.Exec(`UPDATE backfill_runs r SET state = CASE
+			WHEN EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = r.job_id AND h.expected_execution_time = r.expected_time
+				AND h.backfill_id = r.backfill_id AND h.action_name = 'MainAction' AND h.status = 'Completed') THEN 'succeeded'
+			WHEN EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = r.job_id AND h.expected_execution_time = r.expected_time
+				AND h.backfill_id = r.backfill_id) THEN 'failed'
+			ELSE ? END
 		WHERE r.backfill_id = ? AND r.state = 'started' AND NOT EXISTS (
 			SELECT 1 FROM job_attempts a WHERE a.job_id = r.job_id AND a.expected_time = r.expected_time
-			AND a.backfill_id = r.backfill_id)`, id).Error; err != nil {
+			AND a.backfill_id = r.backfill_id)`, never, id).Error; err != nil {
 		return fmt.Errorf("feed backfill %d: end runs: %w", id, err)
 	}
 	var n struct{ Queued, Started int }
