@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"sked/models"
+	"sked/models/testdb"
 	"sked/scheduler/catalog"
 	"sked/scheduler/catalog/catalogtest"
 )
@@ -197,4 +199,73 @@ func TestBackfillQueuedByAnotherIsSkippedAndCancelStopsTheRest(t *testing.T) {
 	// A cancelled backfill's occurrences may be backfilled again.
 	third := b.backfill(0, 2, models.BackfillMissing, 1, true)
 	wantLines(t, b.decisions(third), "0:run", "1:run")
+}
+
+// TestBackfillExactlyOnceAcrossThreeEngines: three live engines on one
+// database run a backfill of 30 occurrences with maxConcurrent 3 against
+// a real target that records every request: each occurrence's
+// Idempotency-Key arrives exactly once, and never more than 3 requests
+// are in flight at once.
+func TestBackfillExactlyOnceAcrossThreeEngines(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	inFlight, most := 0, 0
+	tg := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		seen[r.Header.Get("Idempotency-Key")]++
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // long enough to overlap if nothing held them back
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	})
+	dsn := testdb.DSN(t)
+	var engines []*live
+	for i := range 3 {
+		engines = append(engines, startLive(t, openStore(t, dsn), Config{InstanceID: fmt.Sprintf("backfill-%d", i)}))
+	}
+	store := openStore(t, dsn)
+	coll := newCollection(t, store)
+	t0 := time.Now().UTC().Truncate(time.Hour).Add(-40 * time.Hour)
+	id := putJob(t, store, coll, "hourly", fmt.Sprintf(`{"startTime":%q,"recurrence":{"frequency":"hour","interval":1},"action":%s}`,
+		rfc(t0), httpAction(tg.URL+"/hook", `"retryPolicy":{"retryType":"none"}`)))
+	res, err := engines[0].cat.Backfill(context.Background(), catalogtest.Actor, coll, jobByID(t, store, id), catalog.BackfillInput{
+		From: t0, To: t0.Add(30 * time.Hour), Only: models.BackfillMissing, Order: models.BackfillNewestFirst, MaxConcurrent: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, err := store.Backfill(context.Background(), id, res.Backfill.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.State == models.BackfillDone {
+			if b.Succeeded != 30 {
+				t.Errorf("done: %+v", b)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the backfill did not end within 60 s: %+v", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for h := range 30 {
+		key := fmt.Sprintf("%d:%s", id, t0.Add(time.Duration(h)*time.Hour).Format(time.RFC3339Nano))
+		if seen[key] != 1 {
+			t.Errorf("occurrence %s received %d times, want once", key, seen[key])
+		}
+	}
+	if len(seen) != 30 {
+		t.Errorf("%d keys received, want 30", len(seen))
+	}
+	if most > 3 {
+		t.Errorf("%d requests in flight at once, over maxConcurrent 3", most)
+	}
+	t.Logf("at most %d in flight", most)
 }
