@@ -219,7 +219,7 @@ func (s *Store) CreateBackfill(ctx context.Context, nb NewBackfill) (*Backfill, 
 		b = Backfill{WorkspaceID: nb.WorkspaceID, JobID: nb.JobID, From: nb.From, To: nb.To, Only: nb.Only, Order: nb.Order,
 			MaxConcurrent: nb.MaxConcurrent, State: state, Total: len(runs), Skipped: len(sts) - len(runs),
 			CreatedBy: nb.CreatedBy, CreatedAt: nb.Now, EndedAt: ended}
-		if err := tx.Omit("Queued", "Started", "Succeeded", "Failed", "Cancelled").Create(&b).Error; err != nil {
+		if err := tx.Create(&b).Error; err != nil {
 			return err
 		}
 		if len(runs) == 0 {

@@ -178,6 +178,6 @@ func orderText(o models.BackfillOrder) string {
 
 // BackfillOnlyOptions and BackfillOrderOptions are the form's choices.
 var (
-	BackfillOnlyOptions  = []Choice{{Value: string(models.BackfillMissing), Label: "Missing (not succeeded)"}, {Value: string(models.BackfillOnlyFailed), Label: "Failed"}, {Value: string(models.BackfillAll), Label: "All"}}
+	BackfillOnlyOptions  = []Choice{{Value: string(models.BackfillMissing), Label: "Missing (not succeeded)"}, {Value: string(models.BackfillOnlyFailed), Label: "Those that failed"}, {Value: string(models.BackfillAll), Label: "All"}}
 	BackfillOrderOptions = []Choice{{Value: string(models.BackfillOldestFirst), Label: "Oldest first"}, {Value: string(models.BackfillNewestFirst), Label: "Newest first"}}
 )
