@@ -40,6 +40,8 @@ CREATE TABLE backfills (
     CHECK (to_time > from_time)
 );
 CREATE INDEX backfills_job_idx ON backfills (job_id, id DESC);
+-- The heartbeat's refill (models.Store.FeedBackfills) reads the running ones.
+CREATE INDEX backfills_running_idx ON backfills (id) WHERE state = 'running';
 
 -- One row per occurrence a backfill runs: queued (not started yet),
 -- started (its attempts are open), then succeeded, failed or cancelled.
@@ -54,6 +56,8 @@ CREATE TABLE backfill_runs (
 CREATE UNIQUE INDEX backfill_runs_open_key ON backfill_runs (job_id, expected_time)
     WHERE state IN ('queued', 'started');
 CREATE INDEX backfill_runs_state_idx ON backfill_runs (backfill_id, state, expected_time);
+-- ... and the cancelled ones whose started runs have not ended.
+CREATE INDEX backfill_runs_started_idx ON backfill_runs (backfill_id) WHERE state = 'started';
 
 ALTER TABLE audit_entries DROP CONSTRAINT audit_entries_action_check;
 ALTER TABLE audit_entries ADD CONSTRAINT audit_entries_action_check CHECK (action IN (

@@ -967,6 +967,10 @@ CREATE INDEX audit_entries_workspace_idx ON public.audit_entries USING btree (wo
 
 CREATE UNIQUE INDEX backfill_runs_open_key ON public.backfill_runs USING btree (job_id, expected_time) WHERE (state = ANY (ARRAY['queued'::text, 'started'::text]));
 
+-- Name: backfill_runs_started_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX backfill_runs_started_idx ON public.backfill_runs USING btree (backfill_id) WHERE (state = 'started'::text);
+
 -- Name: backfill_runs_state_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX backfill_runs_state_idx ON public.backfill_runs USING btree (backfill_id, state, expected_time);
@@ -974,6 +978,10 @@ CREATE INDEX backfill_runs_state_idx ON public.backfill_runs USING btree (backfi
 -- Name: backfills_job_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX backfills_job_idx ON public.backfills USING btree (job_id, id DESC);
+
+-- Name: backfills_running_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX backfills_running_idx ON public.backfills USING btree (id) WHERE (state = 'running'::text);
 
 -- Name: calendars_created_by_idx; Type: INDEX; Schema: public; Owner: -
 

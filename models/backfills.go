@@ -369,7 +369,9 @@ func feedBackfillsOf(tx *gorm.DB, ids []int64, now time.Time) error {
 func (s *Store) FeedBackfills(ctx context.Context, now time.Time) (int, error) {
 	var ids []struct{ ID, JobID int64 }
 	if err := s.db.WithContext(ctx).Raw(`SELECT id, job_id FROM backfills WHERE state = 'running'
-		OR (state = 'cancelled' AND EXISTS (SELECT 1 FROM backfill_runs r WHERE r.backfill_id = backfills.id AND r.state = 'started'))
+		UNION
+		SELECT id, job_id FROM backfills WHERE state = 'cancelled'
+			AND id IN (SELECT backfill_id FROM backfill_runs WHERE state = 'started')
 		ORDER BY id LIMIT 100`).Scan(&ids).Error; err != nil {
 		return 0, translate("models: feed backfills", err)
 	}

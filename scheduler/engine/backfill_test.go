@@ -269,3 +269,32 @@ func TestBackfillExactlyOnceAcrossThreeEngines(t *testing.T) {
 	}
 	t.Logf("at most %d in flight", most)
 }
+
+// TestFeedBackfillsRequeuesALostRun: the heartbeat's refill
+// (Store.FeedBackfills) queues again a started run whose attempt is gone
+// without having run, and starts it again; the backfill then ends as its
+// runs do.
+func TestFeedBackfillsRequeuesALostRun(t *testing.T) {
+	b := newBackfillEnv(t)
+	res := b.backfill(0, 2, models.BackfillMissing, 1, false)
+	if _, err := b.db.Exec(`DELETE FROM job_attempts WHERE job_id = $1`, b.id); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b.store.FeedBackfills(b.ctx, b.clock.Now()); err != nil || n != 1 {
+		t.Fatalf("FeedBackfills: %d %v", n, err)
+	}
+	got, err := b.store.Backfill(b.ctx, b.id, res.Backfill.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Started != 1 || got.Queued != 1 || got.Failed != 0 || len(b.attempts(b.id)) != 1 {
+		t.Fatalf("after the refill: %+v, %d attempts", got, len(b.attempts(b.id)))
+	}
+	b.drain()
+	if got, _ = b.store.Backfill(b.ctx, b.id, res.Backfill.ID); got.State != models.BackfillDone || got.Succeeded != 2 {
+		t.Errorf("at the end: %+v", got)
+	}
+	if n, err := b.store.FeedBackfills(b.ctx, b.clock.Now()); err != nil || n != 0 {
+		t.Errorf("FeedBackfills with nothing running: %d %v", n, err)
+	}
+}
