@@ -72,6 +72,7 @@ func commands() []command {
 		{"jobs list", "list a server's jobs: sked jobs list [--subscription WS] [--resource-group RG] [--collection JC] [--state S] [--output json]", cmdJobsList},
 		{"jobs show", "show a job: sked jobs show JOB --resource-group RG --collection JC [--output json]", cmdJobsShow},
 		{"jobs run", "run a job now: sked jobs run JOB --resource-group RG --collection JC", cmdJobsRun},
+		{"jobs backfill", "backfill a job's past occurrences: sked jobs backfill JOB --resource-group RG --collection JC --from T --to T [--only missing|failed|all] [--order oldestFirst|newestFirst] [--max-concurrent N] [--dry-run]", cmdJobsBackfill},
 		{"jobs history", "a job's history, newest first: sked jobs history JOB --resource-group RG --collection JC [--status S] [-n N]", cmdJobsHistory},
 		{"collections list", "list a server's job collections: sked collections list [--subscription WS] [--resource-group RG] [--output json]", cmdCollectionsList},
 		{"secrets rotate", "re-encrypt job secrets with the first --secret-key, so older keys can go", cmdSecretsRotate},

@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/scheduler/recurrence"
 )
 
@@ -122,7 +125,9 @@ func (s *Server) deleteJob(c echo.Context) error {
 	return c.NoContent(http.StatusOK)
 }
 
-// runJob answers POST …/jobs/{job}/run: an occurrence starts at once.
+// runJob answers POST …/jobs/{job}/run: an occurrence starts at once. An
+// optional body {"request": {"headers": {…}, "body": "…"}} changes the
+// request of this one run (SPEC §16.4; editors only).
 func (s *Server) runJob(c echo.Context) error {
 	coll, err := s.collection(c)
 	if err != nil {
@@ -132,7 +137,20 @@ func (s *Server) runJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.jobs.RunNow(c.Request().Context(), actorOf(c), coll, j); err != nil {
+	var changes *jobdef.RunChanges
+	if c.Request().ContentLength != 0 {
+		body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxAPIBody+1))
+		if err != nil {
+			return fmt.Errorf("read body: %w", err)
+		}
+		if len(body) > maxAPIBody {
+			return badRequest("body", fmt.Sprintf("the request body is over the maximum of %d bytes", maxAPIBody))
+		}
+		if changes, err = jobdef.ParseRunChanges(body); err != nil {
+			return err
+		}
+	}
+	if _, err := s.jobs.RunNowWith(c.Request().Context(), actorOf(c), coll, j, changes); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)

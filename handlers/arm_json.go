@@ -186,6 +186,11 @@ type armHistoryProperties struct {
 	// the attempts of a re-run (extension); absent otherwise.
 	RerunOf *string `json:"rerunOf,omitempty"`
 	RerunBy *string `json:"rerunBy,omitempty"`
+	// Changes are the changes of a run with changes, secret header values
+	// masked, and Backfill the id of the backfill that ran the attempt
+	// (extensions, SPEC §16.3, §16.4); absent otherwise.
+	Changes  json.RawMessage `json:"changes,omitempty"`
+	Backfill *int64          `json:"backfill,omitempty"`
 }
 
 // toARMHistory writes one history entry of job j.
@@ -213,6 +218,7 @@ func toARMHistory(coll *models.CollectionRow, j *models.Job, h *models.HistoryEn
 		of := collectionID(coll) + "/jobs/" + j.Name + "/history/" + strconv.FormatInt(*h.RerunOf, 10)
 		out.Properties.RerunOf, out.Properties.RerunBy = &of, h.RerunBy
 	}
+	out.Properties.Changes, out.Properties.Backfill = h.Changes, h.BackfillID
 	return out
 }
 

@@ -67,6 +67,13 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 		if v.LastChanged, err = s.lastChanged(ctx, row.WorkspaceID, models.AuditJobResource(row.ResourceGroup, row.Name, j.Name)); err != nil {
 			return v, err
 		}
+		if v.Can.Edit && pj.Job != nil && pj.Job.Action != nil && pj.Job.Action.Request != nil {
+			v.RunChanges = &web.RunChangesForm{URL: web.JobRunPath(row.WorkspaceID, row.ResourceGroup, row.Name, j.Name),
+				CSRFToken: csrfToken(c)}
+		}
+		if v.Backfill, err = s.backfillPanel(c, row, j, v.Can); err != nil {
+			return v, err
+		}
 		scope := alertScope{ResourceGroup: row.ResourceGroup, Collection: row.Name, Job: j.Name}
 		if v.Alerts, err = s.alertsView(c, row.WorkspaceID, scope, nil); err != nil {
 			return v, err
@@ -109,11 +116,27 @@ func (s *Server) jobStatusView(c echo.Context, row *models.CollectionRow, j *mod
 
 // jobRunNow starts an occurrence at once; htmx then refreshes the history
 // (event sked-history-changed).
+//
+// The "Run with changes…" form (SPEC §16.4) posts here too, with
+// changes=1, its headers ("Name: value" lines) and body: the run's
+// changes, checked as a job's request (a bad header is refused in place,
+// naming it).
 func (s *Server) jobRunNow(c echo.Context) error {
 	return s.jobAction(c, func(row *models.CollectionRow, j *models.JobDetail) (string, error) {
-		_, err := s.jobs.RunNow(c.Request().Context(), actorOf(c), row, &j.Job)
+		var changes *jobdef.RunChanges
+		if c.FormValue("changes") == "1" {
+			var err error
+			if changes, err = jobdef.ParseRunChanges(web.RunChangesJSON(c.FormValue("headers"), c.FormValue("body"))); err != nil {
+				return "", err
+			}
+		}
+		_, err := s.jobs.RunNowWith(c.Request().Context(), actorOf(c), row, &j.Job, changes)
 		if err != nil {
 			return "", err
+		}
+		if changes != nil {
+			c.Response().Header().Set("HX-Trigger-After-Settle", "sked-history-changed")
+			return "The job runs once now with your changes; its next runs stay as they are.", nil
 		}
 		c.Response().Header().Set("HX-Trigger-After-Settle", "sked-history-changed")
 		return web.RunNowMessage(j.ExecutionCount), nil

@@ -74,6 +74,7 @@ func init() {
 		w        = models.RoleOwner
 	)
 	const signingAPI = "/api/v1/workspaces/:ws/collections/:rg/:jc/signing-secret"
+	const backfillAPI = "/api/v1/workspaces/:ws/collections/:rg/:jc/jobs/:job"
 	for k, v := range map[string]string{
 		"GET /subscriptions/:sub/providers/Microsoft.Scheduler/jobCollections": r,
 		"GET " + armRG: r, "GET " + armJC: r, "PUT " + armJC: e, "PATCH " + armJC: e, "DELETE " + armJC: e,
@@ -109,6 +110,10 @@ func init() {
 		"GET /w/:ws/channels": r, "POST /w/:ws/channels": w, "POST /w/:ws/channels/:name/delete": w,
 		"POST /w/:ws/channels/:name/test": w, "POST /w/:ws/alerts": w, "POST /w/:ws/alerts/:name/delete": w,
 		"POST " + job + "/bell": w,
+
+		"POST " + backfillAPI + "/backfill": o, "GET " + backfillAPI + "/backfills": r,
+		"GET " + backfillAPI + "/backfills/:id": r, "POST " + backfillAPI + "/backfills/:id/cancel": o,
+		"POST " + job + "/backfill": o, "GET " + job + "/backfills": r, "POST " + job + "/backfills/:id/cancel": o,
 	} {
 		roleMatrix[k] = v
 	}

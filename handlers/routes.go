@@ -219,6 +219,9 @@ func (s *Server) routeTable() []route {
 		{get, job + "/history/:id", s.executionPage, signedIn, models.RoleReader},
 		{post, job + "/history/:id/rerun", s.executionRerun, signedIn, models.RoleOperator},
 		{post, job + "/run", s.jobRunNow, signedIn, models.RoleOperator},
+		{post, job + "/backfill", s.jobBackfill, signedIn, models.RoleOperator},
+		{get, job + "/backfills", s.jobBackfills, signedIn, models.RoleReader},
+		{post, job + "/backfills/:id/cancel", s.jobCancelBackfill, signedIn, models.RoleOperator},
 		{post, job + "/enable", s.jobEnable, signedIn, models.RoleOperator},
 		{post, job + "/disable", s.jobDisable, signedIn, models.RoleOperator},
 		{post, job + "/note", s.jobNote, signedIn, models.RoleOperator},
@@ -249,6 +252,12 @@ func (s *Server) routeTable() []route {
 		{put, alertAPI + "/:name", s.apiPutAlert, apiToken, models.RoleOwner},
 		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken, models.RoleOwner},
 		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken, models.RoleReader},
+
+		// The backfills of a job (SPEC §16.3).
+		{post, backfillAPI + "/backfill", s.apiBackfill, apiToken, models.RoleOperator},
+		{get, backfillAPI + "/backfills", s.apiBackfills, apiToken, models.RoleReader},
+		{get, backfillAPI + "/backfills/:id", s.apiGetBackfill, apiToken, models.RoleReader},
+		{post, backfillAPI + "/backfills/:id/cancel", s.apiCancelBackfill, apiToken, models.RoleOperator},
 
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},

@@ -7,6 +7,7 @@ import (
 
 	"sked/models"
 	"sked/models/caldef"
+	"sked/models/jobdef"
 	"sked/scheduler/action"
 	"sked/scheduler/catalog"
 )
@@ -46,7 +47,13 @@ type jobWriter interface {
 	DisableJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) error
 	DisableJobNote(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, note string) error
 	RunNow(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job) (int64, error)
+	// RunNowWith is RunNow with changes of the request for this one run
+	// (SPEC §16.4).
+	RunNowWith(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, changes *jobdef.RunChanges) (int64, error)
 	Rerun(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, historyID int64) (int64, error)
+	// Backfill and CancelBackfill are the backfills of a job (SPEC §16.3).
+	Backfill(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, in catalog.BackfillInput) (*catalog.BackfillResult, error)
+	CancelBackfill(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job *models.Job, id int64) (*models.Backfill, error)
 	// The bulk actions of the "All jobs" page and POST /api/v1/jobs/bulk.
 	BulkJobs(ctx context.Context, actor catalog.Actor, action catalog.BulkAction, jobs []models.BulkJob, note string) (*catalog.BulkResult, error)
 	ExportJobs(ctx context.Context, actor catalog.Actor, jobs []models.BulkJob) (json.RawMessage, error)

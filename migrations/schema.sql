@@ -174,7 +174,7 @@ CREATE TABLE public.audit_entries (
     resource text DEFAULT ''::text NOT NULL,
     detail text DEFAULT ''::text NOT NULL,
     diff jsonb DEFAULT '[]'::jsonb NOT NULL,
-    CONSTRAINT audit_entries_action_check CHECK ((action = ANY (ARRAY['collection.put'::text, 'collection.patch'::text, 'collection.state'::text, 'collection.delete'::text, 'collection.signing.put'::text, 'collection.signing.delete'::text, 'job.put'::text, 'job.patch'::text, 'job.delete'::text, 'job.enable'::text, 'job.disable'::text, 'job.run'::text, 'job.rerun'::text, 'job.complete'::text, 'job.fault'::text, 'calendar.put'::text, 'calendar.delete'::text, 'calendar.import'::text, 'import'::text, 'workspace.create'::text, 'workspace.rename'::text, 'workspace.delete'::text, 'member.put'::text, 'member.remove'::text, 'channel.put'::text, 'channel.delete'::text, 'channel.test'::text, 'alert.put'::text, 'alert.delete'::text, 'token.create'::text, 'token.revoke'::text, 'user.create'::text, 'user.disable'::text, 'user.enable'::text, 'user.password'::text, 'signin'::text, 'signout'::text]))),
+    CONSTRAINT audit_entries_action_check CHECK ((action = ANY (ARRAY['collection.put'::text, 'collection.patch'::text, 'collection.state'::text, 'collection.delete'::text, 'collection.signing.put'::text, 'collection.signing.delete'::text, 'job.put'::text, 'job.patch'::text, 'job.delete'::text, 'job.enable'::text, 'job.disable'::text, 'job.run'::text, 'job.rerun'::text, 'job.run.changes'::text, 'job.backfill'::text, 'job.backfill.cancel'::text, 'job.complete'::text, 'job.fault'::text, 'calendar.put'::text, 'calendar.delete'::text, 'calendar.import'::text, 'import'::text, 'workspace.create'::text, 'workspace.rename'::text, 'workspace.delete'::text, 'member.put'::text, 'member.remove'::text, 'channel.put'::text, 'channel.delete'::text, 'channel.test'::text, 'alert.put'::text, 'alert.delete'::text, 'token.create'::text, 'token.revoke'::text, 'user.create'::text, 'user.disable'::text, 'user.enable'::text, 'user.password'::text, 'signin'::text, 'signout'::text]))),
     CONSTRAINT audit_entries_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['user'::text, 'token'::text, 'cli'::text, 'engine'::text, 'system'::text]))),
     CONSTRAINT audit_entries_diff_check CHECK ((jsonb_typeof(diff) = 'array'::text)),
     CONSTRAINT audit_entries_via_check CHECK ((via = ANY (ARRAY[''::text, 'api'::text, 'web'::text, 'cli'::text, 'engine'::text])))
@@ -192,6 +192,54 @@ CREATE SEQUENCE public.audit_entries_id_seq
 -- Name: audit_entries_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
 
 ALTER SEQUENCE public.audit_entries_id_seq OWNED BY public.audit_entries.id;
+
+-- Name: backfill_runs; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.backfill_runs (
+    backfill_id bigint NOT NULL,
+    job_id bigint NOT NULL,
+    expected_time timestamp with time zone NOT NULL,
+    state text NOT NULL,
+    CONSTRAINT backfill_runs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'started'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
+);
+
+-- Name: backfills; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.backfills (
+    id bigint NOT NULL,
+    workspace_id text NOT NULL,
+    job_id bigint NOT NULL,
+    from_time timestamp with time zone NOT NULL,
+    to_time timestamp with time zone NOT NULL,
+    only_runs text NOT NULL,
+    run_order text NOT NULL,
+    max_concurrent integer NOT NULL,
+    state text NOT NULL,
+    total integer NOT NULL,
+    skipped integer NOT NULL,
+    created_by text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    CONSTRAINT backfills_check CHECK ((to_time > from_time)),
+    CONSTRAINT backfills_created_by_check CHECK ((length(created_by) <= 255)),
+    CONSTRAINT backfills_max_concurrent_check CHECK (((max_concurrent >= 1) AND (max_concurrent <= 20))),
+    CONSTRAINT backfills_only_runs_check CHECK ((only_runs = ANY (ARRAY['missing'::text, 'failed'::text, 'all'::text]))),
+    CONSTRAINT backfills_run_order_check CHECK ((run_order = ANY (ARRAY['oldestFirst'::text, 'newestFirst'::text]))),
+    CONSTRAINT backfills_skipped_check CHECK ((skipped >= 0)),
+    CONSTRAINT backfills_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text, 'cancelled'::text]))),
+    CONSTRAINT backfills_total_check CHECK ((total >= 0))
+);
+
+-- Name: backfills_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+
+ALTER TABLE public.backfills ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.backfills_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 -- Name: calendars; Type: TABLE; Schema: public; Owner: -
 
@@ -321,6 +369,9 @@ CREATE TABLE public.job_attempts (
     rerun_of bigint,
     rerun_by text,
     attempt_base integer DEFAULT 1 NOT NULL,
+    changes jsonb,
+    changes_shown jsonb,
+    backfill_id bigint,
     CONSTRAINT job_attempts_action_check CHECK ((action = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text]))),
     CONSTRAINT job_attempts_attempt_check CHECK ((attempt >= 1)),
     CONSTRAINT job_attempts_check CHECK (((status = 'running'::text) = ((lease_owner IS NOT NULL) AND (lease_expires_at IS NOT NULL)))),
@@ -451,6 +502,8 @@ CREATE TABLE public.job_history (
     attempt_id bigint,
     rerun_of bigint,
     rerun_by text,
+    changes jsonb,
+    backfill_id bigint,
     CONSTRAINT job_history_action_name_check CHECK ((action_name = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text]))),
     CONSTRAINT job_history_check CHECK (((end_time IS NULL) OR (end_time >= start_time))),
     CONSTRAINT job_history_repeat_count_check CHECK ((repeat_count >= 0)),
@@ -757,6 +810,16 @@ ALTER TABLE ONLY public.api_tokens
 ALTER TABLE ONLY public.audit_entries
     ADD CONSTRAINT audit_entries_pkey PRIMARY KEY (id);
 
+-- Name: backfill_runs backfill_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.backfill_runs
+    ADD CONSTRAINT backfill_runs_pkey PRIMARY KEY (backfill_id, expected_time);
+
+-- Name: backfills backfills_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.backfills
+    ADD CONSTRAINT backfills_pkey PRIMARY KEY (id);
+
 -- Name: calendars calendars_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.calendars
@@ -921,6 +984,26 @@ CREATE INDEX audit_entries_resource_idx ON public.audit_entries USING btree (wor
 -- Name: audit_entries_workspace_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX audit_entries_workspace_idx ON public.audit_entries USING btree (workspace_id, id DESC);
+
+-- Name: backfill_runs_open_key; Type: INDEX; Schema: public; Owner: -
+
+CREATE UNIQUE INDEX backfill_runs_open_key ON public.backfill_runs USING btree (job_id, expected_time) WHERE (state = ANY (ARRAY['queued'::text, 'started'::text]));
+
+-- Name: backfill_runs_started_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX backfill_runs_started_idx ON public.backfill_runs USING btree (backfill_id) WHERE (state = 'started'::text);
+
+-- Name: backfill_runs_state_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX backfill_runs_state_idx ON public.backfill_runs USING btree (backfill_id, state, expected_time);
+
+-- Name: backfills_job_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX backfills_job_idx ON public.backfills USING btree (job_id, id DESC);
+
+-- Name: backfills_running_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX backfills_running_idx ON public.backfills USING btree (id) WHERE (state = 'running'::text);
 
 -- Name: calendars_created_by_idx; Type: INDEX; Schema: public; Owner: -
 
@@ -1170,6 +1253,16 @@ ALTER TABLE ONLY public.alert_rules
 
 ALTER TABLE ONLY public.api_tokens
     ADD CONSTRAINT api_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+-- Name: backfill_runs backfill_runs_backfill_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.backfill_runs
+    ADD CONSTRAINT backfill_runs_backfill_id_fkey FOREIGN KEY (backfill_id) REFERENCES public.backfills(id) ON DELETE CASCADE;
+
+-- Name: backfills backfills_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.backfills
+    ADD CONSTRAINT backfills_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
 
 -- Name: calendars calendars_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

@@ -56,7 +56,7 @@ const (
 // the store's own, grouped by family (the part before the dot).
 var AuditActions = []string{
 	"collection.put", "collection.patch", "collection.state", "collection.delete", "collection.signing.put", "collection.signing.delete",
-	"job.put", "job.patch", "job.delete", "job.enable", "job.disable", "job.run", "job.rerun", AuditJobComplete, AuditJobFault,
+	"job.put", "job.patch", "job.delete", "job.enable", "job.disable", "job.run", "job.rerun", "job.run.changes", "job.backfill", "job.backfill.cancel", AuditJobComplete, AuditJobFault,
 	"calendar.put", "calendar.delete", "calendar.import",
 	"import",
 	"workspace.create", "workspace.rename", "workspace.delete",

@@ -168,6 +168,11 @@ type ClaimedAttempt struct {
 	// opened secrets while SigningAt stays the same.
 	JobCollectionID int64
 	SigningAt       *time.Time
+	// Changes are the changes of a run with changes, as given (see
+	// jobdef.ParseRunChanges), for the main action's request; nil for a
+	// run as defined. BackfillID is the backfill that queued the attempt.
+	Changes    json.RawMessage
+	BackfillID *int64
 }
 
 // claimBatch caps the jobs scheduled and the expired leases reported by one
@@ -310,7 +315,7 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 	var due []ClaimedAttempt
 	err := tx.Raw(`
 		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-		       a.attempt_base, a.rerun_of, j.job_collection_id, `+signingAtColumn+`
+		       a.attempt_base, a.rerun_of, a.changes, a.backfill_id, j.job_collection_id, `+signingAtColumn+`
 		FROM job_attempts a
 		JOIN jobs j ON j.id = a.job_id
 		JOIN job_collections c ON c.id = j.job_collection_id

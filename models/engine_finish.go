@@ -213,6 +213,22 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	if err := insertNextAttempts(tx, next, earliest); err != nil {
 		return err
 	}
+	// A backfill's attempt that ended frees its slot (or retries in it).
+	var backfills []int64
+	var at time.Time
+	for i := range outcomes {
+		if r := byID[outcomes[i].AttemptID]; r != nil && r.BackfillID != nil {
+			backfills = append(backfills, *r.BackfillID)
+			if outcomes[i].Now.After(at) {
+				at = outcomes[i].Now
+			}
+		}
+	}
+	if len(backfills) > 0 {
+		if err := feedBackfillsOf(tx, backfills, at.Truncate(time.Microsecond)); err != nil {
+			return err
+		}
+	}
 	ended := map[int64]jobdef.State{}
 	if err := endFinishedJobs(tx, outcomes, byID, out, ending, ended); err != nil {
 		return err
@@ -241,16 +257,18 @@ var recordOutcomesSQL = `
 				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
-					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
+					t.attempt_base, t.rerun_of, t.rerun_by, t.changes, t.changes_shown, t.backfill_id, p.lease_owner AS instance,
 					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
 					nextval('job_history_id_seq'::regclass) AS history_id
 			), h AS (
 				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
-				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
+				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by,
+				                         changes, backfill_id)
 				OVERRIDING SYSTEM VALUE
 				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
-				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
+				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by,
+				       changes_shown, backfill_id
 				FROM a
 				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
 			), hh AS (` + historyHoursAdd("h") + `
@@ -285,11 +303,11 @@ var recordOutcomesSQL = `
 				RETURNING j.job_id AS id, l.state, l.next_run_at, l.needs_schedule, l.faults_before AS consecutive_faults
 			)
 			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
-			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, '' AS state, NULL::timestamptz AS next_run_at,
-			       false AS needs_schedule, 0 AS consecutive_faults
+			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, a.changes, a.changes_shown, a.backfill_id,
+			       '' AS state, NULL::timestamptz AS next_run_at, false AS needs_schedule, 0 AS consecutive_faults
 			FROM a
 			UNION ALL
-			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, u.state, u.next_run_at,
+			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, NULL, NULL, NULL, u.state, u.next_run_at,
 			       u.needs_schedule, u.consecutive_faults
 			FROM u`
 
@@ -309,6 +327,9 @@ type finishedRow struct {
 	AttemptBase   int
 	RerunOf       *int64
 	RerunBy       *string
+	Changes       json.RawMessage
+	ChangesShown  json.RawMessage
+	BackfillID    *int64
 	State         jobdef.State
 	NextRunAt     *time.Time
 	NeedsSchedule bool
@@ -359,6 +380,11 @@ type nextWire struct {
 	RerunOf *int64  `json:"rerun_of"`
 	RerunBy *string `json:"rerun_by"`
 	Fresh   bool    `json:"fresh"`
+	// Changes, Shown and BackfillID carry a run's changes and its
+	// backfill to its next attempts.
+	Changes    json.RawMessage `json:"changes,omitempty"`
+	Shown      json.RawMessage `json:"changes_shown,omitempty"`
+	BackfillID *int64          `json:"backfill_id,omitempty"`
 }
 
 // lastAttemptOf is the SQL expression of the number of the last attempt
@@ -385,11 +411,12 @@ func insertNextAttempts(tx *gorm.DB, next []nextWire, earliest time.Time) error 
 		return fmt.Errorf("store next attempts: %w", err)
 	}
 	err = tx.Exec(`WITH i AS (INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
-			attempt_base, rerun_of, rerun_by)
+			attempt_base, rerun_of, rerun_by, changes, changes_shown, backfill_id)
 		SELECT n.job_id, n.expected_time, n.action, coalesce(m.next, n.attempt), n.occurrence, 'pending', n.due_at,
-			coalesce(m.next, n.base), n.rerun_of, n.rerun_by
+			coalesce(m.next, n.base), n.rerun_of, n.rerun_by, n.changes, n.changes_shown, n.backfill_id
 		FROM json_to_recordset(?::json) AS n(job_id bigint, expected_time timestamptz, action text, attempt int,
-			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean)
+			occurrence bigint, due_at timestamptz, base int, rerun_of bigint, rerun_by text, fresh boolean,
+			changes jsonb, changes_shown jsonb, backfill_id bigint)
 		LEFT JOIN LATERAL (SELECT `+lastAttemptOf("n.job_id", "n.expected_time", "n.action")+` + 1 AS next
 			WHERE n.fresh) m ON true
 		ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING)
@@ -409,7 +436,11 @@ func followUp(o *AttemptOutcome, r *finishedRow, res *FinishedAttempt, next *[]n
 	if o.Next != nil && enabled {
 		nw := nextWire{JobID: r.JobID, ExpectedTime: r.ExpectedTime, Action: o.Next.Action,
 			Attempt: o.Next.Attempt, Occurrence: r.Occurrence, DueAt: o.Next.DueAt.Truncate(time.Microsecond),
-			Base: max(r.AttemptBase, 1), RerunOf: r.RerunOf, RerunBy: r.RerunBy}
+			Base: max(r.AttemptBase, 1), RerunOf: r.RerunOf, RerunBy: r.RerunBy, BackfillID: r.BackfillID}
+		if o.Next.Action == r.Action {
+			// The changes are the main action's: its retries keep them.
+			nw.Changes, nw.Shown = r.Changes, r.ChangesShown
+		}
 		if o.Next.Action != r.Action {
 			// The other action starts its own count.
 			nw.Base, nw.Fresh = o.Next.Attempt, r.RerunOf != nil

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -17,6 +18,22 @@ import (
 // ErrNotFound, ErrJobFinished for a completed or faulted job, and
 // ErrJobNotEnabled for a disabled one.
 func (s *Store) RunNow(ctx context.Context, id int64, now time.Time) (int64, error) {
+	return s.RunNowWith(ctx, id, now, RunChanges{})
+}
+
+// RunChanges are the changes of one run (SPEC §16.4) as the attempt row
+// keeps them: Apply, as given, is what the engine applies to the main
+// action's request (jobdef.ParseRunChanges reads it); Shown, the same with
+// secret header values masked, is what the run's history entries keep.
+// The zero value is a run as defined.
+type RunChanges struct {
+	Apply json.RawMessage
+	Shown json.RawMessage
+}
+
+// RunNowWith is RunNow for a run with changes ch: the attempt and its
+// retries carry them.
+func (s *Store) RunNowWith(ctx context.Context, id int64, now time.Time, ch RunChanges) (int64, error) {
 	now = now.Truncate(time.Microsecond)
 	var attemptID int64
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -35,9 +52,10 @@ func (s *Store) RunNow(ctx context.Context, id int64, now time.Time) (int64, err
 		case st == jobdef.Disabled:
 			return ErrJobNotEnabled
 		}
-		if err := tx.Raw(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at)
-			VALUES (?, ?, 'MainAction', 1, ?, 'pending', ?) RETURNING id`,
-			id, now, j.OccurrenceCount+1, now).Scan(&attemptID).Error; err != nil {
+		if err := tx.Raw(`INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at,
+				changes, changes_shown)
+			VALUES (?, ?, 'MainAction', 1, ?, 'pending', ?, ?::jsonb, ?::jsonb) RETURNING id`,
+			id, now, j.OccurrenceCount+1, now, jsonbOrNull(ch.Apply), jsonbOrNull(ch.Shown)).Scan(&attemptID).Error; err != nil {
 			return err
 		}
 		if err := tx.Exec(`UPDATE jobs SET occurrence_count = occurrence_count + 1 WHERE id = ?`, id).Error; err != nil {
@@ -86,4 +104,12 @@ func engineEndAction(state jobdef.State) string {
 		return AuditJobFault
 	}
 	return AuditJobComplete
+}
+
+// jsonbOrNull is raw as a jsonb parameter: nil (SQL NULL) when empty.
+func jsonbOrNull(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	return string(raw)
 }

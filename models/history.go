@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"gorm.io/gorm"
@@ -31,6 +32,13 @@ type HistoryEntry struct {
 	// RerunBy who asked for it; nil for attempts not made by a re-run.
 	RerunOf *int64
 	RerunBy *string
+	// Changes are the changes of a run with changes (SPEC §16.4), in the
+	// wire shape of jobdef.ParseRunChanges with secret header values
+	// masked; nil for a run as defined.
+	Changes json.RawMessage `gorm:"type:jsonb"`
+	// BackfillID is the backfill that ran this attempt's occurrence (SPEC
+	// §16.3); nil otherwise.
+	BackfillID *int64
 }
 
 // TableName tells GORM the table.

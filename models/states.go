@@ -91,3 +91,66 @@ func parseSpelling[T ~string](s string, all []T, what string) (T, error) {
 	}
 	return "", fmt.Errorf("%q is not %s (%s)", s, what, strings.Join(names, ", "))
 }
+
+// BackfillState is the state of a backfill (SPEC §16.3): running while it
+// has runs queued or started, then done, or cancelled by a user (its
+// started runs still finish).
+type BackfillState string
+
+// The backfill states.
+const (
+	BackfillRunning   BackfillState = "running"
+	BackfillDone      BackfillState = "done"
+	BackfillCancelled BackfillState = "cancelled"
+)
+
+// BackfillRunState is the state of one occurrence a backfill runs: queued
+// (not started yet), started (its attempts are open), then succeeded,
+// failed, or cancelled (the backfill was cancelled before it started).
+type BackfillRunState string
+
+// The backfill run states.
+const (
+	BackfillQueued       BackfillRunState = "queued"
+	BackfillStarted      BackfillRunState = "started"
+	BackfillSucceeded    BackfillRunState = "succeeded"
+	BackfillFailed       BackfillRunState = "failed"
+	BackfillRunCancelled BackfillRunState = "cancelled"
+)
+
+// BackfillOnly says which occurrences of its range a backfill runs:
+// missing (those that did not succeed: never ran or failed), failed (those
+// that ran and failed), all.
+type BackfillOnly string
+
+// The backfill selections; BackfillMissing is the default.
+const (
+	BackfillMissing    BackfillOnly = "missing"
+	BackfillOnlyFailed BackfillOnly = "failed"
+	BackfillAll        BackfillOnly = "all"
+)
+
+// BackfillOnlys are the selections in the order the API lists them.
+var BackfillOnlys = []BackfillOnly{BackfillMissing, BackfillOnlyFailed, BackfillAll}
+
+// ParseBackfillOnly reads a backfill selection in any letter case.
+func ParseBackfillOnly(s string) (BackfillOnly, error) {
+	return parseSpelling(s, BackfillOnlys, "a backfill selection")
+}
+
+// BackfillOrder is the order in which a backfill starts its runs.
+type BackfillOrder string
+
+// The backfill orders; BackfillOldestFirst is the default.
+const (
+	BackfillOldestFirst BackfillOrder = "oldestFirst"
+	BackfillNewestFirst BackfillOrder = "newestFirst"
+)
+
+// BackfillOrders are the orders in the order the API lists them.
+var BackfillOrders = []BackfillOrder{BackfillOldestFirst, BackfillNewestFirst}
+
+// ParseBackfillOrder reads a backfill order in any letter case.
+func ParseBackfillOrder(s string) (BackfillOrder, error) {
+	return parseSpelling(s, BackfillOrders, "a backfill order")
+}

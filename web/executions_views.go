@@ -25,6 +25,10 @@ type ExecutionPageView struct {
 	// RerunNote says the entry belongs to a re-run ("Re-run of entry 12
 	// by alice"), RerunOfURL links to that entry.
 	RerunNote, RerunOfURL string
+	// Changes are the changes of a run with changes (SPEC §16.4), as
+	// indented JSON with secret header values masked; "" for a run as
+	// defined.
+	Changes string
 	// Reruns are the entries that re-ran this one's occurrence from it.
 	Reruns  []LinkView
 	Message string

@@ -227,6 +227,12 @@ type JobPageView struct {
 	// Alerts are the alert rules that apply to the job, with the bell
 	// (notify_views.go); not on the history page.
 	Alerts AlertsPanel
+	// RunChanges is the "Run with changes…" form; nil when the viewer may
+	// not edit or the job's action is not http or https.
+	RunChanges *RunChangesForm
+	// Backfill is the backfill block (SPEC §16.3): the form for operators
+	// and up, and the job's backfills; nil on the history page.
+	Backfill *BackfillPanel
 }
 
 // JobStatus is the #job-status fragment: state, counters, next

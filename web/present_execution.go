@@ -52,6 +52,13 @@ func NewExecutionView(row *models.CollectionRow, j *models.JobDetail, d *models.
 		v.RerunNote = fmt.Sprintf("Re-run of entry %d by %s", *e.RerunOf, by)
 		v.RerunOfURL = ExecutionPath(ws, rg, coll, j.Name, *e.RerunOf)
 	}
+	if e.BackfillID != nil && v.RerunNote == "" {
+		v.RerunNote = fmt.Sprintf("Run by backfill %d", *e.BackfillID)
+		v.RerunOfURL = JobPath(ws, rg, coll, j.Name) + "#job-backfill"
+	}
+	if len(e.Changes) > 0 {
+		v.Changes = indentJSON(e.Changes)
+	}
 	for _, id := range d.RerunEntries {
 		v.Reruns = append(v.Reruns, LinkView{Text: fmt.Sprintf("Entry %d", id), URL: ExecutionPath(ws, rg, coll, j.Name, id)})
 	}
@@ -139,5 +146,19 @@ func historyRowLinks(row *models.CollectionRow, j *models.JobDetail, e *models.H
 		}
 		note = fmt.Sprintf("re-run of entry %d by %s", *e.RerunOf, by)
 	}
+	if e.BackfillID != nil {
+		note = joinNote(note, fmt.Sprintf("backfill %d", *e.BackfillID))
+	}
+	if len(e.Changes) > 0 {
+		note = joinNote(note, "run with changes")
+	}
 	return detail, rerun, note
+}
+
+// joinNote adds part to a history row's note.
+func joinNote(note, part string) string {
+	if note == "" {
+		return part
+	}
+	return note + "; " + part
 }

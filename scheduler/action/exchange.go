@@ -157,3 +157,14 @@ func cutText(s string, n int) (string, bool) {
 	}
 	return s[:n], true
 }
+
+// MaskHeader returns the value v of header name as Sked records it: masked
+// when the header's value is a secret (Authorization, cookies, API keys,
+// tokens, signatures, passwords: see secretHeaderWords), as it is
+// otherwise.
+func MaskHeader(name, v string) string {
+	if secretHeader(name) {
+		return maskHeaderValue(name, v)
+	}
+	return v
+}

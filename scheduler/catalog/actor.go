@@ -120,15 +120,20 @@ const (
 	OpDisableJob         Op = "job.disable"
 	OpRunJob             Op = "job.run"
 	OpRerunJob           Op = "job.rerun"
-	OpPutCalendar        Op = "calendar.put"
-	OpDeleteCalendar     Op = "calendar.delete"
-	OpImportCalendar     Op = "calendar.import"
-	OpImport             Op = "import"
-	OpCreateWorkspace    Op = "workspace.create"
-	OpRenameWorkspace    Op = "workspace.rename"
-	OpDeleteWorkspace    Op = "workspace.delete"
-	OpPutMember          Op = "member.put"
-	OpRemoveMember       Op = "member.remove"
+	// OpRunJobChanges is a run now with changes of the request (SPEC
+	// §16.4): editors only, where a run as defined needs an operator.
+	OpRunJobChanges   Op = "job.run.changes"
+	OpBackfillJob     Op = "job.backfill"
+	OpCancelBackfill  Op = "job.backfill.cancel"
+	OpPutCalendar     Op = "calendar.put"
+	OpDeleteCalendar  Op = "calendar.delete"
+	OpImportCalendar  Op = "calendar.import"
+	OpImport          Op = "import"
+	OpCreateWorkspace Op = "workspace.create"
+	OpRenameWorkspace Op = "workspace.rename"
+	OpDeleteWorkspace Op = "workspace.delete"
+	OpPutMember       Op = "member.put"
+	OpRemoveMember    Op = "member.remove"
 )
 
 // Change is one write the catalog made: its kind and what it changed.

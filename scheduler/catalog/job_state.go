@@ -9,6 +9,7 @@ import (
 	"sked/models"
 	"sked/models/jobdef"
 	"sked/models/problem"
+	"sked/scheduler/action"
 )
 
 // EnableJob enables job of coll, for actor: it is scheduled from now
@@ -80,9 +81,38 @@ func CheckStateNote(note string) (string, error) {
 // a Runner (no engine runs here), errors wrapping models.ErrNotFound,
 // models.ErrJobNotEnabled or models.ErrJobFinished.
 func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job) (int64, error) {
-	rec := &record{Change: jobChange(OpRunJob, coll, job.Name, "")}
+	return c.RunNowWith(ctx, actor, coll, job, nil)
+}
+
+// RunNowWith is RunNow with changes of the request for this one run (SPEC
+// §16.4; nil or empty: RunNow): the changes need the editor role (a run
+// as defined needs an operator), apply to the main action of an http or
+// https job only (a *problem.List naming request otherwise, or naming the
+// header the merged headers put over the limits), and are recorded, with
+// secret header values masked, in the audit entry (its difference, under
+// request.headers and request.body) and the run's history entries. The
+// attempt and its retries carry them; the job's definition is unchanged.
+func (c *Catalog) RunNowWith(ctx context.Context, actor Actor, coll *models.CollectionRow, job *models.Job, changes *jobdef.RunChanges) (int64, error) {
+	op := OpRunJob
+	if !changes.Empty() {
+		op = OpRunJobChanges
+	}
+	rec := &record{Change: jobChange(op, coll, job.Name, "")}
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return 0, err
+	}
+	var ch models.RunChanges
+	if !changes.Empty() {
+		def, err := jobdef.ParseWith(job.Definition, jobdef.Options{SecretsOptional: true, Stored: true})
+		if err != nil {
+			return 0, fmt.Errorf("catalog: run now: %w", err)
+		}
+		if err := jobdef.CheckRunChanges(def, changes); err != nil {
+			return 0, err
+		}
+		ch = models.RunChanges{Apply: jobdef.MarshalRunChanges(changes, nil),
+			Shown: jobdef.MarshalRunChanges(changes, action.MaskHeader)}
+		rec.After = ch.Shown
 	}
 	if c.runner == nil {
 		return 0, ErrNoEngine
@@ -90,10 +120,13 @@ func (c *Catalog) RunNow(ctx context.Context, actor Actor, coll *models.Collecti
 	var id int64
 	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		if id, err = tc.store.RunNow(ctx, job.ID, c.now()); err != nil {
+		if id, err = tc.store.RunNowWith(ctx, job.ID, c.now(), ch); err != nil {
 			return fmt.Errorf("catalog: run now: %w", err)
 		}
 		rec.Detail = "attempt " + strconv.FormatInt(id, 10)
+		if !changes.Empty() {
+			rec.Detail += ", with changes"
+		}
 		return nil
 	})
 	if err != nil {

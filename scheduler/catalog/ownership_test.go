@@ -38,7 +38,7 @@ var catalogOwnedWrites = []string{
 	"Audited", "AuditedThen",
 	// Jobs, collections, job state, run now, imports.
 	"SaveJob", "SaveJobs", "DeleteJob", "DeleteJobs", "PutCollection", "DeleteCollection",
-	"SetCollectionStateNote", "SetJobState", "SetJobsState", "RunNow", "RunJobsNow", "Rerun",
+	"SetCollectionStateNote", "SetJobState", "SetJobsState", "RunNow", "RunNowWith", "RunJobsNow", "Rerun", "CreateBackfill", "CancelBackfill",
 	"ReplanJob", "ApplyImport", "SetFirstRuns",
 	// Calendars.
 	"PutCalendar", "PutCalendarVersion", "DeleteCalendar",

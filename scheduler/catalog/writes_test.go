@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/scheduler/catalog"
 )
 
@@ -132,6 +133,26 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 				return err
 			}
 			_, err := cat.Rerun(e.ctx, actor, coll, job, failed.ID)
+			return err
+		}},
+		{"RunNowWith", jobIn(catalog.OpRunJobChanges), func() error {
+			// One run per instant: the clock stands still here.
+			e.exec(`DELETE FROM job_attempts WHERE job_id = $1`, job.ID)
+			body := "changed"
+			_, err := cat.RunNowWith(e.ctx, actor, coll, job, &jobdef.RunChanges{Body: &body})
+			return err
+		}},
+		{"Backfill", jobIn(catalog.OpBackfillJob), func() error {
+			_, err := cat.Backfill(e.ctx, actor, coll, job, catalog.BackfillInput{From: testNow.Add(-48 * time.Hour),
+				To: testNow, Only: models.BackfillMissing, Order: models.BackfillOldestFirst, MaxConcurrent: 1})
+			return err
+		}},
+		{"CancelBackfill", jobIn(catalog.OpCancelBackfill), func() error {
+			bs, err := e.store.Backfills(e.ctx, job.ID, 1)
+			if err != nil || len(bs) != 1 {
+				return fmt.Errorf("backfills %v: %w", bs, err)
+			}
+			_, err = cat.CancelBackfill(e.ctx, actor, coll, job, bs[0].ID)
 			return err
 		}},
 		{"PutCalendar", catalog.Change{Op: catalog.OpPutCalendar, WorkspaceID: ws, Calendar: "holidays", Detail: "created"}, func() error {

@@ -168,6 +168,10 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 			res.Message = err.Error()
 			break
 		}
+		if spec, err = withChanges(spec, a); err != nil {
+			res.Message = err.Error()
+			break
+		}
 		res = e.exec.Execute(ctx, &action.Attempt{
 			JobID: a.JobID, AttemptID: a.ID, ExpectedTime: a.ExpectedTime, Spec: spec, Timeout: spec.Timeout,
 			SigningSecrets: secrets,
@@ -177,4 +181,20 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	o.Owner = e.id
 	o.Description = describe(cj)
 	return o
+}
+
+// withChanges returns spec with the changes of a run with changes applied
+// to its request (a copy; the cached spec is shared), or spec itself for
+// an attempt without changes or of the error action.
+func withChanges(spec *jobdef.Action, a *models.ClaimedAttempt) (*jobdef.Action, error) {
+	if len(a.Changes) == 0 || a.Action != models.MainAction || spec.Request == nil {
+		return spec, nil
+	}
+	ch, err := jobdef.ParseRunChanges(a.Changes)
+	if err != nil {
+		return nil, fmt.Errorf("the changes of this run cannot be read: %w", err)
+	}
+	out := *spec
+	out.Request = ch.Apply(spec.Request)
+	return &out, nil
 }

@@ -80,6 +80,9 @@ func (e *Engine) beat() bool {
 			"instance", e.id, "gap", before.Sub(last).String())
 	}
 	e.recordBeat(before, after, res.DatabaseTime)
+	if _, err := e.store.FeedBackfills(ctx, e.clock.Now()); err != nil && e.bgCtx.Err() == nil {
+		e.logger.Warn("engine: feeding backfills failed", "instance", e.id, "err", err)
+	}
 	if res.Expired > 0 {
 		e.logger.Warn("engine: attempts of instances without heartbeat handed over for recovery", "instance", e.id,
 			"attempts", res.Expired)

@@ -41,6 +41,11 @@ type Store interface {
 	// instances dead by that clock, and returns the database's clock it
 	// read (for the offset) and how many it expired.
 	Heartbeat(ctx context.Context, hb models.Heartbeat) (models.HeartbeatResult, error)
+	// FeedBackfills refills, at now, the slots of the running backfills
+	// (and ends the runs of cancelled ones) that no transaction holds:
+	// the heartbeat's safety net for what the writes that feed them did
+	// not see. It returns how many it looked at.
+	FeedBackfills(ctx context.Context, now time.Time) (int, error)
 	// RemoveInstance deletes instance id's heartbeat row unless it still
 	// holds running attempts, and reports whether the row is gone.
 	RemoveInstance(ctx context.Context, id string) (bool, error)

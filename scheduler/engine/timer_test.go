@@ -156,6 +156,9 @@ func (s *memStore) Heartbeat(_ context.Context, hb models.Heartbeat) (models.Hea
 }
 func (s *memStore) RemoveInstance(context.Context, string) (bool, error) { return true, nil }
 
+// FeedBackfills has no backfills to feed.
+func (s *memStore) FeedBackfills(context.Context, time.Time) (int, error) { return 0, nil }
+
 // memStore's collections do not sign, and it holds no notifications.
 
 func (s *memStore) SigningOf(context.Context, int64) (*models.Signing, error) {
