@@ -414,7 +414,7 @@ CREATE TABLE public.job_collections (
     state_changed_at timestamp with time zone,
     CONSTRAINT job_collections_max_job_count_check CHECK ((max_job_count >= 0)),
     CONSTRAINT job_collections_max_job_occurrence_check CHECK ((max_job_occurrence >= 0)),
-    CONSTRAINT job_collections_max_recurrence_frequency_check CHECK ((max_recurrence_frequency = ANY (ARRAY['minute'::text, 'hour'::text, 'day'::text, 'week'::text, 'month'::text, 'year'::text]))),
+    CONSTRAINT job_collections_max_recurrence_frequency_check CHECK ((max_recurrence_frequency = ANY (ARRAY['second'::text, 'minute'::text, 'hour'::text, 'day'::text, 'week'::text, 'month'::text, 'year'::text]))),
     CONSTRAINT job_collections_max_recurrence_interval_check CHECK ((max_recurrence_interval >= 1)),
     CONSTRAINT job_collections_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$'::text)),
     CONSTRAINT job_collections_sku_check CHECK ((sku = ANY (ARRAY['Free'::text, 'Standard'::text, 'P10Premium'::text, 'P20Premium'::text]))),

@@ -89,6 +89,17 @@ func SKUQuota(sku string) Quota {
 	return Quota{MaxJobCount: 50, MaxRecurrence: Recurrence{jobdef.Minute, 1}, OutboundAuth: true}
 }
 
+// SKUMostOften returns the shortest maxRecurrence a collection of a SKU
+// may set (SPEC §16.5): Free every hour, every other SKU every second. The
+// SKU's default (SKUQuota) is one minute or more, so a job running more
+// often than every minute needs a collection whose quota allows it.
+func SKUMostOften(sku string) Recurrence {
+	if sku == SKUFree {
+		return Recurrence{jobdef.Hour, 1}
+	}
+	return Recurrence{jobdef.Second, 1}
+}
+
 // Quota returns the collection's effective quota.
 func (c *JobCollection) Quota() Quota {
 	q := SKUQuota(c.SKU)

@@ -127,12 +127,10 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 				freq := jobdef.Frequency("")
 				if mr.Frequency == nil {
 					add(path+".frequency", "is required")
-				} else if f := jobdef.Frequency(strings.ToLower(strings.TrimSpace(*mr.Frequency))); f.MaxInterval() > 0 && f != jobdef.Second {
-					// "second" waits for the job_collections CHECK on
-					// max_recurrence_frequency to allow it (a migration).
+				} else if f := jobdef.Frequency(strings.ToLower(strings.TrimSpace(*mr.Frequency))); f.MaxInterval() > 0 {
 					freq = f
 				} else {
-					add(path+".frequency", "%q is not one of minute, hour, day, week, month, year", *mr.Frequency)
+					add(path+".frequency", "%q is not one of second, minute, hour, day, week, month, year", *mr.Frequency)
 				}
 				interval := 1
 				if v, ok := quotaInt(mr.Interval, path+".interval", 1, add); ok {
@@ -140,8 +138,8 @@ func ParseCollection(body []byte) (*models.JobCollection, error) {
 				}
 				if freq != "" {
 					r := models.Recurrence{Frequency: freq, Interval: interval}
-					if r.Shortest() < limits.MaxRecurrence.Shortest() {
-						add(path, "every %s is more often than sku %s allows (at most every %s)", r, c.SKU, limits.MaxRecurrence)
+					if most := models.SKUMostOften(c.SKU); r.Shortest() < most.Shortest() {
+						add(path, "every %s is more often than sku %s allows (at most every %s)", r, c.SKU, most)
 					} else {
 						f := string(freq)
 						c.MaxRecurrenceFrequency, c.MaxRecurrenceInterval = &f, &interval

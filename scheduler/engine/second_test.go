@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"sked/models/jobdef"
+	"sked/scheduler/catalog/catalogtest"
 )
 
 // TestEverySecondsRuns: a job of frequency second with interval 10 runs
@@ -13,10 +13,9 @@ import (
 // time, and not in between.
 func TestEverySecondsRuns(t *testing.T) {
 	e := newEnv(t, nil)
-	// The collection's quota allows every 10 seconds (its row as the
-	// catalog reads it: Prepare checks the quota of the row it is given).
-	f, n := string(jobdef.Second), 10
-	e.coll.MaxRecurrenceFrequency, e.coll.MaxRecurrenceInterval = &f, &n
+	// A collection whose quota allows every 10 seconds (SPEC §16.5).
+	e.coll = catalogtest.Collection(t, e.cat, catalogtest.CollectionOpts{
+		Body: `{"properties":{"sku":{"name":"P20Premium"},"quota":{"maxRecurrence":{"frequency":"second","interval":10}}}}`})
 	start := e.clock.Now().Truncate(time.Minute).Add(time.Minute)
 	id := e.put("every-10s", fmt.Sprintf(`{"startTime":%q,"action":%s,"recurrence":{"frequency":"second","interval":10}}`,
 		start.UTC().Format(time.RFC3339), e.action("/tick", "")))
