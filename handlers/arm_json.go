@@ -175,6 +175,9 @@ type armHistoryProperties struct {
 	// the attempts of a re-run (extension); absent otherwise.
 	RerunOf *string `json:"rerunOf,omitempty"`
 	RerunBy *string `json:"rerunBy,omitempty"`
+	// LimitWaitMs is how long the attempt waited for its host's target
+	// limit, in milliseconds (extension); absent when no limit held it.
+	LimitWaitMs *int64 `json:"limitWaitMs,omitempty"`
 }
 
 // toARMHistory writes one history entry of job j.
@@ -192,6 +195,7 @@ func toARMHistory(coll *models.CollectionRow, j *models.Job, h *models.HistoryEn
 			Message:               h.Message,
 			RetryCount:            h.RetryCount,
 			RepeatCount:           h.RepeatCount,
+			LimitWaitMs:           h.LimitWaitMs,
 		},
 	}
 	if h.EndTime != nil {

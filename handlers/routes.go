@@ -106,6 +106,9 @@ func (s *Server) routeTable() []route {
 		chanAPI  = "/api/v1/workspaces/:ws/channels"
 		alertAPI = "/api/v1/workspaces/:ws/alerts"
 
+		// The target limits' API and page (SPEC §16.2).
+		targetAPI = "/api/v1/workspaces/:ws/targets"
+
 		// The notifications' pages of a workspace.
 		chanPage  = "/w/:ws/channels"
 		alertPage = "/w/:ws/alerts"
@@ -249,6 +252,12 @@ func (s *Server) routeTable() []route {
 		{put, alertAPI + "/:name", s.apiPutAlert, apiToken, models.RoleOwner},
 		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken, models.RoleOwner},
 		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken, models.RoleReader},
+
+		// Target limits (SPEC §16.2): members read them, editors change them.
+		{get, targetAPI, s.apiListTargets, apiToken, models.RoleReader},
+		{get, targetAPI + "/:host", s.apiGetTarget, apiToken, models.RoleReader},
+		{put, targetAPI + "/:host", s.apiPutTarget, apiToken, models.RoleEditor},
+		{del, targetAPI + "/:host", s.apiDeleteTarget, apiToken, models.RoleEditor},
 
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},

@@ -241,16 +241,18 @@ var recordOutcomesSQL = `
 				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
-					t.attempt_base, t.rerun_of, t.rerun_by, p.lease_owner AS instance,
+					t.attempt_base, t.rerun_of, t.rerun_by, t.limit_wait_ms, p.lease_owner AS instance,
 					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
 					nextval('job_history_id_seq'::regclass) AS history_id
 			), h AS (
 				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
-				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by)
+				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by,
+				                         limit_wait_ms)
 				OVERRIDING SYSTEM VALUE
 				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
-				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by
+				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by,
+				       limit_wait_ms
 				FROM a
 				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
 			), hh AS (` + historyHoursAdd("h") + `

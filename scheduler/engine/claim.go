@@ -112,8 +112,9 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
 	return models.ClaimRequest{
 		Now: now, Owner: e.id, Limit: limit,
-		Plan:  func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
-		Lease: e.leaseFor,
+		Plan:   func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
+		Lease:  e.leaseFor,
+		Target: e.targetOf,
 	}
 }
 
