@@ -152,6 +152,7 @@ func specsFor(cj *compiledJob, act models.ActionName) (spec, main *jobdef.Action
 // execute runs attempt a and returns its outcome.
 func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.AttemptOutcome {
 	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
+	e.metrics.observeTargetWait(a.TargetHost, a.LimitWaitMs)
 	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
 	var res action.Result
 	var spec, main *jobdef.Action

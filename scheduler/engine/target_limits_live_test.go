@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"sked/models"
 	"sked/models/testdb"
 	"sked/scheduler/catalog/catalogtest"
@@ -247,4 +249,81 @@ func waitAll(t *testing.T, engines []*live, n int) {
 		}
 		got++
 	}
+}
+
+// TestTargetMetrics: with a host limited to one in flight and a target
+// that holds its requests, two due jobs: sked_target_in_flight and
+// sked_target_waiting say 1 and 1 (the database's view, labelled by
+// workspace and host); once released, sked_target_wait_seconds has
+// counted both starts, the second one's wait above zero.
+func TestTargetMetrics(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	tg := newLimitTarget(t, 0, release)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	store := testdb.Store(t)
+	reg := prometheus.NewRegistry()
+	e := startLiveWith(t, store, Config{InstanceID: "metrics-limit"},
+		Deps{Notifier: models.NewListener(store.DSN(), quietLogger()), Metrics: NewMetrics(reg)})
+	ctx := context.Background()
+	coll := newCollection(t, store)
+	host := tg.host(t)
+	if _, _, err := e.cat.PutTargetLimit(ctx, catalogtest.Actor, coll.WorkspaceID, host, []byte(`{"maxConcurrent": 1}`)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		putJob(t, store, coll, fmt.Sprintf("m%d", i), fmt.Sprintf(`{"startTime":%q,"action":%s}`,
+			rfc(time.Now().Add(-time.Second)), httpAction(tg.URL+"/x", "")))
+	}
+	labels := "host=" + host + " workspace=" + coll.WorkspaceID + " "
+	for {
+		m := gathered(t, reg)
+		if m["sked_target_in_flight "+labels] == "1" && m["sked_target_waiting "+labels] == "1" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(release)
+	e.next(t)
+	e.next(t)
+	m := gathered(t, reg)
+	if got := m["sked_target_wait_seconds host="+host+" "]; got != "2" {
+		t.Errorf("sked_target_wait_seconds counted %q starts, want 2 (all: %v)", got, m)
+	}
+	if sum := m["sked_target_wait_seconds_sum host="+host+" "]; sum == "0" || sum == "" {
+		t.Errorf("sked_target_wait_seconds sums %q, want the second start's wait", sum)
+	}
+}
+
+// gathered returns reg's metrics as "name labels " → value (a
+// histogram's count, and its sum under name_sum).
+func gathered(t *testing.T, reg *prometheus.Registry) map[string]string {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			labels := ""
+			for _, l := range m.GetLabel() {
+				labels += l.GetName() + "=" + l.GetValue() + " "
+			}
+			switch {
+			case m.GetGauge() != nil:
+				out[f.GetName()+" "+labels] = fmt.Sprint(m.GetGauge().GetValue())
+			case m.GetHistogram() != nil:
+				out[f.GetName()+" "+labels] = fmt.Sprint(m.GetHistogram().GetSampleCount())
+				out[f.GetName()+"_sum "+labels] = fmt.Sprint(m.GetHistogram().GetSampleSum())
+			}
+		}
+	}
+	return out
 }
