@@ -104,6 +104,7 @@ func init() {
 		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
 		"GET /api/v1/workspaces/:ws/targets": r, "GET /api/v1/workspaces/:ws/targets/:host": r,
 		"PUT /api/v1/workspaces/:ws/targets/:host": e, "DELETE /api/v1/workspaces/:ws/targets/:host": e,
+		"GET /w/:ws/targets": r, "POST /w/:ws/targets": e, "POST /w/:ws/targets/:host/delete": e,
 
 		"GET /api/v1/workspaces/:ws/audit": r, "GET /w/:ws/audit": r,
 		"GET " + signingAPI: r, "POST " + signingAPI: e, "DELETE " + signingAPI: e,

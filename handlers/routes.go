@@ -258,6 +258,9 @@ func (s *Server) routeTable() []route {
 		{get, targetAPI + "/:host", s.apiGetTarget, apiToken, models.RoleReader},
 		{put, targetAPI + "/:host", s.apiPutTarget, apiToken, models.RoleEditor},
 		{del, targetAPI + "/:host", s.apiDeleteTarget, apiToken, models.RoleEditor},
+		{get, "/w/:ws/targets", s.targetsPage, signedIn, models.RoleReader},
+		{post, "/w/:ws/targets", s.targetSave, signedIn, models.RoleEditor},
+		{post, "/w/:ws/targets/:host/delete", s.targetRemove, signedIn, models.RoleEditor},
 
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},

@@ -32,7 +32,7 @@ type TargetLimitBody struct {
 func ParseTargetHost(host string) (string, error) {
 	h, err := models.NormalizeTargetHost(host)
 	if err != nil {
-		return "", problem.New("host", "The host "+err.Error()+".")
+		return "", problem.New("host", "The host "+err.Error())
 	}
 	return h, nil
 }
@@ -47,7 +47,7 @@ func ParseTargetLimit(body []byte) (TargetLimitBody, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return out, problem.New("", "The body must be a JSON object such as {\"maxConcurrent\": 10, \"maxPerSecond\": 50}.")
+		return out, problem.New("", "The body must be a JSON object such as {\"maxConcurrent\": 10, \"maxPerSecond\": 50}")
 	}
 	probs := &problem.List{}
 	var names []string
@@ -64,7 +64,7 @@ func ParseTargetLimit(body []byte) (TargetLimitBody, error) {
 		case "maxPerSecond":
 			dst = &out.MaxPerSecond
 		default:
-			probs.Add(k, "Unknown field: a target limit has maxConcurrent and maxPerSecond.")
+			probs.Add(k, "Unknown field: a target limit has maxConcurrent and maxPerSecond")
 			continue
 		}
 		if string(bytes.TrimSpace(v)) == "null" {
@@ -72,14 +72,14 @@ func ParseTargetLimit(body []byte) (TargetLimitBody, error) {
 		}
 		n, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
 		if err != nil || n < 1 || n > models.MaxTargetLimit {
-			probs.Add(k, fmt.Sprintf("Must be a whole number from 1 to %d.", models.MaxTargetLimit))
+			probs.Add(k, fmt.Sprintf("Must be a whole number from 1 to %d", models.MaxTargetLimit))
 			continue
 		}
 		i := int(n)
 		*dst = &i
 	}
 	if probs.Len() == 0 && out.MaxConcurrent == nil && out.MaxPerSecond == nil {
-		probs.Add("maxConcurrent", "Give maxConcurrent, maxPerSecond or both.")
+		probs.Add("maxConcurrent", "Give maxConcurrent, maxPerSecond or both")
 	}
 	return out, probs.OrNil()
 }
