@@ -46,8 +46,9 @@ ALTER TABLE job_attempts
     -- starts (NULL: it was never held).
     ADD COLUMN limit_wait_ms    bigint;
 
--- The running and waiting attempts of a limited host.
-CREATE INDEX job_attempts_target_idx ON job_attempts (target_workspace, target_host, status, due_at)
+-- The running and waiting attempts of a limited host, the waiting ones in
+-- the order they start (due_at, id).
+CREATE INDEX job_attempts_target_idx ON job_attempts (target_workspace, target_host, status, due_at, id)
     WHERE target_host IS NOT NULL;
 
 -- How long the attempt waited for its host's limit (NULL: no limit held it).

@@ -975,7 +975,7 @@ CREATE INDEX job_attempts_running_idx ON public.job_attempts USING btree (lease_
 
 -- Name: job_attempts_target_idx; Type: INDEX; Schema: public; Owner: -
 
-CREATE INDEX job_attempts_target_idx ON public.job_attempts USING btree (target_workspace, target_host, status, due_at) WHERE (target_host IS NOT NULL);
+CREATE INDEX job_attempts_target_idx ON public.job_attempts USING btree (target_workspace, target_host, status, due_at, id) WHERE (target_host IS NOT NULL);
 
 -- Name: job_collections_group_name_key; Type: INDEX; Schema: public; Owner: -
 

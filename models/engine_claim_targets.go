@@ -21,7 +21,7 @@ import (
 // held attempts of each host in due-time order while the host has room:
 // fewer running tagged attempts than max_concurrent, fewer starts in the
 // current second of the database's clock than max_per_second (counted in
-// the limit's row). The passes over untagged attempts never see the held
+// the limit's row; none in its last 200 ms, perSecondGuard). The passes over untagged attempts never see the held
 // ones, so that a full host holds up nothing else.
 //
 // Locks: the limit rows come after the jobs and attempts the claim has
@@ -185,6 +185,15 @@ func tagAttempts(tx *gorm.DB, req ClaimRequest, ids []int64, keys []targetKey) e
 	return nil
 }
 
+// perSecondGuard is the end of each second (by the database's clock) in
+// which no attempt to a host with a per-second limit starts: a request
+// started just before a second ends reaches its target only after the
+// claim's commit and the engine's dispatch, and would count, as the
+// target sees it, in the next second with that second's whole budget.
+// Starting them in the first 800 ms of a second keeps up to 200 ms of
+// such delay inside the second.
+const perSecondGuard = 200 * time.Millisecond
+
 // lockedLimit is a limit startLimited locked, with the host's running
 // attempts and the starts of the database's current second.
 type lockedLimit struct {
@@ -194,7 +203,8 @@ type lockedLimit struct {
 	MaxPerSecond  *int
 	SecondAt      *time.Time
 	SecondStarts  int
-	DBSecond      time.Time
+	// DBNow is the database's clock after the lock.
+	DBNow         time.Time
 	Running       int
 	LongestWaitMs *int64
 	LongestWaitAt *time.Time
@@ -223,7 +233,7 @@ func (s *Store) startLimited(tx *gorm.DB, req ClaimRequest, limit int) ([]Claime
 	// claim that held a row before committed.
 	var locked []lockedLimit
 	if err := tx.Raw(`SELECT t.workspace_id, t.host, t.max_concurrent, t.max_per_second, t.second_at, t.second_starts,
-			date_trunc('second', clock_timestamp()) AS db_second, t.longest_wait_ms, t.longest_wait_at,
+			clock_timestamp() AS db_now, t.longest_wait_ms, t.longest_wait_at,
 			(SELECT count(*) FROM job_attempts r WHERE r.target_workspace = t.workspace_id AND r.target_host = t.host
 			  AND r.status = 'running') AS running
 		FROM target_limits t JOIN json_to_recordset(?::json) AS k(ws text, host text) ON t.workspace_id = k.ws AND t.host = k.host
@@ -239,12 +249,16 @@ func (s *Store) startLimited(tx *gorm.DB, req ClaimRequest, limit int) ([]Claime
 		if l.MaxConcurrent != nil {
 			room = min(room, *l.MaxConcurrent-l.Running)
 		}
+		second := l.DBNow.Truncate(time.Second)
 		starts := 0
-		if l.SecondAt != nil && l.SecondAt.Equal(l.DBSecond) {
+		if l.SecondAt != nil && l.SecondAt.Equal(second) {
 			starts = l.SecondStarts
 		}
 		if l.MaxPerSecond != nil {
 			room = min(room, *l.MaxPerSecond-starts)
+			if l.DBNow.Sub(second) >= time.Second-perSecondGuard {
+				room = 0 // the next second (NextWake)
+			}
 		}
 		if room <= 0 {
 			continue
@@ -270,13 +284,13 @@ func (s *Store) startLimited(tx *gorm.DB, req ClaimRequest, limit int) ([]Claime
 			if w == nil {
 				continue
 			}
-			if longest == nil || at == nil || at.Before(l.DBSecond.Add(-time.Hour)) || *w > *longest {
-				v, t := *w, l.DBSecond
+			if longest == nil || at == nil || at.Before(second.Add(-time.Hour)) || *w > *longest {
+				v, t := *w, second
 				longest, at = &v, &t
 			}
 		}
 		if err := tx.Exec(`UPDATE target_limits SET second_at = ?, second_starts = ?, longest_wait_ms = ?, longest_wait_at = ?
-			WHERE workspace_id = ? AND host = ?`, l.DBSecond, starts+len(due), longest, at, l.WorkspaceID, l.Host).Error; err != nil {
+			WHERE workspace_id = ? AND host = ?`, second, starts+len(due), longest, at, l.WorkspaceID, l.Host).Error; err != nil {
 			return nil, fmt.Errorf("count target starts: %w", err)
 		}
 		out = append(out, due...)

@@ -177,7 +177,8 @@ func ownerOf(t *testing.T, db *sql.DB, id int64) string {
 
 // TestClaimCountsTargetStartsPerSecond: 100 jobs due to one host limited
 // to 7 starts a second, 20 claims at once: at most 7 start in each second
-// of the database's clock the claims ran in.
+// of the database's clock the claims ran in, some do; a claim in the last
+// 200 ms of a second starts none.
 func TestClaimCountsTargetStartsPerSecond(t *testing.T) {
 	store, db := storeAndDB(t)
 	ctx := context.Background()
@@ -190,6 +191,12 @@ func TestClaimCountsTargetStartsPerSecond(t *testing.T) {
 	}
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	limitedJobs(t, db, coll.ID, 100, t0)
+	// Claims start nothing per second-limited in the last 200 ms of a
+	// second: the round begins at the start of one (the machine's clock is
+	// the database's).
+	if into := time.Since(time.Now().Truncate(time.Second)); into > 500*time.Millisecond {
+		time.Sleep(time.Second - into + 20*time.Millisecond)
+	}
 	var before, after time.Time
 	if err := db.QueryRow(`SELECT date_trunc('second', clock_timestamp())`).Scan(&before); err != nil {
 		t.Fatal(err)
@@ -210,4 +217,16 @@ func TestClaimCountsTargetStartsPerSecond(t *testing.T) {
 		t.Fatalf("%d running (%d started), %d pending, %d held; want every job's attempt running or held", running, len(started), pending, held)
 	}
 	t.Logf("%d started in %d second(s)", len(started), seconds)
+	// The guard at the end of a second: no start there, however much of
+	// the second's budget is left.
+	if _, err := db.Exec(`UPDATE target_limits SET max_per_second = 100000`); err != nil {
+		t.Fatal(err)
+	}
+	if into := time.Since(time.Now().Truncate(time.Second)); into < 850*time.Millisecond {
+		time.Sleep(850*time.Millisecond - into)
+	}
+	res, err := store.Claim(ctx, limitedClaim(t0.Add(time.Second), "late", host))
+	if into := time.Since(time.Now().Truncate(time.Second)); err != nil || (len(res.Attempts) != 0 && into > 850*time.Millisecond) {
+		t.Errorf("a claim at %s into a second started %d attempts (%v), want none", into, len(res.Attempts), err)
+	}
 }

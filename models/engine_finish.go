@@ -47,6 +47,10 @@ type AttemptOutcome struct {
 	// Description is the job's schedule in plain English, for the events
 	// of alert rules (jobInfo.description); "" leaves it to the sender.
 	Description string
+	// Limited says the attempt counted under a target limit: recording
+	// its end frees a slot that waiting attempts need, so the engine
+	// records it without delay (no lingering for a batch).
+	Limited bool
 }
 
 // FinishedAttempt reports what FinishAttempts did with one outcome.

@@ -178,5 +178,6 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	o := outcome(a, spec, main, res, e.clock.Now())
 	o.Owner = e.id
 	o.Description = describe(cj)
+	o.Limited = a.TargetHost != ""
 	return o
 }
