@@ -443,14 +443,38 @@ func (s *Store) startAttempts(tx *gorm.DB, req ClaimRequest, due []ClaimedAttemp
 //
 // An occurrence to a host with a limit (limits) is stored as a pending
 // attempt held for it (its job moves on as for a started one), which
-// startLimited starts.
+// startLimited starts. A held occurrence takes no worker: while a full
+// selection held some, the jobs due next are selected again (up to
+// claimBatch held in all), so that a burst due to a limited host does not
+// keep the other hosts' jobs due at the same time waiting for many claims.
 func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits, evs *[]jobEvent) ([]ClaimedAttempt, error) {
+	var out []ClaimedAttempt
+	for held := 0; limit > 0 && held < claimBatch; {
+		started, selected, nHeld, err := s.startDueJobsOnce(tx, req, limit, limits, evs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, started...)
+		full := selected == limit
+		limit -= len(started)
+		held += nHeld
+		if nHeld == 0 || !full {
+			break
+		}
+	}
+	return out, nil
+}
+
+// startDueJobsOnce is one selection of startDueJobs: it returns the
+// attempts started, how many jobs it selected and how many occurrences
+// it held for a target limit.
+func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits, evs *[]jobEvent) ([]ClaimedAttempt, int, int, error) {
 	var due []EngineJob
 	if err := tx.Raw(engineJobSelect+`
 		JOIN job_collections c ON c.id = j.job_collection_id
 		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
 		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
-		return nil, fmt.Errorf("select due jobs: %w", err)
+		return nil, 0, 0, fmt.Errorf("select due jobs: %w", err)
 	}
 	var out []ClaimedAttempt
 	var bulk []bulkPlan
@@ -483,7 +507,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits cl
 		}
 		keys, err := limitedTargets(tx, req, limits, items)
 		if err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 		if keys != nil {
 			holds = make([]*targetKey, len(due))
@@ -501,7 +525,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits cl
 		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
 			started, err := applyPlan(tx, req, j, plan, hold, evs)
 			if err != nil {
-				return nil, err
+				return nil, 0, 0, err
 			}
 			if started != nil {
 				out = append(out, *started)
@@ -518,9 +542,15 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits cl
 	}
 	started, err := applyBulk(tx, req, bulk, byID, evs)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
-	return append(out, started...), nil
+	nHeld := 0
+	for _, h := range holds {
+		if h != nil {
+			nHeld++
+		}
+	}
+	return append(out, started...), len(due), nHeld, nil
 }
 
 // expiredLeases returns, locked, the running attempts whose engine lost
