@@ -191,6 +191,9 @@ type armHistoryProperties struct {
 	// (extensions, SPEC §16.3, §16.4); absent otherwise.
 	Changes  json.RawMessage `json:"changes,omitempty"`
 	Backfill *int64          `json:"backfill,omitempty"`
+	// LimitWaitMs is how long the attempt waited for its host's target
+	// limit, in milliseconds (extension); absent when no limit held it.
+	LimitWaitMs *int64 `json:"limitWaitMs,omitempty"`
 }
 
 // toARMHistory writes one history entry of job j.
@@ -208,6 +211,7 @@ func toARMHistory(coll *models.CollectionRow, j *models.Job, h *models.HistoryEn
 			Message:               h.Message,
 			RetryCount:            h.RetryCount,
 			RepeatCount:           h.RepeatCount,
+			LimitWaitMs:           h.LimitWaitMs,
 		},
 	}
 	if h.EndTime != nil {

@@ -30,6 +30,7 @@ func TestHeaderNavigation(t *testing.T) {
 		{"/w/default/channels", "nav-channels", false},
 		{"/import", "nav-import", true},
 		{"/w/default/audit", "nav-audit", true},
+		{"/w/default/targets", "nav-targets", true},
 		{"/workspaces", "nav-workspaces", true},
 		{"/tokens", "nav-tokens", true},
 		{"/users", "nav-users", true},
@@ -49,7 +50,7 @@ func TestHeaderNavigation(t *testing.T) {
 		}
 		var ids []string
 		more.Find("#nav-more-links a[id]").Each(func(_ int, a *goquery.Selection) { ids = append(ids, a.AttrOr("id", "")) })
-		if got := strings.Join(ids, ","); got != "nav-import,nav-audit,nav-workspaces,nav-tokens,nav-users" {
+		if got := strings.Join(ids, ","); got != "nav-import,nav-audit,nav-targets,nav-workspaces,nav-tokens,nav-users" {
 			t.Errorf("%s: More menu %q", tc.path, got)
 		}
 		if more.Find(`button[type="submit"][form="nav-signout"]`).Length() != 1 || nav.Find(`form#nav-signout[action="/signout"] button`).Length() != 1 {

@@ -103,6 +103,9 @@ func init() {
 		"DELETE " + chanAPI + "/:name": w, "POST " + chanAPI + "/:name/test": w,
 		"GET " + alertAPI: r, "GET " + alertAPI + "/:name": r, "PUT " + alertAPI + "/:name": w,
 		"DELETE " + alertAPI + "/:name": w, "GET /api/v1/workspaces/:ws/deliveries": r,
+		"GET /api/v1/workspaces/:ws/targets": r, "GET /api/v1/workspaces/:ws/targets/:host": r,
+		"PUT /api/v1/workspaces/:ws/targets/:host": e, "DELETE /api/v1/workspaces/:ws/targets/:host": e,
+		"GET /w/:ws/targets": r, "POST /w/:ws/targets": e, "POST /w/:ws/targets/:host/delete": e,
 
 		"GET /api/v1/workspaces/:ws/audit": r, "GET /w/:ws/audit": r,
 		"GET " + signingAPI: r, "POST " + signingAPI: e, "DELETE " + signingAPI: e,
@@ -132,7 +135,7 @@ type matrixActor struct {
 // matrixPath fills the parameters of a route's path.
 func matrixPath(p string, zedID string) string {
 	r := strings.NewReplacer(":sub", "default", ":ws", "default", ":rg", "rg", ":jc", "jc", ":job", "j",
-		":name", "cal", ":username", "zed", "*", "app.css")
+		":name", "cal", ":host", "api.example.com", ":username", "zed", "*", "app.css")
 	p = r.Replace(p)
 	if strings.Contains(p, "/members/:id") {
 		return strings.Replace(p, ":id", zedID, 1)

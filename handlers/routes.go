@@ -106,6 +106,9 @@ func (s *Server) routeTable() []route {
 		chanAPI  = "/api/v1/workspaces/:ws/channels"
 		alertAPI = "/api/v1/workspaces/:ws/alerts"
 
+		// The target limits' API and page (SPEC §16.2).
+		targetAPI = "/api/v1/workspaces/:ws/targets"
+
 		// The notifications' pages of a workspace.
 		chanPage  = "/w/:ws/channels"
 		alertPage = "/w/:ws/alerts"
@@ -258,6 +261,14 @@ func (s *Server) routeTable() []route {
 		{get, backfillAPI + "/backfills", s.apiBackfills, apiToken, models.RoleReader},
 		{get, backfillAPI + "/backfills/:id", s.apiGetBackfill, apiToken, models.RoleReader},
 		{post, backfillAPI + "/backfills/:id/cancel", s.apiCancelBackfill, apiToken, models.RoleOperator},
+		// Target limits (SPEC §16.2): members read them, editors change them.
+		{get, targetAPI, s.apiListTargets, apiToken, models.RoleReader},
+		{get, targetAPI + "/:host", s.apiGetTarget, apiToken, models.RoleReader},
+		{put, targetAPI + "/:host", s.apiPutTarget, apiToken, models.RoleEditor},
+		{del, targetAPI + "/:host", s.apiDeleteTarget, apiToken, models.RoleEditor},
+		{get, "/w/:ws/targets", s.targetsPage, signedIn, models.RoleReader},
+		{post, "/w/:ws/targets", s.targetSave, signedIn, models.RoleEditor},
+		{post, "/w/:ws/targets/:host/delete", s.targetRemove, signedIn, models.RoleEditor},
 
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},

@@ -103,6 +103,7 @@ type Server struct {
 	jobs        jobWriter
 	calendars   calendarWriter
 	notify      notifyWriter
+	targets     targetWriter
 	notifier    catalog.Sender // sends test events; its connections obey allow
 	importer    importer
 	imports     backgroundImports
@@ -165,6 +166,7 @@ func New(d Deps) *echo.Echo {
 		jobs:        cat,
 		calendars:   cat,
 		notify:      cat,
+		targets:     cat,
 		notifier:    action.NewNotifier(action.Config{AllowTargets: d.AllowTargets}),
 		importer:    cat,
 		imports:     imports,

@@ -80,6 +80,12 @@ type notifyWriter interface {
 	WatchJob(ctx context.Context, actor catalog.Actor, coll *models.CollectionRow, job string) (*models.AlertRule, error)
 }
 
+// targetWriter changes target limits: the targets API and page.
+type targetWriter interface {
+	PutTargetLimit(ctx context.Context, actor catalog.Actor, workspaceID, host string, body []byte) (*models.TargetLimit, bool, error)
+	DeleteTargetLimit(ctx context.Context, actor catalog.Actor, workspaceID, host string) error
+}
+
 // importer imports (or checks) a file of jobs: the import API and page.
 type importer interface {
 	Import(ctx context.Context, actor catalog.Actor, workspaceID string, target models.CollectionRef,

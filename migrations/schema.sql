@@ -174,7 +174,7 @@ CREATE TABLE public.audit_entries (
     resource text DEFAULT ''::text NOT NULL,
     detail text DEFAULT ''::text NOT NULL,
     diff jsonb DEFAULT '[]'::jsonb NOT NULL,
-    CONSTRAINT audit_entries_action_check CHECK ((action = ANY (ARRAY['collection.put'::text, 'collection.patch'::text, 'collection.state'::text, 'collection.delete'::text, 'collection.signing.put'::text, 'collection.signing.delete'::text, 'job.put'::text, 'job.patch'::text, 'job.delete'::text, 'job.enable'::text, 'job.disable'::text, 'job.run'::text, 'job.rerun'::text, 'job.run.changes'::text, 'job.backfill'::text, 'job.backfill.cancel'::text, 'job.complete'::text, 'job.fault'::text, 'calendar.put'::text, 'calendar.delete'::text, 'calendar.import'::text, 'import'::text, 'workspace.create'::text, 'workspace.rename'::text, 'workspace.delete'::text, 'member.put'::text, 'member.remove'::text, 'channel.put'::text, 'channel.delete'::text, 'channel.test'::text, 'alert.put'::text, 'alert.delete'::text, 'token.create'::text, 'token.revoke'::text, 'user.create'::text, 'user.disable'::text, 'user.enable'::text, 'user.password'::text, 'signin'::text, 'signout'::text]))),
+    CONSTRAINT audit_entries_action_check CHECK ((action = ANY (ARRAY['collection.put'::text, 'collection.patch'::text, 'collection.state'::text, 'collection.delete'::text, 'collection.signing.put'::text, 'collection.signing.delete'::text, 'job.put'::text, 'job.patch'::text, 'job.delete'::text, 'job.enable'::text, 'job.disable'::text, 'job.run'::text, 'job.rerun'::text, 'job.run.changes'::text, 'job.backfill'::text, 'job.backfill.cancel'::text, 'job.complete'::text, 'job.fault'::text, 'calendar.put'::text, 'calendar.delete'::text, 'calendar.import'::text, 'import'::text, 'workspace.create'::text, 'workspace.rename'::text, 'workspace.delete'::text, 'member.put'::text, 'member.remove'::text, 'channel.put'::text, 'channel.delete'::text, 'channel.test'::text, 'alert.put'::text, 'alert.delete'::text, 'target.put'::text, 'target.delete'::text, 'token.create'::text, 'token.revoke'::text, 'user.create'::text, 'user.disable'::text, 'user.enable'::text, 'user.password'::text, 'signin'::text, 'signout'::text]))),
     CONSTRAINT audit_entries_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['user'::text, 'token'::text, 'cli'::text, 'engine'::text, 'system'::text]))),
     CONSTRAINT audit_entries_diff_check CHECK ((jsonb_typeof(diff) = 'array'::text)),
     CONSTRAINT audit_entries_via_check CHECK ((via = ANY (ARRAY[''::text, 'api'::text, 'web'::text, 'cli'::text, 'engine'::text])))
@@ -372,6 +372,10 @@ CREATE TABLE public.job_attempts (
     changes jsonb,
     changes_shown jsonb,
     backfill_id bigint,
+    target_workspace text,
+    target_host text,
+    limit_held_at timestamp with time zone,
+    limit_wait_ms bigint,
     CONSTRAINT job_attempts_action_check CHECK ((action = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text]))),
     CONSTRAINT job_attempts_attempt_check CHECK ((attempt >= 1)),
     CONSTRAINT job_attempts_check CHECK (((status = 'running'::text) = ((lease_owner IS NOT NULL) AND (lease_expires_at IS NOT NULL)))),
@@ -504,6 +508,7 @@ CREATE TABLE public.job_history (
     rerun_by text,
     changes jsonb,
     backfill_id bigint,
+    limit_wait_ms bigint,
     CONSTRAINT job_history_action_name_check CHECK ((action_name = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text]))),
     CONSTRAINT job_history_check CHECK (((end_time IS NULL) OR (end_time >= start_time))),
     CONSTRAINT job_history_repeat_count_check CHECK ((repeat_count >= 0)),
@@ -737,6 +742,25 @@ CREATE TABLE public.setup_codes (
     CONSTRAINT setup_codes_code_hash_check CHECK ((length(code_hash) = 32))
 );
 
+-- Name: target_limits; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.target_limits (
+    workspace_id text NOT NULL,
+    host text NOT NULL,
+    max_concurrent integer,
+    max_per_second integer,
+    second_at timestamp with time zone,
+    second_starts integer DEFAULT 0 NOT NULL,
+    longest_wait_ms bigint,
+    longest_wait_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT target_limits_check CHECK (((max_concurrent IS NOT NULL) OR (max_per_second IS NOT NULL))),
+    CONSTRAINT target_limits_host_check CHECK (((host <> ''::text) AND (host = lower(host)) AND (length(host) <= 261))),
+    CONSTRAINT target_limits_max_concurrent_check CHECK (((max_concurrent >= 1) AND (max_concurrent <= 100000))),
+    CONSTRAINT target_limits_max_per_second_check CHECK (((max_per_second >= 1) AND (max_per_second <= 100000)))
+);
+
 -- Name: user_identities; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.user_identities (
@@ -930,6 +954,11 @@ ALTER TABLE ONLY public.sessions
 ALTER TABLE ONLY public.setup_codes
     ADD CONSTRAINT setup_codes_pkey PRIMARY KEY (code_hash);
 
+-- Name: target_limits target_limits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.target_limits
+    ADD CONSTRAINT target_limits_pkey PRIMARY KEY (workspace_id, host);
+
 -- Name: user_identities user_identities_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.user_identities
@@ -1048,6 +1077,10 @@ CREATE INDEX job_attempts_pending_idx ON public.job_attempts USING btree (due_at
 -- Name: job_attempts_running_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX job_attempts_running_idx ON public.job_attempts USING btree (lease_expires_at) WHERE (status = 'running'::text);
+
+-- Name: job_attempts_target_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_attempts_target_idx ON public.job_attempts USING btree (target_workspace, target_host, status, due_at, id) WHERE (target_host IS NOT NULL);
 
 -- Name: job_collections_group_name_key; Type: INDEX; Schema: public; Owner: -
 
@@ -1408,6 +1441,11 @@ ALTER TABLE ONLY public.resource_groups
 
 ALTER TABLE ONLY public.sessions
     ADD CONSTRAINT sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+-- Name: target_limits target_limits_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.target_limits
+    ADD CONSTRAINT target_limits_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 -- Name: user_identities user_identities_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

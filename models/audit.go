@@ -63,6 +63,7 @@ var AuditActions = []string{
 	"member.put", "member.remove",
 	"channel.put", "channel.delete", "channel.test",
 	"alert.put", "alert.delete",
+	"target.put", "target.delete",
 	AuditTokenCreate, AuditTokenRevoke,
 	AuditUserCreate, AuditUserDisable, AuditUserEnable, AuditUserPassword,
 	"signin", "signout",

@@ -19,8 +19,10 @@ func (s *Store) ReleaseAttempts(ctx context.Context, owner string, ids []int64, 
 	}
 	var n int64
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// A released attempt loses its target limit's tag and wait: the
+		// next claim holds it again if its host still has a limit.
 		res := tx.Exec(`UPDATE job_attempts SET status = 'pending', due_at = ?, lease_owner = NULL, lease_expires_at = NULL,
-				started_at = NULL
+				started_at = NULL, target_workspace = NULL, target_host = NULL, limit_held_at = NULL, limit_wait_ms = NULL
 			WHERE id IN ? AND status = 'running' AND lease_owner = ?`, now, ids, owner)
 		if res.Error != nil {
 			return res.Error

@@ -111,6 +111,12 @@ type ClaimRequest struct {
 	// Lease returns how long a pending attempt of action (MainAction or
 	// ErrorAction) of job jobID with definition def may be held.
 	Lease func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action ActionName) time.Duration
+	// Target returns the host (NormalizeTargetHost's form) that an
+	// attempt of action of job jobID with definition def sends to, the
+	// key of its workspace's target limits ("" when it has none). Called
+	// only while some workspace has a limit. Nil: no attempt counts under
+	// a limit.
+	Target func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action ActionName) string
 	// NextWake asks Claim to also return, when the claim started fewer
 	// than Limit attempts, the next wake-up (what Store.NextWake returns
 	// once the claim committed), read in the claim's transaction so that
@@ -157,6 +163,13 @@ type ClaimedAttempt struct {
 	StartedAt      time.Time
 	LeaseExpiresAt time.Time
 	Expired        bool
+	// LimitHeldAt is when a claim first held the attempt for its host's
+	// target limit (nil: never); LimitWaitMs how long it waited for the
+	// limit, set when it starts; TargetHost the limited host it counts
+	// under ("" when none).
+	LimitHeldAt *time.Time
+	LimitWaitMs *int64
+	TargetHost  string `gorm:"-"`
 	// AttemptBase is the attempt number this run of the action started
 	// at (a re-run's first attempt; 0 or 1 otherwise): the retry policy
 	// counts from it. RerunOf is the history entry a re-run re-runs.
@@ -218,8 +231,15 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 			return err
 		}
 		limit := req.Limit
+		var limits claimLimits
 		if limit > 0 {
-			started, err := s.startPendingAttempts(tx, req, limit)
+			var err error
+			if limits, err = readLimits(tx); err != nil {
+				return err
+			}
+		}
+		if limit > 0 {
+			started, err := s.startPendingAttempts(tx, req, limit, limits)
 			if err != nil {
 				return err
 			}
@@ -227,7 +247,15 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 			limit -= len(started)
 		}
 		if limit > 0 {
-			started, err := s.startDueJobs(tx, req, limit, &evs)
+			started, err := s.startDueJobs(tx, req, limit, limits, &evs)
+			if err != nil {
+				return err
+			}
+			out = append(out, started...)
+			limit -= len(started)
+		}
+		if limit > 0 && len(limits) > 0 {
+			started, err := s.startLimited(tx, req, limit)
 			if err != nil {
 				return err
 			}
@@ -285,7 +313,7 @@ func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) err
 				Base: plan.ScheduleBase})
 			continue
 		}
-		if _, err := applyPlan(tx, req, &pending[i], plan, evs); err != nil {
+		if _, err := applyPlan(tx, req, &pending[i], plan, nil, evs); err != nil {
 			return err
 		}
 	}
@@ -298,6 +326,9 @@ type attemptLease struct {
 	JobID int64 `json:"job_id"`
 	// LeaseUS is the lease's length in microseconds (see leaseEndSQL).
 	LeaseUS int64 `json:"lease_us"`
+	// WaitMs is how long the attempt waited for a target limit (nil: it
+	// was not held).
+	WaitMs *int64 `json:"wait_ms"`
 }
 
 // leaseEndSQL is the end of a lease of length microseconds (an SQL
@@ -309,17 +340,23 @@ func leaseEndSQL(microseconds string) string {
 	return "now() + " + microseconds + " * interval '1 microsecond'"
 }
 
-// startPendingAttempts starts up to limit due pending attempts (retries,
-// error actions, run now) of enabled jobs in enabled collections.
-func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) ([]ClaimedAttempt, error) {
-	var due []ClaimedAttempt
-	err := tx.Raw(`
+// pendingAttemptColumns is the head of the queries that lock pending
+// attempts a (with their jobs j and collections c) to start them.
+const pendingAttemptColumns = `
 		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-		       a.attempt_base, a.rerun_of, a.changes, a.backfill_id, j.job_collection_id, `+signingAtColumn+`
+		       a.attempt_base, a.rerun_of, a.changes, a.backfill_id, j.job_collection_id, a.limit_held_at, ` + signingAtColumn + `
 		FROM job_attempts a
 		JOIN jobs j ON j.id = a.job_id
-		JOIN job_collections c ON c.id = j.job_collection_id
-		WHERE a.status = 'pending' AND a.due_at <= ? AND j.state = 'enabled' AND c.state = 'Enabled'
+		JOIN job_collections c ON c.id = j.job_collection_id`
+
+// startPendingAttempts starts up to limit due pending attempts (retries,
+// error actions, run now) of enabled jobs in enabled collections. Those
+// to a host with a limit (limits) are held for it instead (tagAttempts):
+// startLimited starts them.
+func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits) ([]ClaimedAttempt, error) {
+	var due []ClaimedAttempt
+	err := tx.Raw(pendingAttemptColumns+`
+		WHERE a.status = 'pending' AND a.due_at <= ? AND a.target_host IS NULL AND j.state = 'enabled' AND c.state = 'Enabled'
 		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, req.Now, limit).Scan(&due).Error
 	if err != nil {
 		return nil, fmt.Errorf("select pending attempts: %w", err)
@@ -327,33 +364,83 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 	if len(due) == 0 {
 		return nil, nil
 	}
+	for i := range due {
+		due[i].Secrets = s.openSecrets(due[i].JobID, due[i].SealedSecrets)
+	}
+	if len(limits) > 0 {
+		items := make([]targetItem, len(due))
+		for i, a := range due {
+			items[i] = targetItem{jobID: a.JobID, collection: a.JobCollectionID, def: a.Definition, secrets: a.Secrets, action: a.Action}
+		}
+		keys, err := limitedTargets(tx, req, limits, items)
+		if err != nil {
+			return nil, err
+		}
+		if keys != nil {
+			var ids []int64
+			var held []targetKey
+			start := due[:0]
+			for i := range due {
+				if keys[i] == nil {
+					start = append(start, due[i])
+					continue
+				}
+				ids, held = append(ids, due[i].ID), append(held, *keys[i])
+			}
+			if err := tagAttempts(tx, req, ids, held); err != nil {
+				return nil, err
+			}
+			due = start
+		}
+	}
+	if err := s.startAttempts(tx, req, due); err != nil {
+		return nil, err
+	}
+	return due, nil
+}
+
+// startAttempts starts the pending attempts due (locked by the claim): it
+// leases them to req.Owner and sets their LeaseExpiresAt and, for one held
+// by a target limit, how long it waited (LimitWaitMs, from its
+// LimitHeldAt to req.Now).
+func (s *Store) startAttempts(tx *gorm.DB, req ClaimRequest, due []ClaimedAttempt) error {
+	if len(due) == 0 {
+		return nil
+	}
 	leases := make([]attemptLease, len(due))
 	for i := range due {
 		a := &due[i]
 		a.StartedAt = req.Now
-		a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
+		if a.Secrets == nil {
+			a.Secrets = s.openSecrets(a.JobID, a.SealedSecrets)
+		}
 		leases[i] = attemptLease{ID: a.ID, JobID: a.JobID,
 			LeaseUS: req.Lease(a.JobID, a.Definition, a.Secrets, a.Action).Microseconds()}
+		if a.LimitHeldAt != nil {
+			w := max(0, req.Now.Sub(*a.LimitHeldAt).Milliseconds())
+			a.LimitWaitMs = &w
+			leases[i].WaitMs = &w
+		}
 	}
 	data, err := json.Marshal(leases)
 	if err != nil {
-		return nil, fmt.Errorf("start attempts: %w", err)
+		return fmt.Errorf("start attempts: %w", err)
 	}
 	var ends []struct {
 		ID             int64
 		LeaseExpiresAt time.Time
 	}
 	err = tx.Raw(`
-		WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, lease_us bigint)),
+		WITH l AS (SELECT * FROM json_to_recordset(?::json) AS l(id bigint, job_id bigint, lease_us bigint, wait_ms bigint)),
 		a AS (UPDATE job_attempts t SET status = 'running', lease_owner = ?, lease_expires_at = `+leaseEndSQL("l.lease_us")+`,
-		             started_at = ?::timestamptz
+		             started_at = ?::timestamptz, limit_wait_ms = l.wait_ms
 		      FROM l WHERE t.id = l.id
 		      RETURNING t.id, t.lease_expires_at),
 		j AS (UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l))
 		SELECT id, lease_expires_at FROM a`,
 		string(data), req.Owner, req.Now, req.Now).Scan(&ends).Error
 	if err != nil {
-		return nil, fmt.Errorf("start attempts: %w", err)
+		return fmt.Errorf("start attempts: %w", err)
 	}
 	byID := make(map[int64]time.Time, len(ends))
 	for _, e := range ends {
@@ -362,7 +449,7 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 	for i := range due {
 		due[i].LeaseExpiresAt = byID[due[i].ID]
 	}
-	return due, nil
+	return nil
 }
 
 // startDueJobs starts the due occurrences of up to limit enabled jobs in
@@ -370,17 +457,46 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int) (
 // occurrence, then move on to the next or, for a one-time job or a last
 // occurrence, to none) are written for all jobs at once; the rest
 // (postponed entries, nothing to start) one by one.
-func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jobEvent) ([]ClaimedAttempt, error) {
+//
+// An occurrence to a host with a limit (limits) is stored as a pending
+// attempt held for it (its job moves on as for a started one), which
+// startLimited starts. A held occurrence takes no worker: while a full
+// selection held some, the jobs due next are selected again (up to
+// claimBatch held in all), so that a burst due to a limited host does not
+// keep the other hosts' jobs due at the same time waiting for many claims.
+func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits, evs *[]jobEvent) ([]ClaimedAttempt, error) {
+	var out []ClaimedAttempt
+	for held := 0; limit > 0 && held < claimBatch; {
+		started, selected, nHeld, err := s.startDueJobsOnce(tx, req, limit, limits, evs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, started...)
+		full := selected == limit
+		limit -= len(started)
+		held += nHeld
+		if nHeld == 0 || !full {
+			break
+		}
+	}
+	return out, nil
+}
+
+// startDueJobsOnce is one selection of startDueJobs: it returns the
+// attempts started, how many jobs it selected and how many occurrences
+// it held for a target limit.
+func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits, evs *[]jobEvent) ([]ClaimedAttempt, int, int, error) {
 	var due []EngineJob
 	if err := tx.Raw(engineJobSelect+`
 		JOIN job_collections c ON c.id = j.job_collection_id
 		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
 		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
-		return nil, fmt.Errorf("select due jobs: %w", err)
+		return nil, 0, 0, fmt.Errorf("select due jobs: %w", err)
 	}
 	var out []ClaimedAttempt
 	var bulk []bulkPlan
 	byID := map[int64]*EngineJob{}
+	plans := make([]*JobPlan, len(due))
 	for i := range due {
 		j := &due[i]
 		j.Secrets = s.openSecrets(j.ID, j.SealedSecrets)
@@ -393,10 +509,40 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 			// any, applies.
 			plan.Run = nil
 		}
+		plans[i] = plan
+	}
+	var holds []*targetKey
+	if len(limits) > 0 {
+		var items []targetItem
+		var at []int
+		for i := range due {
+			if plans[i] != nil && plans[i].Run != nil {
+				items = append(items, targetItem{jobID: due[i].ID, collection: due[i].JobCollectionID, def: due[i].Definition,
+					secrets: due[i].Secrets, action: MainAction})
+				at = append(at, i)
+			}
+		}
+		keys, err := limitedTargets(tx, req, limits, items)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if keys != nil {
+			holds = make([]*targetKey, len(due))
+			for n, i := range at {
+				holds[i] = keys[n]
+			}
+		}
+	}
+	for i := range due {
+		j, plan := &due[i], plans[i]
+		var hold *targetKey
+		if holds != nil {
+			hold = holds[i]
+		}
 		if plan == nil || len(plan.Postponed) > 0 || plan.Run == nil {
-			started, err := applyPlan(tx, req, j, plan, evs)
+			started, err := applyPlan(tx, req, j, plan, hold, evs)
 			if err != nil {
-				return nil, err
+				return nil, 0, 0, err
 			}
 			if started != nil {
 				out = append(out, *started)
@@ -404,14 +550,24 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, evs *[]jo
 			continue
 		}
 		byID[j.ID] = j
-		bulk = append(bulk, bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
-			RunAt: plan.Run.ExpectedTime, DueAt: plan.Run.Due(), LeaseUS: plan.Run.Lease.Microseconds(), end: plan.End, description: plan.Description})
+		bp := bulkPlan{ID: j.ID, Next: plan.NextRunAt, Sched: plan.ScheduledCount, Occ: j.OccurrenceCount,
+			RunAt: plan.Run.ExpectedTime, DueAt: plan.Run.Due(), LeaseUS: plan.Run.Lease.Microseconds(), end: plan.End, description: plan.Description}
+		if hold != nil {
+			bp.TargetWS, bp.TargetHost = &hold.WS, &hold.Host
+		}
+		bulk = append(bulk, bp)
 	}
 	started, err := applyBulk(tx, req, bulk, byID, evs)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
-	return append(out, started...), nil
+	nHeld := 0
+	for _, h := range holds {
+		if h != nil {
+			nHeld++
+		}
+	}
+	return append(out, started...), len(due), nHeld, nil
 }
 
 // expiredLeases returns, locked, the running attempts whose engine lost

@@ -11,8 +11,10 @@ import (
 
 // applyPlan writes plan for the locked job j: its postponed history, its
 // started occurrence (returned), its next run or its end; it adds the
-// events of what it wrote (missed, the job's end) to evs.
-func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *[]jobEvent) (*ClaimedAttempt, error) {
+// events of what it wrote (missed, the job's end) to evs. With hold, the
+// occurrence's attempt is stored pending, held for that target limit,
+// and not returned.
+func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, hold *targetKey, evs *[]jobEvent) (*ClaimedAttempt, error) {
 	if plan == nil {
 		err := tx.Exec(`UPDATE jobs SET next_run_at = NULL, needs_schedule = false WHERE id = ?`, j.ID).Error
 		if err != nil {
@@ -33,7 +35,23 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, evs *
 	}
 	occurrences := j.OccurrenceCount
 	var started *ClaimedAttempt
-	if plan.Run != nil {
+	if plan.Run != nil && hold != nil {
+		var ids []int64
+		err := tx.Raw(`INSERT INTO job_attempts
+			(job_id, expected_time, action, attempt, occurrence, status, due_at, target_workspace, target_host, limit_held_at)
+			VALUES (?, ?, 'MainAction', 1, ?, 'pending', ?, ?, ?, ?)
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING RETURNING id`,
+			j.ID, plan.Run.ExpectedTime, occurrences+1, plan.Run.ExpectedTime, hold.WS, hold.Host, req.Now).Scan(&ids).Error
+		if err != nil {
+			return nil, fmt.Errorf("hold occurrence of job %d: %w", j.ID, err)
+		}
+		if len(ids) == 1 {
+			occurrences++
+			adv := jobAdvance{ID: j.ID, Next: plan.NextRunAt, Scheduled: plan.ScheduledCount, Occurrences: occurrences,
+				Base: plan.ScheduleBase, LastRun: &req.Now, LastExpected: &plan.Run.ExpectedTime}
+			return nil, advanceJob(tx, adv)
+		}
+	} else if plan.Run != nil {
 		a := ClaimedAttempt{
 			JobID: j.ID, JobCollectionID: j.JobCollectionID, SigningAt: j.SigningAt,
 			Definition: j.Definition, Secrets: j.Secrets, ExpectedTime: plan.Run.ExpectedTime, Action: MainAction,
@@ -115,6 +133,10 @@ type bulkPlan struct {
 	DueAt time.Time `json:"due_at"`
 	// LeaseUS is the attempt's lease in microseconds (see leaseEndSQL).
 	LeaseUS int64 `json:"lease_us"`
+	// TargetWS and TargetHost, when set, hold the attempt for that target
+	// limit: it is stored pending, not started.
+	TargetWS   *string `json:"tws"`
+	TargetHost *string `json:"thost"`
 	// end, when not empty, ends the job in that state if its occurrence
 	// is not started (it already ran); description is for the end's event.
 	end         jobdef.State
@@ -144,11 +166,17 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	err = tx.Raw(`
 		WITH p AS (
 			SELECT * FROM json_to_recordset(?::json)
-				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, due_at timestamptz, lease_us bigint)
+				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, due_at timestamptz, lease_us bigint,
+				     tws text, thost text)
 		), ins AS (
 			INSERT INTO job_attempts
-				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
-			SELECT id, run_at, 'MainAction', 1, occ + 1, 'running', due_at, ?, `+leaseEndSQL("lease_us")+`, ?::timestamptz FROM p
+				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at,
+				 target_workspace, target_host, limit_held_at)
+			SELECT id, run_at, 'MainAction', 1, occ + 1, CASE WHEN thost IS NULL THEN 'running' ELSE 'pending' END, due_at,
+			       CASE WHEN thost IS NULL THEN ?::text END,
+			       CASE WHEN thost IS NULL THEN `+leaseEndSQL("lease_us")+` END,
+			       CASE WHEN thost IS NULL THEN ?::timestamptz END,
+			       tws, thost, CASE WHEN thost IS NOT NULL THEN ?::timestamptz END FROM p
 			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
 			RETURNING id, job_id, lease_expires_at
 		)
@@ -158,7 +186,8 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 			last_expected_at = CASE WHEN ins.id IS NULL THEN j.last_expected_at ELSE p.run_at END
 		FROM p LEFT JOIN ins ON ins.job_id = p.id
 		WHERE j.id = p.id
-		RETURNING j.id AS job_id, ins.id AS attempt_id, ins.lease_expires_at`, string(data), req.Owner, req.Now, req.Now).Scan(&rows).Error
+		RETURNING j.id AS job_id, ins.id AS attempt_id, ins.lease_expires_at`,
+		string(data), req.Owner, req.Now, req.Now, req.Now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
@@ -177,6 +206,9 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 				*evs = append(*evs, endEvent(r.JobID, p.end, req.Now, p.description))
 			}
 			continue
+		}
+		if r.LeaseExpiresAt == nil {
+			continue // held for a target limit
 		}
 		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
 			SigningAt: j.SigningAt, Definition: j.Definition, Secrets: j.Secrets,

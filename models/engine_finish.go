@@ -47,6 +47,10 @@ type AttemptOutcome struct {
 	// Description is the job's schedule in plain English, for the events
 	// of alert rules (jobInfo.description); "" leaves it to the sender.
 	Description string
+	// Limited says the attempt counted under a target limit: recording
+	// its end frees a slot that waiting attempts need, so the engine
+	// records it without delay (no lingering for a batch).
+	Limited bool
 }
 
 // FinishedAttempt reports what FinishAttempts did with one outcome.
@@ -191,6 +195,16 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 		return fmt.Errorf("finish attempts: %w", err)
 	}
 	byID := joinFinishedRows(rows)
+	for i := range rows {
+		if rows[i].Limited {
+			// A slot of a target limit is free: every engine looks for
+			// the attempts waiting for it at once (SPEC §16.2).
+			if err := tx.Exec(`SELECT pg_notify(?, '')`, NotifyChannel).Error; err != nil {
+				return fmt.Errorf("finish attempts: %w", err)
+			}
+			break
+		}
+	}
 	var earliest time.Time
 	var next []nextWire
 	var ending []int
@@ -257,18 +271,19 @@ var recordOutcomesSQL = `
 				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
-					t.attempt_base, t.rerun_of, t.rerun_by, t.changes, t.changes_shown, t.backfill_id, p.lease_owner AS instance,
+					t.attempt_base, t.rerun_of, t.rerun_by, t.changes, t.changes_shown, t.backfill_id,
+					t.limit_wait_ms, t.target_host, p.lease_owner AS instance,
 					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
 					nextval('job_history_id_seq'::regclass) AS history_id
 			), h AS (
 				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
 				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by,
-				                         changes, backfill_id)
+				                         changes, backfill_id, limit_wait_ms)
 				OVERRIDING SYSTEM VALUE
 				SELECT history_id, job_id, started_at, greatest(fin, started_at), expected_time, action,
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
 				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by,
-				       changes_shown, backfill_id
+				       changes_shown, backfill_id, limit_wait_ms
 				FROM a
 				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
 			), hh AS (` + historyHoursAdd("h") + `
@@ -304,11 +319,12 @@ var recordOutcomesSQL = `
 			)
 			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
 			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, a.changes, a.changes_shown, a.backfill_id,
-			       '' AS state, NULL::timestamptz AS next_run_at, false AS needs_schedule, 0 AS consecutive_faults
+			       '' AS state, NULL::timestamptz AS next_run_at, false AS needs_schedule, 0 AS consecutive_faults,
+			       a.target_host IS NOT NULL AS limited
 			FROM a
 			UNION ALL
 			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, NULL, NULL, NULL, u.state, u.next_run_at,
-			       u.needs_schedule, u.consecutive_faults
+			       u.needs_schedule, u.consecutive_faults, false
 			FROM u`
 
 // finishedRow is an attempt recorded by FinishAttempts with its job's
@@ -339,6 +355,9 @@ type finishedRow struct {
 	// faulted main action, back to 0 when an occurrence ends without a
 	// fault, in attempt order).
 	ConsecutiveFaults int
+	// Limited says the attempt counted under a target limit: its end
+	// frees a slot.
+	Limited bool
 }
 
 // joinFinishedRows returns the attempts of rows by id, each with its job's

@@ -25,6 +25,10 @@ type HistoryEntry struct {
 	// LatenessMs is how late the attempt started after its due time, in
 	// milliseconds; nil for entries not written by the engine.
 	LatenessMs *int64
+	// LimitWaitMs is how long the attempt waited for its host's target
+	// limit, in milliseconds (part of its lateness); nil when no limit
+	// held it.
+	LimitWaitMs *int64
 	// AttemptID is the attempt (the x-ms-scheduler-execution-tag sent with
 	// it); nil for entries without one, such as Postponed.
 	AttemptID *int64

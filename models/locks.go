@@ -31,7 +31,18 @@ package models
 //     order (refreshJobCounts, after the last change of jobs, without
 //     touching its key, so that no foreign key check locks the
 //     collection again); the quota of jobs is checked there
-//     (checkJobQuota).
+//     (checkJobQuota);
+//  5. the target limits' rows (target_limits, migration 0037), after
+//     everything else a claim locks: the claim holds the rows of the
+//     limits it tags attempts for FOR KEY SHARE (holdForLimits, key
+//     order) and locks the hosts whose held attempts it starts FOR NO KEY
+//     UPDATE SKIP LOCKED (startLimited, key order; then those attempts,
+//     SKIP LOCKED). The catalog's writes of a limit (PutTargetLimit,
+//     DeleteTargetLimit) lock its row first and then only the held
+//     attempts of that host (the delete untags them): a claim never
+//     waits for a limit's row while holding one of those attempts, and
+//     waits only for a delete (FOR KEY SHARE), which waits for nothing
+//     the claim holds.
 //
 // A serialization failure or deadlock that still happens (SQLSTATE 40001
 // or 40P01, a path this order misses) is retried with the whole

@@ -16,6 +16,9 @@ type ExecutionPageView struct {
 	Badge                          BadgeView
 	Action, RetryCount, Occurrence string
 	Lateness, Duration             string
+	// LimitWait says how long the attempt waited for its host's target
+	// limit (part of Lateness), "" when it did not.
+	LimitWait string
 	// Times are the entry's moments in order: expected, due, claimed,
 	// sent, ended (those known).
 	Times []LabelledInstant

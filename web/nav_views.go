@@ -31,6 +31,7 @@ func (p Page) NavMore() []NavLink {
 	links := []NavLink{
 		{ID: "nav-import", Label: "Import/export", URL: ImportPath},
 		{ID: "nav-audit", Label: "Audit log", URL: p.NavAudit()},
+		{ID: "nav-targets", Label: "Targets", URL: p.NavTargets()},
 		{ID: "nav-workspaces", Label: "Workspaces", URL: WorkspacesPath},
 		{ID: "nav-tokens", Label: "API tokens", URL: TokensPath},
 	}
@@ -59,6 +60,14 @@ func (p Page) NavAudit() string {
 	return AuditPath(models.DefaultWorkspaceID, nil)
 }
 
+// NavTargets is the navigation's Targets link (target limits).
+func (p Page) NavTargets() string {
+	if p.Switcher != nil && p.Switcher.TargetsURL != "" {
+		return p.Switcher.TargetsURL
+	}
+	return TargetsPath(models.DefaultWorkspaceID)
+}
+
 // NavAccountCurrent reports whether the page shown is the user's account.
 func (p Page) NavAccountCurrent() bool { return p.Title == navTitles["nav-account"] }
 
@@ -66,7 +75,7 @@ func (p Page) NavAccountCurrent() bool { return p.Title == navTitles["nav-accoun
 // is current when the page has it.
 var navTitles = map[string]string{
 	"nav-all-jobs": "All jobs", "nav-running": "Running now", "nav-calendars": "Calendars", "nav-month": "Month view",
-	"nav-channels": "Channels", "nav-import": "Import and export", "nav-audit": "Audit log", "nav-workspaces": "Workspaces",
+	"nav-channels": "Channels", "nav-import": "Import and export", "nav-audit": "Audit log", "nav-targets": "Targets", "nav-workspaces": "Workspaces",
 	"nav-tokens": "API tokens", "nav-users": "Users", "nav-account": "Your account",
 }
 

@@ -361,7 +361,10 @@ type HistoryRow struct {
 	Badge                       BadgeView
 	Action, Attempt, Occurrence string
 	Lateness, Duration          string
-	Summary, Message            string
+	// LimitWait says how long the entry waited for its host's target
+	// limit (part of Lateness), "" when it did not.
+	LimitWait        string
+	Summary, Message string
 	// DetailURL opens the entry's detail page; RerunURL re-runs a failed
 	// entry's occurrence ("" for other entries); RerunNote says the entry
 	// belongs to a re-run ("re-run of entry 12 by alice").

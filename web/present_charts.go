@@ -360,6 +360,10 @@ func entryMarks(in TimelineInput, maxLate int64) []TimelineMark {
 				m.LateBarX, m.LateBarW, m.LateBarH, m.LateBarY = x-1, 3, h, tlLateY2-h
 			}
 		}
+		if w := LimitWaitText(e.LimitWaitMs); w != "" {
+			words = append(words, w)
+			detail += " · " + w
+		}
 		if e.EndTime != nil {
 			words = append(words, "took "+SpanText(e.EndTime.Sub(e.StartTime)))
 		}

@@ -24,7 +24,7 @@ func NewExecutionView(row *models.CollectionRow, j *models.JobDetail, d *models.
 		Occurrence: "#" + strconv.FormatInt(e.RepeatCount, 10), Lateness: LatenessText(e.LatenessMs), Duration: "—",
 		Instance: d.Instance, IdempotencyKey: d.IdempotencyKey, Message: e.Message, Zone: zone.String(),
 		RerunURL: ExecutionRerunPath(ws, rg, coll, j.Name, e.ID),
-		CanRerun: can.Run && e.Status == models.StatusFailed,
+		CanRerun: can.Run && e.Status == models.StatusFailed, LimitWait: LimitWaitText(e.LimitWaitMs),
 	}
 	if e.EndTime != nil {
 		v.Duration = SpanText(e.EndTime.Sub(e.StartTime))

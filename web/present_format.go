@@ -122,6 +122,16 @@ func LatenessText(ms *int64) string {
 	return SpanText(time.Duration(*ms) * time.Millisecond)
 }
 
+// LimitWaitText says how long an entry waited for its host's target
+// limit ("waited 3.2 s for the target limit"), "" when no limit held it
+// or it did not wait.
+func LimitWaitText(ms *int64) string {
+	if ms == nil || *ms <= 0 {
+		return ""
+	}
+	return "waited " + SpanText(time.Duration(*ms)*time.Millisecond) + " for the target limit"
+}
+
 // FormatCount formats a counter with thousands separators: "12,345".
 func FormatCount[N ~int | ~int64](n N) string {
 	s := strconv.FormatInt(int64(n), 10)

@@ -229,3 +229,22 @@ func TestAccountTimeAtShowsTheTimeWithHowFarItIs(t *testing.T) {
 		t.Errorf("TimeBeside = %q", got)
 	}
 }
+
+func TestLimitWaitText(t *testing.T) {
+	zero, wait := int64(0), int64(3_200)
+	for _, tc := range []struct {
+		name string
+		ms   *int64
+		want string
+	}{
+		{"no limit", nil, ""},
+		{"held, no wait", &zero, ""},
+		{"waited", &wait, "waited 3.2 s for the target limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := LimitWaitText(tc.ms); got != tc.want {
+				t.Errorf("LimitWaitText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -158,7 +158,7 @@ func NewHistoryTable(row *models.CollectionRow, j *models.JobDetail, p HistoryPa
 			ID: strconv.FormatInt(e.ID, 10), Start: InstantIn(e.StartTime, zone, now), Expected: InstantIn(e.ExpectedExecutionTime, zone, now),
 			Badge: historyBadge(e.Status), Action: string(e.ActionName), Attempt: strconv.Itoa(e.RetryCount),
 			Occurrence: "#" + strconv.FormatInt(e.RepeatCount, 10), Lateness: LatenessText(e.LatenessMs), Duration: "—",
-			Summary: MessageSummary(e.Message), Message: e.Message,
+			Summary: MessageSummary(e.Message), Message: e.Message, LimitWait: LimitWaitText(e.LimitWaitMs),
 		}
 		if e.EndTime != nil {
 			r.Duration = SpanText(e.EndTime.Sub(e.StartTime))

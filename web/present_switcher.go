@@ -32,7 +32,7 @@ func NewWorkspaceSwitcher(memberships []models.WorkspaceMembership, current stri
 	sw.DashboardURL, sw.AllJobsURL = DashboardOf(sw.Current), AllJobsOf(sw.Current)
 	sw.CalendarsURL, sw.MonthURL = switchURL(SwitchToCalendars, sw.Current), MonthPath(home)
 	sw.RunningURL, sw.ChannelsURL = RunningPath(home), ChannelsPath(home)
-	sw.AuditURL = AuditPath(home, nil)
+	sw.AuditURL, sw.TargetsURL = AuditPath(home, nil), TargetsPath(home)
 	return sw
 }
 

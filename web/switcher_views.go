@@ -26,6 +26,9 @@ type WorkspaceSwitcher struct {
 	// AuditURL is the navigation's audit log link, of the same workspace
 	// as ChannelsURL.
 	AuditURL string
+	// TargetsURL is the navigation's Targets link, of the same workspace
+	// as ChannelsURL.
+	TargetsURL string
 }
 
 // SwitcherChoice is one choice of the workspace switcher.

@@ -152,6 +152,8 @@ type Change struct {
 	Channel string
 	// Alert is the alert rule's name.
 	Alert string
+	// Target is the host of a target limit.
+	Target string
 	// Member is the user name of a member whose membership changed.
 	Member string
 	// User is the user name of an account that changed (users, passwords,

@@ -41,6 +41,8 @@ var opRoles = map[Op]models.Role{
 	OpTestChannel:        models.RoleOwner,
 	OpPutAlertRule:       models.RoleOwner,
 	OpDeleteAlertRule:    models.RoleOwner,
+	OpPutTarget:          models.RoleEditor,
+	OpDeleteTarget:       models.RoleEditor,
 }
 
 // NeedFor returns the role a change of kind op needs; an Op without a rule

@@ -45,6 +45,8 @@ var catalogOwnedWrites = []string{
 	// Notification channels and alert rules; collection signing secrets.
 	"PutChannel", "DeleteChannel", "LogDelivery", "PutAlertRule", "DeleteAlertRule",
 	"PutSigning", "DeleteSigning",
+	// Target limits.
+	"PutTargetLimit", "DeleteTargetLimit",
 	// Workspaces and members.
 	"CreateWorkspace", "RenameWorkspace", "DeleteWorkspace", "AddMember", "SetMemberRole", "RemoveMember",
 	// Accounts and tokens.

@@ -211,6 +211,13 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 		{"DeleteChannel", catalog.Change{Op: catalog.OpDeleteChannel, WorkspaceID: ws, Channel: "ops"}, func() error {
 			return cat.DeleteChannel(e.ctx, actor, ws, "ops")
 		}},
+		{"PutTargetLimit", catalog.Change{Op: catalog.OpPutTarget, WorkspaceID: ws, Target: "api.example.com", Detail: "created"}, func() error {
+			_, _, err := cat.PutTargetLimit(e.ctx, actor, ws, "API.example.com:443", []byte(`{"maxConcurrent": 3}`))
+			return err
+		}},
+		{"DeleteTargetLimit", catalog.Change{Op: catalog.OpDeleteTarget, WorkspaceID: ws, Target: "api.example.com"}, func() error {
+			return cat.DeleteTargetLimit(e.ctx, actor, ws, "api.example.com")
+		}},
 		{"DeleteJob", jobIn(catalog.OpDeleteJob), func() error { return cat.DeleteJob(e.ctx, actor, coll, "daily") }},
 		{"DeleteCalendar", calIn(catalog.OpDeleteCalendar), func() error { return cat.DeleteCalendar(e.ctx, actor, ws, "holidays") }},
 		{"DeleteCollection", collIn(catalog.OpDeleteCollection), func() error { return cat.DeleteCollection(e.ctx, actor, cref) }},

@@ -112,8 +112,9 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
 	return models.ClaimRequest{
 		Now: now, Owner: e.id, Limit: limit,
-		Plan:  func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
-		Lease: e.leaseFor,
+		Plan:   func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
+		Lease:  e.leaseFor,
+		Target: e.targetOf,
 	}
 }
 
@@ -151,6 +152,7 @@ func specsFor(cj *compiledJob, act models.ActionName) (spec, main *jobdef.Action
 // execute runs attempt a and returns its outcome.
 func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.AttemptOutcome {
 	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
+	e.metrics.observeTargetWait(a.TargetHost, a.LimitWaitMs)
 	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
 	var res action.Result
 	var spec, main *jobdef.Action
@@ -180,6 +182,7 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	o := outcome(a, spec, main, res, e.clock.Now())
 	o.Owner = e.id
 	o.Description = describe(cj)
+	o.Limited = a.TargetHost != ""
 	return o
 }
 

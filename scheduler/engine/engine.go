@@ -274,6 +274,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		e.exec, e.httpEx = d, d.HTTP
 	}
 	e.metrics.setBacklog(e.store, e.clock)
+	e.metrics.setTargets(e.store)
 	e.id = cfg.InstanceID
 	if e.id == "" {
 		e.id = defaultInstanceID()

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"sked/models"
 )
 
 // Metrics are the engine's Prometheus metrics (SPEC §10): attempts by
@@ -23,6 +25,11 @@ type Metrics struct {
 	// from the database's (database − instance), in seconds.
 	clockOffset prometheus.Gauge
 	backlog     atomic.Pointer[func() float64]
+	// targetWait is how long attempts waited for their host's target
+	// limit, by host (apart from the engine's lateness, which includes
+	// it); targets reads the hosts' gauges when scraped.
+	targetWait *prometheus.HistogramVec
+	targets    atomic.Pointer[func() ([]models.TargetGauge, error)]
 }
 
 // NewMetrics creates the metrics and registers them with reg (nothing is
@@ -61,9 +68,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "sked_clock_offset_seconds",
 			Help: "Offset of this instance's clock from the database's (database minus instance), measured at every heartbeat.",
 		}),
+		targetWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sked_target_wait_seconds",
+			Help:    "How long attempts started by this instance waited for their host's target limit, by host.",
+			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
+		}, []string{"host"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.attempts, m.lateness, m.claim, m.http, m.postponed, m.notified, m.clockOffset,
+		reg.MustRegister(m.attempts, m.lateness, m.claim, m.http, m.postponed, m.notified, m.clockOffset, m.targetWait,
+			targetCollector{m},
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "sked_engine_due_backlog",
 				Help: "Occurrences and attempts due now and not started yet.",
@@ -110,6 +123,58 @@ func (m *Metrics) setBacklog(store Store, clock Clock) {
 		return float64(n)
 	}
 	m.backlog.Store(&f)
+}
+
+// setTargets makes the target gauges ask store.
+func (m *Metrics) setTargets(store Store) {
+	f := func() ([]models.TargetGauge, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		return store.TargetGauges(ctx)
+	}
+	m.targets.Store(&f)
+}
+
+// observeTargetWait records the wait for a target limit of an attempt
+// that one held (a nil wait: none held it).
+func (m *Metrics) observeTargetWait(host string, waitMs *int64) {
+	if host == "" || waitMs == nil {
+		return
+	}
+	m.targetWait.WithLabelValues(host).Observe(float64(*waitMs) / 1000)
+}
+
+// Descriptions of the target gauges (SPEC §16.2), labelled by workspace
+// and host.
+var (
+	targetWaitingDesc = prometheus.NewDesc("sked_target_waiting",
+		"Attempts due and waiting for their host's target limit, across all instances.", []string{"workspace", "host"}, nil)
+	targetInFlightDesc = prometheus.NewDesc("sked_target_in_flight",
+		"Attempts in flight to a host with a target limit, across all instances.", []string{"workspace", "host"}, nil)
+)
+
+// targetCollector reports the target gauges, read from the database
+// when scraped (bounded to 2 s; nothing when it fails).
+type targetCollector struct{ m *Metrics }
+
+func (c targetCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- targetWaitingDesc
+	ch <- targetInFlightDesc
+}
+
+func (c targetCollector) Collect(ch chan<- prometheus.Metric) {
+	f := c.m.targets.Load()
+	if f == nil {
+		return
+	}
+	gauges, err := (*f)()
+	if err != nil {
+		return
+	}
+	for _, g := range gauges {
+		ch <- prometheus.MustNewConstMetric(targetWaitingDesc, prometheus.GaugeValue, float64(g.Waiting), g.WorkspaceID, g.Host)
+		ch <- prometheus.MustNewConstMetric(targetInFlightDesc, prometheus.GaugeValue, float64(g.InFlight), g.WorkspaceID, g.Host)
+	}
 }
 
 var (

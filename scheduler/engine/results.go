@@ -59,8 +59,10 @@ func (e *Engine) fillNext() ([]models.AttemptOutcome, bool) {
 // until nothing else runs: a burst's results are then recorded in a
 // commit or two, and a success waits for nothing (no retry, no error
 // action). A failure ends the wait
-// at once: its retry, error action or notification is not delayed. It
-// delays only the recording, never an attempt's start.
+// at once: its retry, error action or notification is not delayed, and
+// so does the end of an attempt under a target limit, whose slot attempts
+// waiting for the limit need. Otherwise it delays only the recording,
+// never an attempt's start.
 const (
 	resultLinger  = 5 * time.Millisecond
 	successLinger = 250 * time.Millisecond
@@ -72,7 +74,9 @@ const (
 // Config.ResultBatch.
 func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 	var linger <-chan time.Time
-	failed := !batch[0].Succeeded
+	// A failure, or the end of an attempt under a target limit (its slot
+	// is waited for), lingers only resultLinger.
+	failed := !batch[0].Succeeded || batch[0].Limited
 	for len(batch) < e.cfg.ResultBatch {
 		select {
 		case o, ok := <-e.results:
@@ -81,7 +85,7 @@ func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 			}
 			e.awaiting.Add(-1)
 			batch = append(batch, o)
-			failed = failed || !o.Succeeded
+			failed = failed || !o.Succeeded || o.Limited
 			continue
 		default:
 		}
@@ -104,7 +108,7 @@ func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 			}
 			e.awaiting.Add(-1)
 			batch = append(batch, o)
-			if !o.Succeeded && !failed || e.awaiting.Load() <= 0 {
+			if (!o.Succeeded || o.Limited) && !failed || e.awaiting.Load() <= 0 {
 				return batch // a failure waits for nothing; nothing else runs
 			}
 		case <-linger:

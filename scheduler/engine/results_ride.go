@@ -135,12 +135,13 @@ func (e *Engine) takeRide(max int) []models.AttemptOutcome {
 }
 
 // rideable says whether batch may wait for the loop's next claim: it
-// holds only successes (a failure's retry, error action or notification
-// is written at once).
+// holds only successes not under a target limit (a failure's retry,
+// error action or notification is written at once, and so is the end of
+// an attempt whose slot waiting attempts need).
 func (e *Engine) rideable(batch []models.AttemptOutcome) bool {
 	for i := range batch {
-		if !batch[i].Succeeded {
-			return false
+		if !batch[i].Succeeded || batch[i].Limited {
+			return false // a failure, or a target limit's slot: at once
 		}
 	}
 	return true

@@ -33,6 +33,9 @@ type Store interface {
 	// DueBacklog counts the occurrences and attempts due at now and not
 	// started (the due-backlog metric).
 	DueBacklog(ctx context.Context, now time.Time) (int64, error)
+	// TargetGauges returns every limited host's attempts in flight and
+	// waiting across the instances (the target metrics).
+	TargetGauges(ctx context.Context) ([]models.TargetGauge, error)
 	// ReleaseAttempts makes the running attempts ids that owner still
 	// holds pending again, due at now, and returns how many it released.
 	ReleaseAttempts(ctx context.Context, owner string, ids []int64, now time.Time) (int64, error)

@@ -133,6 +133,8 @@ func (s *memStore) nextWake() (time.Time, bool) {
 }
 
 func (s *memStore) DueBacklog(context.Context, time.Time) (int64, error) { return 0, nil }
+
+func (s *memStore) TargetGauges(context.Context) ([]models.TargetGauge, error) { return nil, nil }
 func (s *memStore) ReleaseAttempts(_ context.Context, _ string, ids []int64, now time.Time) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
