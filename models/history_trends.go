@@ -12,6 +12,9 @@ type TrendRun struct {
 	EndTime    *time.Time
 	Status     HistoryStatus
 	LatenessMs *int64
+	// LimitWaitMs is how much of LatenessMs the attempt waited for its
+	// host's target limit (SPEC §16.2); nil when no limit held it.
+	LimitWaitMs *int64
 }
 
 // RecentRuns returns the newest limit attempts of job jobID (Completed and
@@ -20,7 +23,7 @@ type TrendRun struct {
 func (s *Store) RecentRuns(ctx context.Context, jobID int64, limit int) ([]TrendRun, error) {
 	var out []TrendRun
 	err := s.db.WithContext(ctx).Raw(`
-		SELECT id, start_time, end_time, status, lateness_ms FROM job_history
+		SELECT id, start_time, end_time, status, lateness_ms, limit_wait_ms FROM job_history
 		WHERE job_id = ? AND status <> 'Postponed'
 		ORDER BY start_time DESC, id DESC LIMIT ?`, jobID, max(limit, 1)).Scan(&out).Error
 	if err != nil {

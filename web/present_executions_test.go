@@ -67,6 +67,17 @@ func TestTrendChart(t *testing.T) {
 			t.Errorf("bar outside the plot: %+v", bar)
 		}
 	}
+	// A run a target limit held: its lateness lane is the engine's, the
+	// wait is said apart.
+	held := []models.TrendRun{
+		{ID: 5, StartTime: now, EndTime: end(now, time.Second), Status: models.StatusCompleted, LatenessMs: ms(3300), LimitWaitMs: ms(3200)},
+		{ID: 4, StartTime: now.Add(-time.Hour), EndTime: end(now.Add(-time.Hour), time.Second), Status: models.StatusCompleted, LatenessMs: ms(50)},
+	}
+	hv := NewTrendsView("", held, nil).Chart
+	if !strings.Contains(hv.Bars[1].Label, "late by 100 ms, waited 3.2 s for the target limit") || hv.LateMax != "max 100 ms" ||
+		!strings.HasSuffix(hv.Summary, "largest lateness 100 ms. Waits for a target limit, not counted as lateness: up to 3.2 s.") {
+		t.Errorf("held run: label %q, lane %q, summary %q", hv.Bars[1].Label, hv.LateMax, hv.Summary)
+	}
 	if e := NewTrendsView("", nil, nil); !e.Empty || len(e.Chart.Bars) != 0 || e.Rates[0].Value != "—" {
 		t.Errorf("empty view %+v", e)
 	}

@@ -89,7 +89,8 @@ func percentText(p float64) string {
 
 // newTrendChart draws runs (newest first) oldest on the left: a duration
 // bar per run coloured by status, and its lateness below, each lane scaled
-// to its largest value.
+// to its largest value. The lateness lane is the engine's: what a run
+// waited for its host's target limit is said apart (SPEC §16.2).
 func newTrendChart(runs []models.TrendRun) TrendChart {
 	n := len(runs)
 	ch := TrendChart{
@@ -100,7 +101,7 @@ func newTrendChart(runs []models.TrendRun) TrendChart {
 			{Text: string(models.StatusFailed), Series: SeriesFailed}, {Text: "Lateness", Series: SeriesLateness}},
 	}
 	durs := make([]time.Duration, n)
-	var maxDur, maxLate time.Duration
+	var maxDur, maxLate, maxWait time.Duration
 	var sumDur time.Duration
 	failed := 0
 	for i, r := range runs {
@@ -108,9 +109,10 @@ func newTrendChart(runs []models.TrendRun) TrendChart {
 			durs[i] = max(0, r.EndTime.Sub(r.StartTime))
 		}
 		maxDur, sumDur = max(maxDur, durs[i]), sumDur+durs[i]
-		if r.LatenessMs != nil {
-			maxLate = max(maxLate, time.Duration(*r.LatenessMs)*time.Millisecond)
+		if late, ok := engineLateness(r); ok {
+			maxLate = max(maxLate, late)
 		}
+		maxWait = max(maxWait, limitWait(r))
 		if r.Status == models.StatusFailed {
 			failed++
 		}
@@ -118,6 +120,9 @@ func newTrendChart(runs []models.TrendRun) TrendChart {
 	ch.DurMax, ch.LateMax = "max "+SpanText(maxDur), "max "+SpanText(maxLate)
 	ch.Summary = fmt.Sprintf("%s: %d failed; average duration %s, longest %s; largest lateness %s.",
 		Plural(int64(n), "run", "runs"), failed, SpanText(sumDur/time.Duration(n)), SpanText(maxDur), SpanText(maxLate))
+	if maxWait > 0 {
+		ch.Summary += fmt.Sprintf(" Waits for a target limit, not counted as lateness: up to %s.", SpanText(maxWait))
+	}
 	slot := float64(trendPlotX2-trendPlotX1) / float64(max(n, 20))
 	w := max(1, min(trendMaxBarW, int(slot*0.7)))
 	scale := func(d, top time.Duration, h int) int {
@@ -130,11 +135,13 @@ func newTrendChart(runs []models.TrendRun) TrendChart {
 		i := n - 1 - k // oldest first
 		r := runs[i]
 		x := trendPlotX1 + int(float64(k)*slot+(slot-float64(w))/2)
-		var late time.Duration
+		late, ok := engineLateness(r)
 		lateText := "—"
-		if r.LatenessMs != nil {
-			late = time.Duration(*r.LatenessMs) * time.Millisecond
+		if ok {
 			lateText = SpanText(late)
+		}
+		if wait := limitWait(r); wait > 0 {
+			lateText += ", waited " + SpanText(wait) + " for the target limit"
 		}
 		dh := scale(durs[i], maxDur, trendDurBaseY-trendDurTopY)
 		lh := scale(late, maxLate, trendLateBase-trendLateTopY)
@@ -147,4 +154,21 @@ func newTrendChart(runs []models.TrendRun) TrendChart {
 		})
 	}
 	return ch
+}
+
+// limitWait is how long run r waited for its host's target limit.
+func limitWait(r models.TrendRun) time.Duration {
+	if r.LimitWaitMs == nil {
+		return 0
+	}
+	return time.Duration(*r.LimitWaitMs) * time.Millisecond
+}
+
+// engineLateness is run r's lateness without its wait for a target
+// limit; false when its lateness is unknown.
+func engineLateness(r models.TrendRun) (time.Duration, bool) {
+	if r.LatenessMs == nil {
+		return 0, false
+	}
+	return max(0, time.Duration(*r.LatenessMs)*time.Millisecond-limitWait(r)), true
 }
