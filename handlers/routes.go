@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"sked/models"
+	"sked/models/monitordef"
 	"slices"
 
 	"github.com/labstack/echo/v4"
@@ -75,6 +76,8 @@ func (s *Server) routes(e *echo.Echo) {
 //     API token, then api-version and workspace membership (armRequest).
 //   - feedToken: a job's calendar feed, which carries its own token in the
 //     URL (jobfeed.go); no middleware.
+//   - pingToken: a heartbeat monitor's pings, which carry its token in the
+//     URL (monitors_ping.go); no middleware (no session, no CSRF).
 func (s *Server) routeTable() []route {
 	probe := access{name: "probe"}
 	asset := access{name: "asset"}
@@ -84,6 +87,7 @@ func (s *Server) routeTable() []route {
 	apiToken := access{name: "apiToken", chain: []echo.MiddlewareFunc{s.requireToken}}
 	armAPI := access{name: "armAPI", chain: []echo.MiddlewareFunc{s.requireToken, s.armRequest}}
 	feedToken := access{name: "feedToken"}
+	pingToken := access{name: "pingToken"}
 
 	const (
 		get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
@@ -105,6 +109,10 @@ func (s *Server) routeTable() []route {
 		// The notifications' API (SPEC §13.3).
 		chanAPI  = "/api/v1/workspaces/:ws/channels"
 		alertAPI = "/api/v1/workspaces/:ws/alerts"
+
+		// Heartbeat monitors (SPEC §17.3): the API, the pages, the pings.
+		monAPI = "/api/v1/workspaces/:ws/monitors"
+		ping   = "/ping/:token"
 
 		// The notifications' pages of a workspace.
 		chanPage  = "/w/:ws/channels"
@@ -249,6 +257,20 @@ func (s *Server) routeTable() []route {
 		{put, alertAPI + "/:name", s.apiPutAlert, apiToken, models.RoleOwner},
 		{del, alertAPI + "/:name", s.apiDeleteAlert, apiToken, models.RoleOwner},
 		{get, "/api/v1/workspaces/:ws/deliveries", s.apiDeliveries, apiToken, models.RoleReader},
+
+		// Heartbeat monitors (SPEC §17.3): readers see them (without
+		// their ping URLs), editors change them.
+		{get, monAPI, s.apiListMonitors, apiToken, models.RoleReader},
+		{get, monAPI + "/:name", s.apiGetMonitor, apiToken, models.RoleReader},
+		{put, monAPI + "/:name", s.apiPutMonitor, apiToken, models.RoleEditor},
+		{del, monAPI + "/:name", s.apiDeleteMonitor, apiToken, models.RoleEditor},
+		{post, monAPI + "/:name/rotate", s.apiRotateMonitor, apiToken, models.RoleEditor},
+		{get, ping, s.ping(monitordef.PingSuccess), pingToken, anyRole},
+		{post, ping, s.ping(monitordef.PingSuccess), pingToken, anyRole},
+		{get, ping + "/start", s.ping(monitordef.PingStart), pingToken, anyRole},
+		{post, ping + "/start", s.ping(monitordef.PingStart), pingToken, anyRole},
+		{get, ping + "/fail", s.ping(monitordef.PingFail), pingToken, anyRole},
+		{post, ping + "/fail", s.ping(monitordef.PingFail), pingToken, anyRole},
 
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},

@@ -52,7 +52,7 @@ const (
 )
 
 // AuditActions are the actions the audit log accepts (its CHECK
-// constraint, migration 0016): the write service's catalog.Op values and
+// constraint, migrations 0016 and 0036): the write service's catalog.Op values and
 // the store's own, grouped by family (the part before the dot).
 var AuditActions = []string{
 	"collection.put", "collection.patch", "collection.state", "collection.delete", "collection.signing.put", "collection.signing.delete",
@@ -63,6 +63,7 @@ var AuditActions = []string{
 	"member.put", "member.remove",
 	"channel.put", "channel.delete", "channel.test",
 	"alert.put", "alert.delete",
+	"monitor.put", "monitor.delete", "monitor.rotate",
 	AuditTokenCreate, AuditTokenRevoke,
 	AuditUserCreate, AuditUserDisable, AuditUserEnable, AuditUserPassword,
 	"signin", "signout",

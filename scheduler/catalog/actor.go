@@ -74,6 +74,9 @@ const (
 	OpDeleteWorkspace    Op = "workspace.delete"
 	OpPutMember          Op = "member.put"
 	OpRemoveMember       Op = "member.remove"
+	OpPutMonitor         Op = "monitor.put"
+	OpDeleteMonitor      Op = "monitor.delete"
+	OpRotateMonitor      Op = "monitor.rotate"
 )
 
 // Change is one write the catalog made: its kind and what it changed.
@@ -92,6 +95,8 @@ type Change struct {
 	Channel string
 	// Alert is the alert rule's name.
 	Alert string
+	// Monitor is the heartbeat monitor's name.
+	Monitor string
 	// Member is the user name of a member whose membership changed.
 	Member string
 	// User is the user name of an account that changed (users, passwords,

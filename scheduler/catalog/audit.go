@@ -108,6 +108,8 @@ func (ch Change) Resource() string {
 		return "channels/" + ch.Channel
 	case ch.Alert != "":
 		return "alertRules/" + ch.Alert
+	case ch.Monitor != "":
+		return "monitors/" + ch.Monitor
 	case ch.Member != "":
 		return "members/" + ch.Member
 	case ch.Token != "":

@@ -38,6 +38,9 @@ var opRoles = map[Op]models.Role{
 	OpTestChannel:        models.RoleOwner,
 	OpPutAlertRule:       models.RoleOwner,
 	OpDeleteAlertRule:    models.RoleOwner,
+	OpPutMonitor:         models.RoleEditor,
+	OpDeleteMonitor:      models.RoleEditor,
+	OpRotateMonitor:      models.RoleEditor,
 }
 
 // NeedFor returns the role a change of kind op needs; an Op without a rule

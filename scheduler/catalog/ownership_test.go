@@ -45,6 +45,8 @@ var catalogOwnedWrites = []string{
 	// Notification channels and alert rules; collection signing secrets.
 	"PutChannel", "DeleteChannel", "LogDelivery", "PutAlertRule", "DeleteAlertRule",
 	"PutSigning", "DeleteSigning",
+	// Heartbeat monitors.
+	"PutMonitor", "DeleteMonitor", "RotateMonitorToken",
 	// Workspaces and members.
 	"CreateWorkspace", "RenameWorkspace", "DeleteWorkspace", "AddMember", "SetMemberRole", "RemoveMember",
 	// Accounts and tokens.
