@@ -154,6 +154,9 @@ type Deps struct {
 	// JobURL returns the page of a job (an event's "url", from --base-url);
 	// nil means events carry no link.
 	JobURL func(workspace, resourceGroup, collection, job string) string
+	// MonitorURL returns the page of a heartbeat monitor (a monitor
+	// event's "url"); nil means its events carry no link.
+	MonitorURL func(workspace, monitor string) string
 }
 
 // Engine runs jobs. See the package documentation.
@@ -190,6 +193,11 @@ type Engine struct {
 	minBatch  int
 	slotFreed chan struct{}
 	poke      chan struct{}
+	// monitorPoke wakes watchMonitors (monitors.go).
+	monitorPoke chan struct{}
+	// wsCalendars gives the calendars of a workspace for monitors; nil
+	// when Deps.Calendars does not.
+	wsCalendars WorkspaceCalendarSource
 	// alarm is the earliest due time of attempts this engine wrote or was
 	// notified of, until a claim looks at it.
 	alarm alarm
@@ -287,6 +295,8 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.minBatch = max(1, cfg.MaxWorkers/8)
 	e.slotFreed = make(chan struct{}, 1)
 	e.poke = make(chan struct{}, 1)
+	e.monitorPoke = make(chan struct{}, 1)
+	e.wsCalendars, _ = deps.Calendars.(WorkspaceCalendarSource)
 	e.alarm.c = make(chan struct{}, 1)
 	e.beating = make(chan struct{})
 	e.beaten = make(chan struct{}, 1)
@@ -305,6 +315,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		}
 		oc := cfg.outbox(e.id)
 		oc.Store, oc.Sender, oc.Sends, oc.JobURL, oc.Calendars = e.store, deps.Sender, sends, deps.JobURL, deps.Calendars
+		oc.MonitorURL = deps.MonitorURL
 		oc.Clock, oc.Logger, oc.Metrics = e.clock, e.logger, e.metrics
 		oc.Blocked = e.outboxBlocked
 		e.outbox = newOutbox(oc)
