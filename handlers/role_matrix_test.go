@@ -108,6 +108,9 @@ func init() {
 
 		"GET " + monAPI: r, "GET " + monAPI + "/:name": r, "PUT " + monAPI + "/:name": e,
 		"DELETE " + monAPI + "/:name": e, "POST " + monAPI + "/:name/rotate": e,
+		"GET /w/:ws/monitors": r, "GET /w/:ws/monitors/new": e, "POST /w/:ws/monitors/new": e,
+		"GET /w/:ws/monitors/:name": r, "GET /w/:ws/monitors/:name/edit": e, "POST /w/:ws/monitors/:name/edit": e,
+		"POST /w/:ws/monitors/:name/rotate": e, "POST /w/:ws/monitors/:name/delete": e,
 
 		"GET /api/v1/workspaces/:ws/audit": r, "GET /w/:ws/audit": r,
 		"GET " + signingAPI: r, "POST " + signingAPI: e, "DELETE " + signingAPI: e,

@@ -111,8 +111,9 @@ func (s *Server) routeTable() []route {
 		alertAPI = "/api/v1/workspaces/:ws/alerts"
 
 		// Heartbeat monitors (SPEC §17.3): the API, the pages, the pings.
-		monAPI = "/api/v1/workspaces/:ws/monitors"
-		ping   = "/ping/:token"
+		monAPI  = "/api/v1/workspaces/:ws/monitors"
+		monPage = "/w/:ws/monitors"
+		ping    = "/ping/:token"
 
 		// The notifications' pages of a workspace.
 		chanPage  = "/w/:ws/channels"
@@ -265,6 +266,14 @@ func (s *Server) routeTable() []route {
 		{put, monAPI + "/:name", s.apiPutMonitor, apiToken, models.RoleEditor},
 		{del, monAPI + "/:name", s.apiDeleteMonitor, apiToken, models.RoleEditor},
 		{post, monAPI + "/:name/rotate", s.apiRotateMonitor, apiToken, models.RoleEditor},
+		{get, monPage, s.monitorsPage, signedIn, models.RoleReader},
+		{get, monPage + "/new", s.monitorNewPage, signedIn, models.RoleEditor},
+		{post, monPage + "/new", s.monitorCreate, signedIn, models.RoleEditor},
+		{get, monPage + "/:name", s.monitorPage, signedIn, models.RoleReader},
+		{get, monPage + "/:name/edit", s.monitorEditPage, signedIn, models.RoleEditor},
+		{post, monPage + "/:name/edit", s.monitorSave, signedIn, models.RoleEditor},
+		{post, monPage + "/:name/rotate", s.monitorRotate, signedIn, models.RoleEditor},
+		{post, monPage + "/:name/delete", s.monitorDelete, signedIn, models.RoleEditor},
 		{get, ping, s.ping(monitordef.PingSuccess), pingToken, anyRole},
 		{post, ping, s.ping(monitordef.PingSuccess), pingToken, anyRole},
 		{get, ping + "/start", s.ping(monitordef.PingStart), pingToken, anyRole},

@@ -29,6 +29,7 @@ func (p Page) NavPrimary() []NavLink {
 // administrators, the users.
 func (p Page) NavMore() []NavLink {
 	links := []NavLink{
+		{ID: "nav-monitors", Label: "Monitors", URL: p.NavMonitors()},
 		{ID: "nav-import", Label: "Import/export", URL: ImportPath},
 		{ID: "nav-audit", Label: "Audit log", URL: p.NavAudit()},
 		{ID: "nav-workspaces", Label: "Workspaces", URL: WorkspacesPath},
@@ -59,6 +60,14 @@ func (p Page) NavAudit() string {
 	return AuditPath(models.DefaultWorkspaceID, nil)
 }
 
+// NavMonitors is the navigation's Monitors link.
+func (p Page) NavMonitors() string {
+	if p.Switcher != nil && p.Switcher.MonitorsURL != "" {
+		return p.Switcher.MonitorsURL
+	}
+	return MonitorsPath(models.DefaultWorkspaceID)
+}
+
 // NavAccountCurrent reports whether the page shown is the user's account.
 func (p Page) NavAccountCurrent() bool { return p.Title == navTitles["nav-account"] }
 
@@ -67,7 +76,7 @@ func (p Page) NavAccountCurrent() bool { return p.Title == navTitles["nav-accoun
 var navTitles = map[string]string{
 	"nav-all-jobs": "All jobs", "nav-running": "Running now", "nav-calendars": "Calendars", "nav-month": "Month view",
 	"nav-channels": "Channels", "nav-import": "Import and export", "nav-audit": "Audit log", "nav-workspaces": "Workspaces",
-	"nav-tokens": "API tokens", "nav-users": "Users", "nav-account": "Your account",
+	"nav-tokens": "API tokens", "nav-monitors": "Monitors", "nav-users": "Users", "nav-account": "Your account",
 }
 
 // navLinks marks the current link of links.

@@ -26,6 +26,9 @@ type WorkspaceSwitcher struct {
 	// AuditURL is the navigation's audit log link, of the same workspace
 	// as ChannelsURL.
 	AuditURL string
+	// MonitorsURL is the navigation's Monitors link, of the same
+	// workspace as ChannelsURL.
+	MonitorsURL string
 }
 
 // SwitcherChoice is one choice of the workspace switcher.
