@@ -258,3 +258,16 @@ func TestMonitorPingWithoutDatabase(t *testing.T) {
 		t.Error("no Retry-After")
 	}
 }
+
+func TestCalendarOfAMonitorCannotBeDeleted(t *testing.T) {
+	a := newApp(t, false).withToken()
+	wantStatus(t, a.api(http.MethodPut, calBase+"/holidays", `{"entries":[{"yearly":"12-25"}]}`), http.StatusCreated)
+	wantStatus(t, a.api(http.MethodPut, monBase+"/m", `{"schedule":{"frequency":"day","calendars":{"exclude":["Holidays"]}}}`), http.StatusCreated)
+	r := a.api(http.MethodDelete, calBase+"/holidays", "")
+	wantStatus(t, r, http.StatusConflict)
+	if !strings.Contains(r.body, "heartbeat monitors m") {
+		t.Errorf("409 without the monitor: %s", r.body)
+	}
+	wantStatus(t, a.api(http.MethodDelete, monBase+"/m", ""), http.StatusOK)
+	wantStatus(t, a.api(http.MethodDelete, calBase+"/holidays", ""), http.StatusOK)
+}

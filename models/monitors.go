@@ -211,6 +211,23 @@ func (s *Store) RotateMonitorToken(ctx context.Context, workspaceID, name, token
 	return nil
 }
 
+// MonitorsUsingCalendar returns the names of the monitors of workspaceID
+// whose schedule excludes the calendar name (case-insensitive), in name
+// order.
+func (s *Store) MonitorsUsingCalendar(ctx context.Context, workspaceID, name string) ([]string, error) {
+	var out []string
+	err := s.db.WithContext(ctx).Raw(`
+		SELECT m.name FROM monitors m
+		WHERE m.workspace_id = ? AND EXISTS (
+			SELECT 1 FROM jsonb_array_elements_text(coalesce(m.definition->'schedule'->'calendars'->'exclude', '[]'::jsonb)) e
+			WHERE lower(e) = lower(?))
+		ORDER BY lower(m.name)`, workspaceID, name).Scan(&out).Error
+	if err != nil {
+		return nil, translate("models: monitors using calendar", err)
+	}
+	return out, nil
+}
+
 // MonitorPing is one received ping.
 type MonitorPing struct {
 	ID        int64
