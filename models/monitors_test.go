@@ -22,7 +22,7 @@ func TestResealMonitorTokens(t *testing.T) {
 	newCollection(t, old, "rg", "jc") // creates the default workspace
 	if _, err := old.PutMonitor(ctx, models.MonitorWrite{WorkspaceID: models.DefaultWorkspaceID, Name: "m",
 		Definition: []byte(`{"schedule":{"frequency":"hour","interval":1},"grace":"PT5M","paused":false}`),
-		Token: "hb_secret", Now: time.Now()}); err != nil {
+		Token:      "hb_secret", Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	rotated, err := models.Open(ctx, dsn, models.Options{SecretKeys: [][]byte{newKey, oldKey}})
