@@ -292,7 +292,58 @@ type PingRecorded struct {
 // (a fail makes it down, a success up) and, unless it is paused, the
 // events: monitorFailed for a fail, monitorRecovered for a success that
 // ends a down state. An unknown token is ErrNotFound.
+//
+// The common ping (a success on a monitor that is not down, a start) is
+// one statement without a transaction of its own; a ping that may raise
+// an event takes a transaction.
 func (s *Store) RecordPing(ctx context.Context, tokenHash []byte, kind string, at time.Time, message string) (PingRecorded, error) {
+	if kind != "fail" {
+		out, done, err := s.recordQuietPing(ctx, tokenHash, kind, at, message)
+		if err != nil || done {
+			return out, err
+		}
+	}
+	return s.recordPingTx(ctx, tokenHash, kind, at, message)
+}
+
+// recordQuietPing records a success or start ping in one statement when it
+// raises no event (done); a success on a monitor that is down (a
+// recovery) is left to recordPingTx (done false). A start ping tells the
+// engines (they arm its slowRun timer).
+func (s *Store) recordQuietPing(ctx context.Context, tokenHash []byte, kind string, at time.Time, message string) (PingRecorded, bool, error) {
+	var rows []struct {
+		ID          int64
+		WorkspaceID string
+		Name        string
+		Done        int
+		Told        int
+	}
+	at = at.UTC()
+	err := s.db.WithContext(ctx).Raw(`
+		WITH m AS (
+			SELECT id, workspace_id, name, status, coalesce((definition->>'paused')::boolean, false) AS paused
+			FROM monitors WHERE token_hash = ? FOR NO KEY UPDATE),
+		ok AS (SELECT id FROM m WHERE NOT (? = 'success' AND status = 'down' AND NOT paused)),
+		p AS (INSERT INTO monitor_pings (monitor_id, kind, at, message) SELECT id, ?, ?, ? FROM ok),
+		u AS (UPDATE monitors SET last_ping_at = ?, last_ping_kind = ?,
+				last_success_at = CASE WHEN ? = 'success' THEN ? ELSE monitors.last_success_at END,
+				started_at = CASE ? WHEN 'start' THEN ? WHEN 'success' THEN NULL ELSE monitors.started_at END
+			FROM ok WHERE monitors.id = ok.id),
+		n AS (SELECT pg_notify(?, '') FROM ok WHERE ? = 'start')
+		SELECT m.id, m.workspace_id, m.name, (SELECT count(*) FROM ok) AS done, (SELECT count(*) FROM n) AS told FROM m`,
+		tokenHash, kind, kind, at, message, at, kind, kind, at, kind, at, NotifyChannel, kind).Scan(&rows).Error
+	if err != nil {
+		return PingRecorded{}, false, translate("models: record ping", err)
+	}
+	if len(rows) == 0 {
+		return PingRecorded{}, false, fmt.Errorf("models: record ping: %w", ErrNotFound)
+	}
+	r := rows[0]
+	return PingRecorded{MonitorID: r.ID, WorkspaceID: r.WorkspaceID, Name: r.Name}, r.Done > 0, nil
+}
+
+// recordPingTx is RecordPing in a transaction, with the events.
+func (s *Store) recordPingTx(ctx context.Context, tokenHash []byte, kind string, at time.Time, message string) (PingRecorded, error) {
 	var out PingRecorded
 	err := s.inTx(ctx, "models: record ping", func(tx *gorm.DB) error {
 		var rows []struct {
