@@ -28,6 +28,10 @@ const (
 	// pingSweepEvery is how many new buckets are made between sweeps of
 	// the idle ones.
 	pingSweepEvery = 1024
+	// pingMaxBuckets bounds the buckets kept (a flood of made-up tokens):
+	// when a sweep leaves more, all are dropped, which at worst lets a
+	// token ping a burst more.
+	pingMaxBuckets = 100_000
 )
 
 // pingLimiter limits pings per token, in this process only: with several
@@ -59,6 +63,9 @@ func (l *pingLimiter) allow(key string, now time.Time) (bool, time.Duration) {
 				if now.Sub(old.last) > pingIdle {
 					delete(l.buckets, k)
 				}
+			}
+			if len(l.buckets) > pingMaxBuckets {
+				clear(l.buckets)
 			}
 		}
 		b = &pingBucket{tokens: pingBurst, last: now}
