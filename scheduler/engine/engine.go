@@ -87,6 +87,18 @@
 // due try and at the safety poll. Start starts it; Stop stops it after the
 // result writers.
 //
+// # Heartbeat monitors
+//
+// Every engine also evaluates the workspaces' heartbeat monitors (SPEC
+// §17.3, monitors.go): one goroutine, started with the heartbeat, sleeps
+// until the earliest end of grace of an undecided expected occurrence or
+// the deadline of an open start ping (a timer; the claim loop's
+// notifications and Wake poke it, and the safety poll bounds it), then
+// decides what is due through the store (DecideMonitor, RaiseSlowRun),
+// which makes each decision once across engines and stores its
+// notifications in the same transaction. Pings themselves are written by
+// the HTTP handlers (models.Store.RecordPing), not by the engine.
+//
 // # Deleted or disabled jobs
 //
 // Deleting a job while one of its attempts runs lets the request finish,
