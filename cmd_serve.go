@@ -72,7 +72,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger, ready func(net.
 		// The engine's own catalog, for the calendars of jobs (SPEC §13.6).
 		Calendars: catalog.New(db.Store, nil),
 		// The link of a notification's event to the job page.
-		JobURL: jobURL(cfg.BaseURL),
+		JobURL:     jobURL(cfg.BaseURL),
+		MonitorURL: monitorURL(cfg.BaseURL),
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -178,6 +179,16 @@ func jobURL(base string) func(workspace, resourceGroup, collection, job string) 
 	return func(workspace, resourceGroup, collection, job string) string {
 		return base + web.JobPath(workspace, resourceGroup, collection, job)
 	}
+}
+
+// monitorURL returns the link of a monitor's events: its page under
+// base; nil (no link) without a base URL.
+func monitorURL(base string) func(workspace, monitor string) string {
+	if base == "" {
+		return nil
+	}
+	base = strings.TrimRight(base, "/")
+	return func(workspace, monitor string) string { return base + web.MonitorPath(workspace, monitor) }
 }
 
 // announceSetupCode logs a new one-time setup code (key setup_code) while

@@ -214,7 +214,7 @@ func TestBrowserHeaderMenu(t *testing.T) {
 	}
 	waitDo(t, ctx, "More by keyboard", chromedp.Focus(chromedp.ID("nav-more-button")), chromedp.KeyEvent("\r"),
 		chromedp.WaitVisible(chromedp.ID("nav-audit")))
-	if got := text("#nav-more-links"); got != "Import/export Audit log Workspaces API tokens Users" {
+	if got := text("#nav-more-links"); got != "Monitors Import/export Audit log Targets Workspaces API tokens Users" {
 		t.Errorf("More menu at 1280 px: %q", got)
 	}
 	screenshot(t, ctx, "header-01-more-1280")
@@ -239,7 +239,7 @@ func TestBrowserHeaderMenu(t *testing.T) {
 		t.Error("the header shows the wide screen's links at 375 px")
 	}
 	waitDo(t, ctx, "menu 375", chromedp.Click(chromedp.ID("nav-more-button")), chromedp.WaitVisible(chromedp.ID("nav-workspaces")))
-	if got := text("#nav-more-links"); got != "All jobs Running now Calendars Month view Channels Import/export Audit log Workspaces API tokens Users Your account (admin) Sign out" {
+	if got := text("#nav-more-links"); got != "All jobs Running now Calendars Month view Channels Monitors Import/export Audit log Targets Workspaces API tokens Users Your account (admin) Sign out" {
 		t.Errorf("menu at 375 px: %q", got)
 	}
 	if !eval(`(() => { const r = document.getElementById("nav-more-links").getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth })()`) {

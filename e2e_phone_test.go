@@ -95,6 +95,8 @@ func TestBrowserPhone(t *testing.T) {
 	apiCall(t, http.MethodPost, base+arm+coll+"/jobs/reconcile_payment_provider_settlements_nightly/run"+v, token, "", http.StatusOK)
 	apiCall(t, http.MethodPut, base+"/api/v1/workspaces/default/calendars/public-holidays-germany", token,
 		`{"timeZone":"Europe/Berlin","description":"Public holidays in Germany","entries":[{"date":"2027-01-01","label":"New Year's Day"}]}`, http.StatusCreated)
+	apiCall(t, http.MethodPut, base+"/api/v1/workspaces/default/targets/settlements-reconciliation-provider-eu-west.payments.example.com:8443", token,
+		`{"maxConcurrent":10,"maxPerSecond":50}`, http.StatusCreated)
 
 	// Wait for the failed run on the dashboard and the other in its job's
 	// history.
@@ -135,6 +137,7 @@ func TestBrowserPhone(t *testing.T) {
 		{"alerts", "/w/default/alerts", "main"},
 		{"channels", "/w/default/channels", "main"},
 		{"audit", "/w/default/audit", "main"},
+		{"targets", "/w/default/targets", "main"},
 	} {
 		waitDo(t, ctx, p.name, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
 		screenshot(t, ctx, "phone-"+p.name)

@@ -30,6 +30,9 @@ const (
 	Calendars Kind = "calendars" // SPEC §13.6
 	Channels  Kind = "channels"  // SPEC §13.3
 	Alerts    Kind = "alerts"    // SPEC §13.3, alert rules
+	// Monitors are heartbeat monitors (SPEC §17.3); not in Kinds: apply
+	// and export do not carry them (a monitor's ping URL is its own).
+	Monitors Kind = "monitors"
 )
 
 // Kinds are the workspace objects' kinds, in the order an apply creates
@@ -71,4 +74,12 @@ func (c *Client) PutObject(ctx context.Context, ws string, kind Kind, name strin
 // DeleteObject deletes the object name of kind in workspace ws.
 func (c *Client) DeleteObject(ctx context.Context, ws string, kind Kind, name string) error {
 	return c.do(ctx, http.MethodDelete, kind.path(ws, name), nil, nil, nil)
+}
+
+// RotateMonitor gives the heartbeat monitor name of workspace ws a new ping
+// URL and returns the monitor with it (pingUrl); the old URL stops working.
+func (c *Client) RotateMonitor(ctx context.Context, ws, name string) (json.RawMessage, error) {
+	var out json.RawMessage
+	err := c.do(ctx, http.MethodPost, Monitors.path(ws, name)+"/rotate", nil, nil, &out)
+	return out, err
 }

@@ -28,6 +28,7 @@ func TestHeaderNavigation(t *testing.T) {
 		{"/w/default/calendars", "nav-calendars", false},
 		{"/w/default/month", "nav-month", false},
 		{"/w/default/channels", "nav-channels", false},
+		{"/w/default/monitors", "nav-monitors", true},
 		{"/import", "nav-import", true},
 		{"/w/default/audit", "nav-audit", true},
 		{"/w/default/targets", "nav-targets", true},
@@ -50,7 +51,7 @@ func TestHeaderNavigation(t *testing.T) {
 		}
 		var ids []string
 		more.Find("#nav-more-links a[id]").Each(func(_ int, a *goquery.Selection) { ids = append(ids, a.AttrOr("id", "")) })
-		if got := strings.Join(ids, ","); got != "nav-import,nav-audit,nav-targets,nav-workspaces,nav-tokens,nav-users" {
+		if got := strings.Join(ids, ","); got != "nav-monitors,nav-import,nav-audit,nav-targets,nav-workspaces,nav-tokens,nav-users" {
 			t.Errorf("%s: More menu %q", tc.path, got)
 		}
 		if more.Find(`button[type="submit"][form="nav-signout"]`).Length() != 1 || nav.Find(`form#nav-signout[action="/signout"] button`).Length() != 1 {

@@ -30,6 +30,8 @@ var roleMatrix = map[string]string{
 	"GET /setup": rulePublic, "POST /setup": rulePublic, "GET /signin": rulePublic, "POST /signin": rulePublic,
 	"POST /signout": rulePublic, "GET /c/:ws/:rg/:jc/jobs/:job/calendar.ics": rulePublic,
 	"GET /signin/oidc": rulePublic, "GET /signin/oidc/callback": rulePublic, "GET /api/openapi.json": rulePublic,
+	"GET /ping/:token": rulePublic, "POST /ping/:token": rulePublic, "GET /ping/:token/start": rulePublic,
+	"POST /ping/:token/start": rulePublic, "GET /ping/:token/fail": rulePublic, "POST /ping/:token/fail": rulePublic,
 
 	"POST /api/v1/preview": ruleSelf, "GET /": ruleSelf, "GET /jobs": ruleSelf, "GET /calendars": ruleSelf,
 	"GET /collections/new": ruleSelf, "POST /collections/new": ruleForm,
@@ -70,6 +72,7 @@ func init() {
 		cal      = "/w/:ws/calendars"
 		chanAPI  = "/api/v1/workspaces/:ws/channels"
 		alertAPI = "/api/v1/workspaces/:ws/alerts"
+		monAPI   = "/api/v1/workspaces/:ws/monitors"
 		r, o, e  = models.RoleReader, models.RoleOperator, models.RoleEditor
 		w        = models.RoleOwner
 	)
@@ -106,6 +109,12 @@ func init() {
 		"GET /api/v1/workspaces/:ws/targets": r, "GET /api/v1/workspaces/:ws/targets/:host": r,
 		"PUT /api/v1/workspaces/:ws/targets/:host": e, "DELETE /api/v1/workspaces/:ws/targets/:host": e,
 		"GET /w/:ws/targets": r, "POST /w/:ws/targets": e, "POST /w/:ws/targets/:host/delete": e,
+
+		"GET " + monAPI: r, "GET " + monAPI + "/:name": r, "PUT " + monAPI + "/:name": e,
+		"DELETE " + monAPI + "/:name": e, "POST " + monAPI + "/:name/rotate": e,
+		"GET /w/:ws/monitors": r, "GET /w/:ws/monitors/new": e, "POST /w/:ws/monitors/new": e,
+		"GET /w/:ws/monitors/:name": r, "GET /w/:ws/monitors/:name/edit": e, "POST /w/:ws/monitors/:name/edit": e,
+		"POST /w/:ws/monitors/:name/rotate": e, "POST /w/:ws/monitors/:name/delete": e,
 
 		"GET /api/v1/workspaces/:ws/audit": r, "GET /w/:ws/audit": r,
 		"GET " + signingAPI: r, "POST " + signingAPI: e, "DELETE " + signingAPI: e,
@@ -195,6 +204,7 @@ func TestRoleMatrix(t *testing.T) {
 	wantStatus(t, a.api(http.MethodPut, rgPath("rg")+"/jc"+apiVersion, `{"location":"westeurope","properties":{"sku":{"name":"Standard"},"state":"Enabled"}}`), http.StatusCreated)
 	wantStatus(t, a.api(http.MethodPut, rgPath("rg")+"/jc/jobs/j"+apiVersion, basicJob), http.StatusCreated)
 	wantStatus(t, a.api(http.MethodPut, "/api/v1/workspaces/default/calendars/cal", `{"entries":[]}`), http.StatusCreated)
+	wantStatus(t, a.api(http.MethodPut, "/api/v1/workspaces/default/monitors/cal", `{"schedule":{"frequency":"hour"}}`), http.StatusCreated)
 	if err := a.store.SetMemberRole(ctx, "default", zed.ID, models.RoleReader); err != nil {
 		t.Fatal(err)
 	}
@@ -313,5 +323,6 @@ const matrixPrintSQL = `SELECT
 	coalesce((SELECT md5(string_agg(j::text, '|' ORDER BY j.id)) FROM jobs j), '') ||
 	coalesce((SELECT md5(string_agg(x::text, '|' ORDER BY x.id)) FROM job_attempts x), '') ||
 	coalesce((SELECT md5(string_agg(k::text, '|' ORDER BY k.id)) FROM calendars k), '') ||
+	coalesce((SELECT md5(string_agg(mo::text, '|' ORDER BY mo.id)) FROM monitors mo), '') ||
 	coalesce((SELECT md5(string_agg(w::text, '|' ORDER BY w.id)) FROM workspaces w), '') ||
 	coalesce((SELECT md5(string_agg(m::text, '|' ORDER BY m.workspace_id, m.user_id)) FROM memberships m), '')`

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"sked/models"
+	"sked/models/monitordef"
 	"slices"
 
 	"github.com/labstack/echo/v4"
@@ -75,6 +76,8 @@ func (s *Server) routes(e *echo.Echo) {
 //     API token, then api-version and workspace membership (armRequest).
 //   - feedToken: a job's calendar feed, which carries its own token in the
 //     URL (jobfeed.go); no middleware.
+//   - pingToken: a heartbeat monitor's pings, which carry its token in the
+//     URL (monitors_ping.go); no middleware (no session, no CSRF).
 func (s *Server) routeTable() []route {
 	probe := access{name: "probe"}
 	asset := access{name: "asset"}
@@ -84,6 +87,7 @@ func (s *Server) routeTable() []route {
 	apiToken := access{name: "apiToken", chain: []echo.MiddlewareFunc{s.requireToken}}
 	armAPI := access{name: "armAPI", chain: []echo.MiddlewareFunc{s.requireToken, s.armRequest}}
 	feedToken := access{name: "feedToken"}
+	pingToken := access{name: "pingToken"}
 
 	const (
 		get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
@@ -108,6 +112,10 @@ func (s *Server) routeTable() []route {
 
 		// The target limits' API and page (SPEC §16.2).
 		targetAPI = "/api/v1/workspaces/:ws/targets"
+		// Heartbeat monitors (SPEC §17.3): the API, the pages, the pings.
+		monAPI  = "/api/v1/workspaces/:ws/monitors"
+		monPage = "/w/:ws/monitors"
+		ping    = "/ping/:token"
 
 		// The notifications' pages of a workspace.
 		chanPage  = "/w/:ws/channels"
@@ -269,6 +277,27 @@ func (s *Server) routeTable() []route {
 		{get, "/w/:ws/targets", s.targetsPage, signedIn, models.RoleReader},
 		{post, "/w/:ws/targets", s.targetSave, signedIn, models.RoleEditor},
 		{post, "/w/:ws/targets/:host/delete", s.targetRemove, signedIn, models.RoleEditor},
+		// Heartbeat monitors (SPEC §17.3): readers see them (without
+		// their ping URLs), editors change them.
+		{get, monAPI, s.apiListMonitors, apiToken, models.RoleReader},
+		{get, monAPI + "/:name", s.apiGetMonitor, apiToken, models.RoleReader},
+		{put, monAPI + "/:name", s.apiPutMonitor, apiToken, models.RoleEditor},
+		{del, monAPI + "/:name", s.apiDeleteMonitor, apiToken, models.RoleEditor},
+		{post, monAPI + "/:name/rotate", s.apiRotateMonitor, apiToken, models.RoleEditor},
+		{get, monPage, s.monitorsPage, signedIn, models.RoleReader},
+		{get, monPage + "/new", s.monitorNewPage, signedIn, models.RoleEditor},
+		{post, monPage + "/new", s.monitorCreate, signedIn, models.RoleEditor},
+		{get, monPage + "/:name", s.monitorPage, signedIn, models.RoleReader},
+		{get, monPage + "/:name/edit", s.monitorEditPage, signedIn, models.RoleEditor},
+		{post, monPage + "/:name/edit", s.monitorSave, signedIn, models.RoleEditor},
+		{post, monPage + "/:name/rotate", s.monitorRotate, signedIn, models.RoleEditor},
+		{post, monPage + "/:name/delete", s.monitorDelete, signedIn, models.RoleEditor},
+		{get, ping, s.ping(monitordef.PingSuccess), pingToken, anyRole},
+		{post, ping, s.ping(monitordef.PingSuccess), pingToken, anyRole},
+		{get, ping + "/start", s.ping(monitordef.PingStart), pingToken, anyRole},
+		{post, ping + "/start", s.ping(monitordef.PingStart), pingToken, anyRole},
+		{get, ping + "/fail", s.ping(monitordef.PingFail), pingToken, anyRole},
+		{post, ping + "/fail", s.ping(monitordef.PingFail), pingToken, anyRole},
 
 		// The audit log of a workspace (SPEC §13.5): every member reads it.
 		{get, workspacesAPI + "/:ws/audit", s.apiAudit, apiToken, models.RoleReader},

@@ -36,6 +36,12 @@ var publicRoutes = map[string]string{
 	"GET /signin/oidc":          "visitor",
 	"GET /signin/oidc/callback": "visitor",
 
+	// A heartbeat monitor's pings, whose URL carries its token
+	// (monitors_ping.go).
+	"GET /ping/:token": "pingToken", "POST /ping/:token": "pingToken",
+	"GET /ping/:token/start": "pingToken", "POST /ping/:token/start": "pingToken",
+	"GET /ping/:token/fail": "pingToken", "POST /ping/:token/fail": "pingToken",
+
 	// The OpenAPI document (openapi.go).
 	"GET /api/openapi.json": "asset",
 }
@@ -50,6 +56,7 @@ var accessChains = map[string][]string{
 	"apiToken":  {"requireToken"},
 	"armAPI":    {"requireToken", "armRequest"},
 	"feedToken": nil,
+	"pingToken": nil,
 }
 
 // TestRoutesTable checks the route table against the router: every

@@ -104,9 +104,12 @@ type Server struct {
 	calendars   calendarWriter
 	notify      notifyWriter
 	targets     targetWriter
-	notifier    catalog.Sender // sends test events; its connections obey allow
-	importer    importer
-	imports     backgroundImports
+	monitors    monitorWriter
+	// pings limits the pings of each monitor token (monitors_ping.go).
+	pings    *pingLimiter
+	notifier catalog.Sender // sends test events; its connections obey allow
+	importer importer
+	imports  backgroundImports
 	// startImports starts imports when New made them (Deps.Imports was
 	// nil); nil when the caller starts them. Safe to call more than once.
 	startImports func(context.Context)
@@ -167,6 +170,8 @@ func New(d Deps) *echo.Echo {
 		calendars:   cat,
 		notify:      cat,
 		targets:     cat,
+		monitors:    cat,
+		pings:       newPingLimiter(),
 		notifier:    action.NewNotifier(action.Config{AllowTargets: d.AllowTargets}),
 		importer:    cat,
 		imports:     imports,

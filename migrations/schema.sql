@@ -106,12 +106,14 @@ CREATE TABLE public.alert_rules (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     created_by bigint,
     updated_by bigint,
+    scope_monitor text DEFAULT ''::text NOT NULL,
     CONSTRAINT alert_rules_check CHECK (((threshold >= 2) = (events ? 'consecutiveFailures'::text))),
     CONSTRAINT alert_rules_check1 CHECK (((scope_job = ''::text) OR (scope_collection <> ''::text))),
     CONSTRAINT alert_rules_check2 CHECK (((scope_collection = ''::text) OR (scope_resource_group <> ''::text))),
-    CONSTRAINT alert_rules_events_check CHECK (((jsonb_typeof(events) = 'array'::text) AND (jsonb_array_length(events) >= 1) AND (events <@ '["attemptFailed", "occurrenceFaulted", "recovered", "missed", "jobCompleted", "jobFaulted", "consecutiveFailures"]'::jsonb))),
+    CONSTRAINT alert_rules_events_check CHECK (((jsonb_typeof(events) = 'array'::text) AND (jsonb_array_length(events) >= 1) AND (events <@ '["attemptFailed", "consecutiveFailures", "jobCompleted", "jobFaulted", "missed", "monitorFailed", "monitorMissed", "monitorRecovered", "occurrenceFaulted", "recovered", "slowRun"]'::jsonb))),
     CONSTRAINT alert_rules_min_interval_ms_check CHECK ((min_interval_ms >= 0)),
     CONSTRAINT alert_rules_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'::text)),
+    CONSTRAINT alert_rules_scope_monitor_check CHECK (((scope_monitor = ''::text) OR (scope_resource_group = ''::text))),
     CONSTRAINT alert_rules_threshold_check CHECK (((threshold = 0) OR (threshold >= 2)))
 );
 
@@ -174,7 +176,7 @@ CREATE TABLE public.audit_entries (
     resource text DEFAULT ''::text NOT NULL,
     detail text DEFAULT ''::text NOT NULL,
     diff jsonb DEFAULT '[]'::jsonb NOT NULL,
-    CONSTRAINT audit_entries_action_check CHECK ((action = ANY (ARRAY['collection.put'::text, 'collection.patch'::text, 'collection.state'::text, 'collection.delete'::text, 'collection.signing.put'::text, 'collection.signing.delete'::text, 'job.put'::text, 'job.patch'::text, 'job.delete'::text, 'job.enable'::text, 'job.disable'::text, 'job.run'::text, 'job.rerun'::text, 'job.run.changes'::text, 'job.backfill'::text, 'job.backfill.cancel'::text, 'job.complete'::text, 'job.fault'::text, 'calendar.put'::text, 'calendar.delete'::text, 'calendar.import'::text, 'import'::text, 'workspace.create'::text, 'workspace.rename'::text, 'workspace.delete'::text, 'member.put'::text, 'member.remove'::text, 'channel.put'::text, 'channel.delete'::text, 'channel.test'::text, 'alert.put'::text, 'alert.delete'::text, 'target.put'::text, 'target.delete'::text, 'token.create'::text, 'token.revoke'::text, 'user.create'::text, 'user.disable'::text, 'user.enable'::text, 'user.password'::text, 'signin'::text, 'signout'::text]))),
+    CONSTRAINT audit_entries_action_check CHECK ((action = ANY (ARRAY['alert.delete'::text, 'alert.put'::text, 'calendar.delete'::text, 'calendar.import'::text, 'calendar.put'::text, 'channel.delete'::text, 'channel.put'::text, 'channel.test'::text, 'collection.delete'::text, 'collection.patch'::text, 'collection.put'::text, 'collection.signing.delete'::text, 'collection.signing.put'::text, 'collection.state'::text, 'import'::text, 'job.backfill'::text, 'job.backfill.cancel'::text, 'job.complete'::text, 'job.delete'::text, 'job.disable'::text, 'job.enable'::text, 'job.fault'::text, 'job.patch'::text, 'job.put'::text, 'job.rerun'::text, 'job.run'::text, 'job.run.changes'::text, 'member.put'::text, 'member.remove'::text, 'monitor.delete'::text, 'monitor.put'::text, 'monitor.rotate'::text, 'signin'::text, 'signout'::text, 'target.delete'::text, 'target.put'::text, 'token.create'::text, 'token.revoke'::text, 'user.create'::text, 'user.disable'::text, 'user.enable'::text, 'user.password'::text, 'workspace.create'::text, 'workspace.delete'::text, 'workspace.rename'::text]))),
     CONSTRAINT audit_entries_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['user'::text, 'token'::text, 'cli'::text, 'engine'::text, 'system'::text]))),
     CONSTRAINT audit_entries_diff_check CHECK ((jsonb_typeof(diff) = 'array'::text)),
     CONSTRAINT audit_entries_via_check CHECK ((via = ANY (ARRAY[''::text, 'api'::text, 'web'::text, 'cli'::text, 'engine'::text])))
@@ -619,6 +621,78 @@ CREATE TABLE public.memberships (
     CONSTRAINT memberships_role_check CHECK ((role = ANY (ARRAY['reader'::text, 'operator'::text, 'editor'::text, 'owner'::text])))
 );
 
+-- Name: monitor_occurrences; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.monitor_occurrences (
+    monitor_id bigint NOT NULL,
+    expected_at timestamp with time zone NOT NULL,
+    met_at timestamp with time zone,
+    decided_at timestamp with time zone NOT NULL
+);
+
+-- Name: monitor_pings; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.monitor_pings (
+    id bigint NOT NULL,
+    monitor_id bigint NOT NULL,
+    kind text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    message text DEFAULT ''::text NOT NULL,
+    CONSTRAINT monitor_pings_kind_check CHECK ((kind = ANY (ARRAY['success'::text, 'start'::text, 'fail'::text]))),
+    CONSTRAINT monitor_pings_message_check CHECK ((octet_length(message) <= 10240))
+);
+
+-- Name: monitor_pings_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+
+ALTER TABLE public.monitor_pings ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.monitor_pings_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- Name: monitors; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.monitors (
+    id bigint NOT NULL,
+    workspace_id text NOT NULL,
+    name text NOT NULL,
+    definition jsonb NOT NULL,
+    token_hash bytea NOT NULL,
+    token_sealed bytea NOT NULL,
+    anchor timestamp with time zone NOT NULL,
+    checked_through timestamp with time zone NOT NULL,
+    status text DEFAULT 'new'::text NOT NULL,
+    status_since timestamp with time zone DEFAULT now() NOT NULL,
+    last_ping_at timestamp with time zone,
+    last_ping_kind text,
+    last_success_at timestamp with time zone,
+    started_at timestamp with time zone,
+    slow_raised_for timestamp with time zone,
+    version bigint DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by bigint,
+    updated_by bigint,
+    CONSTRAINT monitors_definition_check CHECK ((jsonb_typeof(definition) = 'object'::text)),
+    CONSTRAINT monitors_last_ping_kind_check CHECK ((last_ping_kind = ANY (ARRAY['success'::text, 'start'::text, 'fail'::text]))),
+    CONSTRAINT monitors_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'::text)),
+    CONSTRAINT monitors_status_check CHECK ((status = ANY (ARRAY['new'::text, 'up'::text, 'down'::text])))
+);
+
+-- Name: monitors_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+
+ALTER TABLE public.monitors ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.monitors_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 -- Name: notification_throttles; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.notification_throttles (
@@ -652,11 +726,12 @@ CREATE TABLE public.notifications (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     finished_at timestamp with time zone,
+    monitor_id bigint,
     CONSTRAINT notifications_attempts_check CHECK ((attempts >= 0)),
     CONSTRAINT notifications_check CHECK (((status = 'sending'::text) = ((lease_owner IS NOT NULL) AND (lease_expires_at IS NOT NULL)))),
     CONSTRAINT notifications_check1 CHECK (((status = ANY (ARRAY['delivered'::text, 'failed'::text])) = (finished_at IS NOT NULL))),
     CONSTRAINT notifications_event_check CHECK ((jsonb_typeof(event) = 'object'::text)),
-    CONSTRAINT notifications_event_type_check CHECK ((event_type = ANY (ARRAY['attemptFailed'::text, 'occurrenceFaulted'::text, 'recovered'::text, 'missed'::text, 'jobCompleted'::text, 'jobFaulted'::text, 'consecutiveFailures'::text, 'test'::text]))),
+    CONSTRAINT notifications_event_type_check CHECK ((event_type = ANY (ARRAY['attemptFailed'::text, 'consecutiveFailures'::text, 'jobCompleted'::text, 'jobFaulted'::text, 'missed'::text, 'monitorFailed'::text, 'monitorMissed'::text, 'monitorRecovered'::text, 'occurrenceFaulted'::text, 'recovered'::text, 'slowRun'::text, 'test'::text]))),
     CONSTRAINT notifications_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'delivered'::text, 'failed'::text])))
 );
 
@@ -919,6 +994,26 @@ ALTER TABLE ONLY public.jobs
 ALTER TABLE ONLY public.memberships
     ADD CONSTRAINT memberships_pkey PRIMARY KEY (workspace_id, user_id);
 
+-- Name: monitor_occurrences monitor_occurrences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_occurrences
+    ADD CONSTRAINT monitor_occurrences_pkey PRIMARY KEY (monitor_id, expected_at);
+
+-- Name: monitor_pings monitor_pings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_pings
+    ADD CONSTRAINT monitor_pings_pkey PRIMARY KEY (id);
+
+-- Name: monitors monitors_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitors
+    ADD CONSTRAINT monitors_pkey PRIMARY KEY (id);
+
+-- Name: monitors monitors_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitors
+    ADD CONSTRAINT monitors_token_hash_key UNIQUE (token_hash);
+
 -- Name: notification_throttles notification_throttles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.notification_throttles
@@ -1174,6 +1269,22 @@ CREATE INDEX jobs_state_idx ON public.jobs USING btree (state) WHERE (state <> '
 
 CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id);
 
+-- Name: monitor_pings_monitor_at_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_pings_monitor_at_idx ON public.monitor_pings USING btree (monitor_id, at);
+
+-- Name: monitors_created_by_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitors_created_by_idx ON public.monitors USING btree (created_by) WHERE (created_by IS NOT NULL);
+
+-- Name: monitors_updated_by_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitors_updated_by_idx ON public.monitors USING btree (updated_by) WHERE (updated_by IS NOT NULL);
+
+-- Name: monitors_workspace_name_key; Type: INDEX; Schema: public; Owner: -
+
+CREATE UNIQUE INDEX monitors_workspace_name_key ON public.monitors USING btree (workspace_id, lower(name));
+
 -- Name: notification_throttles_digest_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX notification_throttles_digest_idx ON public.notification_throttles USING btree (digest_id) WHERE (digest_id IS NOT NULL);
@@ -1197,6 +1308,10 @@ CREATE INDEX notifications_finished_idx ON public.notifications USING btree (fin
 -- Name: notifications_job_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX notifications_job_idx ON public.notifications USING btree (job_id) WHERE (job_id IS NOT NULL);
+
+-- Name: notifications_monitor_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX notifications_monitor_idx ON public.notifications USING btree (monitor_id) WHERE (monitor_id IS NOT NULL);
 
 -- Name: notifications_pending_idx; Type: INDEX; Schema: public; Owner: -
 
@@ -1397,6 +1512,31 @@ ALTER TABLE ONLY public.memberships
 ALTER TABLE ONLY public.memberships
     ADD CONSTRAINT memberships_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
+-- Name: monitor_occurrences monitor_occurrences_monitor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_occurrences
+    ADD CONSTRAINT monitor_occurrences_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE CASCADE;
+
+-- Name: monitor_pings monitor_pings_monitor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_pings
+    ADD CONSTRAINT monitor_pings_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE CASCADE;
+
+-- Name: monitors monitors_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitors
+    ADD CONSTRAINT monitors_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+-- Name: monitors monitors_updated_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitors
+    ADD CONSTRAINT monitors_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+-- Name: monitors monitors_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitors
+    ADD CONSTRAINT monitors_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
 -- Name: notification_throttles notification_throttles_digest_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.notification_throttles
@@ -1421,6 +1561,11 @@ ALTER TABLE ONLY public.notifications
 
 ALTER TABLE ONLY public.notifications
     ADD CONSTRAINT notifications_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE SET NULL;
+
+-- Name: notifications notifications_monitor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE SET NULL;
 
 -- Name: notifications notifications_rule_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

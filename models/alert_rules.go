@@ -23,13 +23,16 @@ type AlertRule struct {
 	ScopeResourceGroup string
 	ScopeCollection    string
 	ScopeJob           string
-	Events             json.RawMessage `gorm:"type:jsonb"`
-	Threshold          int
-	MinIntervalMs      int64
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	CreatedBy          *int64
-	UpdatedBy          *int64
+	// ScopeMonitor names the one monitor whose events the rule sends
+	// ("": none; it then excludes a job scope).
+	ScopeMonitor  string
+	Events        json.RawMessage `gorm:"type:jsonb"`
+	Threshold     int
+	MinIntervalMs int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	CreatedBy     *int64
+	UpdatedBy     *int64
 }
 
 // TableName tells GORM the table.
@@ -49,6 +52,8 @@ type AlertRuleWrite struct {
 	// ChannelID is the channel's id; it must be a channel of WorkspaceID.
 	ChannelID                                     int64
 	ScopeResourceGroup, ScopeCollection, ScopeJob string
+	// ScopeMonitor names a monitor (migration 0038); "" for none.
+	ScopeMonitor string
 	// Events is a JSON array of event type names.
 	Events      json.RawMessage
 	Threshold   int
@@ -70,16 +75,17 @@ func (s *Store) PutAlertRule(ctx context.Context, w AlertRuleWrite) (created boo
 	var rows []struct{ Inserted bool }
 	err = s.db.WithContext(ctx).Raw(`
 		INSERT INTO alert_rules (workspace_id, name, channel_id, scope_resource_group, scope_collection, scope_job,
-		                         events, threshold, min_interval_ms, created_at, updated_at, created_by, updated_by)
-		SELECT ?, ?, c.id, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?
+		                         scope_monitor, events, threshold, min_interval_ms, created_at, updated_at, created_by, updated_by)
+		SELECT ?, ?, c.id, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?
 		FROM channels c WHERE c.id = ? AND c.workspace_id = ?
 		ON CONFLICT (workspace_id, lower(name)) DO UPDATE
 		SET channel_id = EXCLUDED.channel_id, scope_resource_group = EXCLUDED.scope_resource_group,
-		    scope_collection = EXCLUDED.scope_collection, scope_job = EXCLUDED.scope_job, events = EXCLUDED.events,
+		    scope_collection = EXCLUDED.scope_collection, scope_job = EXCLUDED.scope_job,
+		    scope_monitor = EXCLUDED.scope_monitor, events = EXCLUDED.events,
 		    threshold = EXCLUDED.threshold, min_interval_ms = EXCLUDED.min_interval_ms,
 		    updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
 		RETURNING (xmax = 0) AS inserted`,
-		w.WorkspaceID, w.Name, w.ScopeResourceGroup, w.ScopeCollection, w.ScopeJob, string(w.Events), w.Threshold,
+		w.WorkspaceID, w.Name, w.ScopeResourceGroup, w.ScopeCollection, w.ScopeJob, w.ScopeMonitor, string(w.Events), w.Threshold,
 		w.MinInterval.Milliseconds(), now, now, by, by, w.ChannelID, w.WorkspaceID).Scan(&rows).Error
 	if err != nil {
 		return false, translate("models: put alert rule", err)
@@ -140,7 +146,7 @@ func (s *Store) AlertRulesOfChannel(ctx context.Context, channelID int64) ([]Ale
 func (s *Store) AlertRulesForJob(ctx context.Context, workspaceID, rg, collection, job, eventType string) ([]AlertRule, error) {
 	var out []AlertRule
 	err := s.db.WithContext(ctx).Raw(alertRuleSelect+`
-		WHERE r.workspace_id = ? AND jsonb_exists(r.events, ?)
+		WHERE r.workspace_id = ? AND jsonb_exists(r.events, ?) AND r.scope_monitor = ''
 		  AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(?))
 		  AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(?))
 		  AND (r.scope_job = '' OR lower(r.scope_job) = lower(?))
@@ -179,7 +185,7 @@ func isForeignKeyViolation(err error) bool {
 // each part of its scope empty (all) or the name, case-insensitively. The
 // engine matches rules to jobs with it (enqueueJobEvents) and the "has alerts"
 // filter of SearchJobs keeps the jobs it finds a rule for.
-const alertRuleApplies = `r.workspace_id = rg.workspace_id
+const alertRuleApplies = `r.workspace_id = rg.workspace_id AND r.scope_monitor = ''
 	AND (r.scope_resource_group = '' OR lower(r.scope_resource_group) = lower(rg.name))
 	AND (r.scope_collection = '' OR lower(r.scope_collection) = lower(jc.name))
 	AND (r.scope_job = '' OR lower(r.scope_job) = lower(j.name))`

@@ -52,7 +52,7 @@ const (
 )
 
 // AuditActions are the actions the audit log accepts (its CHECK
-// constraint, migration 0016): the write service's catalog.Op values and
+// constraint, migrations 0016, 0035, 0037 and 0038): the write service's catalog.Op values and
 // the store's own, grouped by family (the part before the dot).
 var AuditActions = []string{
 	"collection.put", "collection.patch", "collection.state", "collection.delete", "collection.signing.put", "collection.signing.delete",
@@ -64,6 +64,7 @@ var AuditActions = []string{
 	"channel.put", "channel.delete", "channel.test",
 	"alert.put", "alert.delete",
 	"target.put", "target.delete",
+	"monitor.put", "monitor.delete", "monitor.rotate",
 	AuditTokenCreate, AuditTokenRevoke,
 	AuditUserCreate, AuditUserDisable, AuditUserEnable, AuditUserPassword,
 	"signin", "signout",

@@ -8,11 +8,11 @@ import (
 	"gorm.io/gorm"
 )
 
-// sealedTables are the tables with a sealed secrets column.
-var sealedTables = []string{"jobs", "channels"}
+// sealedTables are the tables with a sealed column, and its name.
+var sealedTables = []struct{ table, column string }{{"jobs", "secrets"}, {"channels", "secrets"}, {"monitors", "token_sealed"}}
 
 // ResealSecrets re-encrypts the secrets of every job and notification
-// channel that are not sealed with the first secret key yet, in batches
+// channel, and the ping token of every heartbeat monitor, that are not sealed with the first secret key yet, in batches
 // of 500 per transaction, and returns how many it re-encrypted. After
 // it, the older keys can be removed from the configuration. Safe to run
 // while Sked serves.
@@ -21,8 +21,8 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("models: reseal secrets: %w", ErrNoSecretKey)
 	}
 	total := 0
-	for _, table := range sealedTables {
-		n, err := s.resealTable(ctx, table)
+	for _, t := range sealedTables {
+		n, err := s.resealTable(ctx, t.table, t.column)
 		total += n
 		if err != nil {
 			return total, err
@@ -32,7 +32,7 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 }
 
 // resealTable is ResealSecrets for one table of sealedTables.
-func (s *Store) resealTable(ctx context.Context, table string) (int, error) {
+func (s *Store) resealTable(ctx context.Context, table, column string) (int, error) {
 	first := s.box.keys[0].id
 	total := 0
 	var after int64
@@ -42,7 +42,7 @@ func (s *Store) resealTable(ctx context.Context, table string) (int, error) {
 			Secrets []byte
 		}
 		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			if err := tx.Raw(`SELECT id, secrets FROM `+table+` WHERE secrets IS NOT NULL AND id > ? ORDER BY id LIMIT 500 FOR UPDATE`,
+			if err := tx.Raw(`SELECT id, `+column+` AS secrets FROM `+table+` WHERE `+column+` IS NOT NULL AND id > ? ORDER BY id LIMIT 500 FOR UPDATE`,
 				after).Scan(&rows).Error; err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func (s *Store) resealTable(ctx context.Context, table string) (int, error) {
 				if err != nil {
 					return err
 				}
-				if err := tx.Exec(`UPDATE `+table+` SET secrets = ? WHERE id = ?`, sealed, r.ID).Error; err != nil {
+				if err := tx.Exec(`UPDATE `+table+` SET `+column+` = ? WHERE id = ?`, sealed, r.ID).Error; err != nil {
 					return err
 				}
 				total++

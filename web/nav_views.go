@@ -29,6 +29,7 @@ func (p Page) NavPrimary() []NavLink {
 // administrators, the users.
 func (p Page) NavMore() []NavLink {
 	links := []NavLink{
+		{ID: "nav-monitors", Label: "Monitors", URL: p.NavMonitors()},
 		{ID: "nav-import", Label: "Import/export", URL: ImportPath},
 		{ID: "nav-audit", Label: "Audit log", URL: p.NavAudit()},
 		{ID: "nav-targets", Label: "Targets", URL: p.NavTargets()},
@@ -68,6 +69,14 @@ func (p Page) NavTargets() string {
 	return TargetsPath(models.DefaultWorkspaceID)
 }
 
+// NavMonitors is the navigation's Monitors link.
+func (p Page) NavMonitors() string {
+	if p.Switcher != nil && p.Switcher.MonitorsURL != "" {
+		return p.Switcher.MonitorsURL
+	}
+	return MonitorsPath(models.DefaultWorkspaceID)
+}
+
 // NavAccountCurrent reports whether the page shown is the user's account.
 func (p Page) NavAccountCurrent() bool { return p.Title == navTitles["nav-account"] }
 
@@ -76,7 +85,7 @@ func (p Page) NavAccountCurrent() bool { return p.Title == navTitles["nav-accoun
 var navTitles = map[string]string{
 	"nav-all-jobs": "All jobs", "nav-running": "Running now", "nav-calendars": "Calendars", "nav-month": "Month view",
 	"nav-channels": "Channels", "nav-import": "Import and export", "nav-audit": "Audit log", "nav-targets": "Targets", "nav-workspaces": "Workspaces",
-	"nav-tokens": "API tokens", "nav-users": "Users", "nav-account": "Your account",
+	"nav-tokens": "API tokens", "nav-monitors": "Monitors", "nav-users": "Users", "nav-account": "Your account",
 }
 
 // navLinks marks the current link of links.

@@ -224,3 +224,12 @@ func AuditOfPath(ws, resource string) string {
 
 // AllJobsBulkPath is the bulk actions of the "All jobs" page (POST).
 func AllJobsBulkPath() string { return AllJobsBasePath + "/bulk" }
+
+// MonitorsPath is the page of a workspace's heartbeat monitors.
+func MonitorsPath(ws string) string { return "/w/" + url.PathEscape(ws) + "/monitors" }
+
+// NewMonitorPath is the form that creates a monitor in a workspace.
+func NewMonitorPath(ws string) string { return MonitorsPath(ws) + "/new" }
+
+// MonitorPath is the page of a monitor.
+func MonitorPath(ws, name string) string { return MonitorsPath(ws) + "/" + url.PathEscape(name) }

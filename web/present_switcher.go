@@ -33,6 +33,7 @@ func NewWorkspaceSwitcher(memberships []models.WorkspaceMembership, current stri
 	sw.CalendarsURL, sw.MonthURL = switchURL(SwitchToCalendars, sw.Current), MonthPath(home)
 	sw.RunningURL, sw.ChannelsURL = RunningPath(home), ChannelsPath(home)
 	sw.AuditURL, sw.TargetsURL = AuditPath(home, nil), TargetsPath(home)
+	sw.MonitorsURL = MonitorsPath(home)
 	return sw
 }
 

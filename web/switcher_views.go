@@ -29,6 +29,9 @@ type WorkspaceSwitcher struct {
 	// TargetsURL is the navigation's Targets link, of the same workspace
 	// as ChannelsURL.
 	TargetsURL string
+	// MonitorsURL is the navigation's Monitors link, of the same
+	// workspace as ChannelsURL.
+	MonitorsURL string
 }
 
 // SwitcherChoice is one choice of the workspace switcher.

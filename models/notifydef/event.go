@@ -25,6 +25,10 @@ type Event struct {
 	Occurrence    *Occurrence `json:"occurrence,omitempty"`
 	Attempt       *Attempt    `json:"attempt,omitempty"`
 	JobInfo       *JobInfo    `json:"jobInfo,omitempty"`
+	// Monitor names the heartbeat monitor of a monitor's event, and
+	// MonitorInfo says more about it; both empty for a job's event.
+	Monitor     string       `json:"monitor,omitempty"`
+	MonitorInfo *MonitorInfo `json:"monitorInfo,omitempty"`
 	// Count is the number of events a digest stands for (minInterval);
 	// 0 for a single event.
 	Count int `json:"count,omitempty"`
@@ -52,6 +56,17 @@ type JobInfo struct {
 	Description string `json:"description,omitempty"`
 }
 
+// MonitorInfo is what a monitor's event says beyond its name.
+type MonitorInfo struct {
+	Description string `json:"description,omitempty"`
+	// ExpectedTime is the occurrence a monitorMissed is about.
+	ExpectedTime *time.Time `json:"expectedTime,omitempty"`
+	// StartTime is the start ping a slowRun is about.
+	StartTime *time.Time `json:"startTime,omitempty"`
+	// Message is a fail ping's body.
+	Message string `json:"message,omitempty"`
+}
+
 // eventWords are the event types as a sentence says them.
 var eventWords = map[EventType]string{
 	AttemptFailed:       "an attempt failed",
@@ -61,6 +76,10 @@ var eventWords = map[EventType]string{
 	JobCompleted:        "completed",
 	JobFaulted:          "is faulted",
 	ConsecutiveFailures: "failed several times in a row",
+	MonitorMissed:       "an expected ping did not come (down)",
+	MonitorRecovered:    "pinged again (up)",
+	MonitorFailed:       "reported a failure",
+	SlowRun:             "started but did not finish in time",
 	Test:                "test event",
 }
 
@@ -83,7 +102,11 @@ func (e *Event) Title() string {
 	if !ok {
 		words = string(e.Type)
 	}
-	s := e.JobPath() + ": " + words
+	subject := e.JobPath()
+	if e.Monitor != "" {
+		subject = "monitor " + e.Monitor
+	}
+	s := subject + ": " + words
 	if e.Count > 1 {
 		s += fmt.Sprintf(" (%d times)", e.Count)
 	}
@@ -98,6 +121,8 @@ func (e *Event) Message() string {
 		return "If you can read this, the channel works."
 	case e.Attempt != nil:
 		return e.Attempt.Message
+	case e.MonitorInfo != nil:
+		return e.MonitorInfo.Message
 	}
 	return ""
 }

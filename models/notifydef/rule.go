@@ -23,13 +23,23 @@ const (
 	JobCompleted        EventType = "jobCompleted"        // the job reached state completed
 	JobFaulted          EventType = "jobFaulted"          // the job reached state faulted
 	ConsecutiveFailures EventType = "consecutiveFailures" // the Nth faulted occurrence in a row
+	// The events of heartbeat monitors (SPEC §17.3).
+	MonitorMissed    EventType = "monitorMissed"    // an expected ping did not come within grace: the monitor is down
+	MonitorRecovered EventType = "monitorRecovered" // a success ping ended a down state
+	MonitorFailed    EventType = "monitorFailed"    // a fail ping
+	SlowRun          EventType = "slowRun"          // a start ping without a success within deadline.maxDuration
 	// Test is the event of "send a test event"; no rule names it.
 	Test EventType = "test"
 )
 
 // EventTypes are the event types a rule may name, in the order of SPEC
 // §13.3.
-var EventTypes = []EventType{AttemptFailed, OccurrenceFaulted, Recovered, Missed, JobCompleted, JobFaulted, ConsecutiveFailures}
+var EventTypes = []EventType{AttemptFailed, OccurrenceFaulted, Recovered, Missed, JobCompleted, JobFaulted, ConsecutiveFailures,
+	MonitorMissed, MonitorRecovered, MonitorFailed, SlowRun}
+
+// MonitorEvents are the event types a monitor raises; a rule scoped to a
+// monitor names only these.
+var MonitorEvents = []EventType{MonitorMissed, MonitorRecovered, MonitorFailed, SlowRun}
 
 // Limits of a rule.
 const (
@@ -39,18 +49,20 @@ const (
 	MaxThreshold = 1000
 )
 
-// Scope is what a rule watches: the whole workspace (all empty), a
-// resource group, a collection of it, or one job of that collection.
+// Scope is what a rule watches: the whole workspace (all empty: its jobs
+// and its monitors), a resource group, a collection of it, or one job of
+// that collection, or one heartbeat monitor (Monitor, alone).
 type Scope struct {
 	ResourceGroup string `json:"resourceGroup,omitempty"`
 	Collection    string `json:"collection,omitempty"`
 	Job           string `json:"job,omitempty"`
+	Monitor       string `json:"monitor,omitempty"`
 }
 
 // Matches reports whether a job at rg/collection/job is in the scope
-// (names compared without regard to case).
+// (names compared without regard to case); a monitor's scope holds no job.
 func (s Scope) Matches(rg, collection, job string) bool {
-	return (s.ResourceGroup == "" || strings.EqualFold(s.ResourceGroup, rg)) &&
+	return s.Monitor == "" && (s.ResourceGroup == "" || strings.EqualFold(s.ResourceGroup, rg)) &&
 		(s.Collection == "" || strings.EqualFold(s.Collection, collection)) &&
 		(s.Job == "" || strings.EqualFold(s.Job, job))
 }
@@ -133,6 +145,13 @@ func ParseRule(data []byte) (*Rule, error) {
 	if _, ok := lookup(doc, "events"); !ok {
 		ps.Add("events", "is required: "+eventList())
 	}
+	if r.Scope.Monitor != "" {
+		for i, t := range r.Events {
+			if !slices.Contains(MonitorEvents, t) {
+				ps.Add(fmt.Sprintf("events[%d]", i), fmt.Sprintf("%s is not an event of a monitor (monitorMissed, monitorRecovered, monitorFailed, slowRun), and the rule's scope is a monitor", t))
+			}
+		}
+	}
 	switch {
 	case r.Has(ConsecutiveFailures) && !thresholdSet:
 		ps.Add("threshold", "is required with consecutiveFailures (2 or more)")
@@ -162,7 +181,7 @@ func parseScope(raw json.RawMessage, ps *problem.List) Scope {
 	}
 	o, ok := object(raw)
 	if !ok {
-		ps.Add("scope", "must be an object with resourceGroup, collection and job (each optional)")
+		ps.Add("scope", "must be an object with resourceGroup, collection and job (each optional), or monitor")
 		return s
 	}
 	for _, key := range sortedKeys(o) {
@@ -178,9 +197,17 @@ func parseScope(raw json.RawMessage, ps *problem.List) Scope {
 			s.Collection = v
 		case "job":
 			s.Job = v
+		case "monitor":
+			s.Monitor = v
+			if v != "" && !ValidName(v) {
+				ps.Add("scope.monitor", fmt.Sprintf("%q is not a monitor name", v))
+			}
 		default:
-			ps.Add("scope."+key, "is not a field of a scope (resourceGroup, collection, job)")
+			ps.Add("scope."+key, "is not a field of a scope (resourceGroup, collection, job, monitor)")
 		}
+	}
+	if s.Monitor != "" && s.ResourceGroup != "" {
+		ps.Add("scope.monitor", "cannot be combined with resourceGroup, collection or job")
 	}
 	if s.Job != "" && s.Collection == "" {
 		ps.Add("scope.collection", "is required with a job")

@@ -134,6 +134,9 @@ const (
 	OpDeleteWorkspace Op = "workspace.delete"
 	OpPutMember       Op = "member.put"
 	OpRemoveMember    Op = "member.remove"
+	OpPutMonitor      Op = "monitor.put"
+	OpDeleteMonitor   Op = "monitor.delete"
+	OpRotateMonitor   Op = "monitor.rotate"
 )
 
 // Change is one write the catalog made: its kind and what it changed.
@@ -154,6 +157,8 @@ type Change struct {
 	Alert string
 	// Target is the host of a target limit.
 	Target string
+	// Monitor is the heartbeat monitor's name.
+	Monitor string
 	// Member is the user name of a member whose membership changed.
 	Member string
 	// User is the user name of an account that changed (users, passwords,

@@ -61,7 +61,7 @@ func (c *Catalog) putAlertRule(ctx context.Context, actor Actor, workspaceID, na
 		name, rec.Before = cur.Name, ruleJSON(cur)
 	}
 	created, err := c.store.PutAlertRule(ctx, models.AlertRuleWrite{WorkspaceID: workspaceID, Name: name, ChannelID: ch.ID,
-		ScopeResourceGroup: r.Scope.ResourceGroup, ScopeCollection: r.Scope.Collection, ScopeJob: r.Scope.Job,
+		ScopeResourceGroup: r.Scope.ResourceGroup, ScopeCollection: r.Scope.Collection, ScopeJob: r.Scope.Job, ScopeMonitor: r.Scope.Monitor,
 		Events: events, Threshold: r.Threshold, MinInterval: r.MinInterval, UserID: actor.UserID})
 	if errors.Is(err, models.ErrNotFound) { // the channel was deleted meanwhile
 		return nil, false, problem.New("channel", fmt.Sprintf("%q is not a channel of this workspace", r.Channel))
@@ -128,6 +128,6 @@ func AlertRuleDocument(row *models.AlertRule) (json.RawMessage, error) {
 		MinInterval string                `json:"minInterval"`
 		CreatedAt   time.Time             `json:"createdAt"`
 		UpdatedAt   time.Time             `json:"updatedAt"`
-	}{row.Name, row.ChannelName, notifydef.Scope{ResourceGroup: row.ScopeResourceGroup, Collection: row.ScopeCollection, Job: row.ScopeJob},
+	}{row.Name, row.ChannelName, notifydef.Scope{ResourceGroup: row.ScopeResourceGroup, Collection: row.ScopeCollection, Job: row.ScopeJob, Monitor: row.ScopeMonitor},
 		events, row.Threshold, jobdef.FormatISODuration(row.MinInterval()), row.CreatedAt.UTC(), row.UpdatedAt.UTC()})
 }

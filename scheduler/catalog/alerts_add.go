@@ -87,7 +87,7 @@ func (c *Catalog) WatchJob(ctx context.Context, actor Actor, coll *models.Collec
 // ruleScope is the scope of a stored rule, with the spelling of the job's
 // names as stored.
 func ruleScope(r *models.AlertRule) notifydef.Scope {
-	return notifydef.Scope{ResourceGroup: r.ScopeResourceGroup, Collection: r.ScopeCollection, Job: r.ScopeJob}
+	return notifydef.Scope{ResourceGroup: r.ScopeResourceGroup, Collection: r.ScopeCollection, Job: r.ScopeJob, Monitor: r.ScopeMonitor}
 }
 
 // ruleHas reports whether the stored rule r sends events of type t.

@@ -110,6 +110,8 @@ func (ch Change) Resource() string {
 		return "alertRules/" + ch.Alert
 	case ch.Target != "":
 		return "targets/" + ch.Target
+	case ch.Monitor != "":
+		return "monitors/" + ch.Monitor
 	case ch.Member != "":
 		return "members/" + ch.Member
 	case ch.Token != "":

@@ -43,6 +43,9 @@ var opRoles = map[Op]models.Role{
 	OpDeleteAlertRule:    models.RoleOwner,
 	OpPutTarget:          models.RoleEditor,
 	OpDeleteTarget:       models.RoleEditor,
+	OpPutMonitor:         models.RoleEditor,
+	OpDeleteMonitor:      models.RoleEditor,
+	OpRotateMonitor:      models.RoleEditor,
 }
 
 // NeedFor returns the role a change of kind op needs; an Op without a rule

@@ -141,6 +141,14 @@ func (c *Catalog) DeleteCalendar(ctx context.Context, actor Actor, workspaceID, 
 		if len(refs) > 0 {
 			return &models.ConflictError{Message: InUseMessage(cur.Name, refs)}
 		}
+		monitors, err := tc.store.MonitorsUsingCalendar(ctx, workspaceID, cur.Name)
+		if err != nil {
+			return fmt.Errorf("catalog: delete calendar: %w", err)
+		}
+		if len(monitors) > 0 {
+			return &models.ConflictError{Message: fmt.Sprintf("The calendar %s is excluded by the heartbeat monitors %s. Remove it from their schedule.calendars.exclude first.",
+				cur.Name, firstNames(monitors, func(s string) string { return s }))}
+		}
 		if err := tc.store.DeleteCalendar(ctx, workspaceID, cur.Name); err != nil {
 			return fmt.Errorf("catalog: delete calendar: %w", err)
 		}

@@ -47,6 +47,8 @@ var catalogOwnedWrites = []string{
 	"PutSigning", "DeleteSigning",
 	// Target limits.
 	"PutTargetLimit", "DeleteTargetLimit",
+	// Heartbeat monitors.
+	"PutMonitor", "DeleteMonitor", "RotateMonitorToken",
 	// Workspaces and members.
 	"CreateWorkspace", "RenameWorkspace", "DeleteWorkspace", "AddMember", "SetMemberRole", "RemoveMember",
 	// Accounts and tokens.

@@ -164,8 +164,9 @@ func (c *Catalog) DeleteTargetLimit(ctx context.Context, actor Actor, workspaceI
 	return nil
 }
 
-// wake tells this process's engine, when there is one, to claim at once
-// (the other engines get the write's NOTIFY).
+// wake tells this process's engine, when there is one, to look again at
+// once (a target limit or a monitor changed); the other engines get the
+// write's NOTIFY.
 func (c *Catalog) wake() {
 	if c.runner != nil {
 		c.runner.Wake()

@@ -208,6 +208,17 @@ func TestEveryWritePassesTheHookWithTheActor(t *testing.T) {
 		{"DeleteAlertRule", catalog.Change{Op: catalog.OpDeleteAlertRule, WorkspaceID: ws, Alert: "faults"}, func() error {
 			return cat.DeleteAlertRule(e.ctx, actor, ws, "faults")
 		}},
+		{"PutMonitor", catalog.Change{Op: catalog.OpPutMonitor, WorkspaceID: ws, Monitor: "backup", Detail: "created"}, func() error {
+			_, _, err := cat.PutMonitor(e.ctx, actor, ws, "backup", []byte(`{"schedule": {"frequency": "day"}}`))
+			return err
+		}},
+		{"RotateMonitorToken", catalog.Change{Op: catalog.OpRotateMonitor, WorkspaceID: ws, Monitor: "backup"}, func() error {
+			_, err := cat.RotateMonitorToken(e.ctx, actor, ws, "backup")
+			return err
+		}},
+		{"DeleteMonitor", catalog.Change{Op: catalog.OpDeleteMonitor, WorkspaceID: ws, Monitor: "backup"}, func() error {
+			return cat.DeleteMonitor(e.ctx, actor, ws, "backup")
+		}},
 		{"DeleteChannel", catalog.Change{Op: catalog.OpDeleteChannel, WorkspaceID: ws, Channel: "ops"}, func() error {
 			return cat.DeleteChannel(e.ctx, actor, ws, "ops")
 		}},

@@ -87,6 +87,18 @@
 // due try and at the safety poll. Start starts it; Stop stops it after the
 // result writers.
 //
+// # Heartbeat monitors
+//
+// Every engine also evaluates the workspaces' heartbeat monitors (SPEC
+// §17.3, monitors.go): one goroutine, started with the heartbeat, sleeps
+// until the earliest end of grace of an undecided expected occurrence or
+// the deadline of an open start ping (a timer; the claim loop's
+// notifications and Wake poke it, and the safety poll bounds it), then
+// decides what is due through the store (DecideMonitor, RaiseSlowRun),
+// which makes each decision once across engines and stores its
+// notifications in the same transaction. Pings themselves are written by
+// the HTTP handlers (models.Store.RecordPing), not by the engine.
+//
 // # Deleted or disabled jobs
 //
 // Deleting a job while one of its attempts runs lets the request finish,
@@ -154,6 +166,9 @@ type Deps struct {
 	// JobURL returns the page of a job (an event's "url", from --base-url);
 	// nil means events carry no link.
 	JobURL func(workspace, resourceGroup, collection, job string) string
+	// MonitorURL returns the page of a heartbeat monitor (a monitor
+	// event's "url"); nil means its events carry no link.
+	MonitorURL func(workspace, monitor string) string
 }
 
 // Engine runs jobs. See the package documentation.
@@ -190,6 +205,11 @@ type Engine struct {
 	minBatch  int
 	slotFreed chan struct{}
 	poke      chan struct{}
+	// monitorPoke wakes watchMonitors (monitors.go).
+	monitorPoke chan struct{}
+	// wsCalendars gives the calendars of a workspace for monitors; nil
+	// when Deps.Calendars does not.
+	wsCalendars WorkspaceCalendarSource
 	// alarm is the earliest due time of attempts this engine wrote or was
 	// notified of, until a claim looks at it.
 	alarm alarm
@@ -288,6 +308,8 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.minBatch = max(1, cfg.MaxWorkers/8)
 	e.slotFreed = make(chan struct{}, 1)
 	e.poke = make(chan struct{}, 1)
+	e.monitorPoke = make(chan struct{}, 1)
+	e.wsCalendars, _ = deps.Calendars.(WorkspaceCalendarSource)
 	e.alarm.c = make(chan struct{}, 1)
 	e.beating = make(chan struct{})
 	e.beaten = make(chan struct{}, 1)
@@ -306,6 +328,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		}
 		oc := cfg.outbox(e.id)
 		oc.Store, oc.Sender, oc.Sends, oc.JobURL, oc.Calendars = e.store, deps.Sender, sends, deps.JobURL, deps.Calendars
+		oc.MonitorURL = deps.MonitorURL
 		oc.Clock, oc.Logger, oc.Metrics = e.clock, e.logger, e.metrics
 		oc.Blocked = e.outboxBlocked
 		e.outbox = newOutbox(oc)

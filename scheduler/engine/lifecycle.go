@@ -24,6 +24,7 @@ func (e *Engine) Start() error {
 		e.bg.Go(e.forwardDue)
 	}
 	e.bg.Go(e.heartbeat)
+	e.bg.Go(e.watchMonitors)
 	if e.cfg.RetentionInterval > 0 {
 		e.bg.Go(e.retention)
 	}

@@ -123,7 +123,9 @@ func (e *Engine) sleep(delay time.Duration, notifyC <-chan struct{}, slotC <-cha
 		select {
 		case <-t.C():
 		case <-notifyC:
+			e.pokeMonitors() // a monitor may have changed, or been started
 		case <-e.poke:
+			e.pokeMonitors()
 		case <-slotC:
 		case <-e.stopClaiming:
 			return false

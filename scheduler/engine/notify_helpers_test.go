@@ -109,6 +109,9 @@ func (h *hook) summary() []string {
 // with " ×count" for a digest.
 func eventLine(ev *notifydef.Event) string {
 	s := string(ev.Type) + " " + ev.JobPath()
+	if ev.Monitor != "" {
+		s += "monitor " + ev.Monitor
+	}
 	if ev.Count > 0 {
 		s += " ×" + strconv.Itoa(ev.Count)
 	}
@@ -142,7 +145,7 @@ func addRule(t testing.TB, store *models.Store, ws, name, body string) {
 	events, _ := json.Marshal(r.Events)
 	if _, err := store.PutAlertRule(ctx, models.AlertRuleWrite{WorkspaceID: ws, Name: name, ChannelID: ch.ID,
 		ScopeResourceGroup: r.Scope.ResourceGroup, ScopeCollection: r.Scope.Collection, ScopeJob: r.Scope.Job,
-		Events: events, Threshold: r.Threshold, MinInterval: r.MinInterval}); err != nil {
+		ScopeMonitor: r.Scope.Monitor, Events: events, Threshold: r.Threshold, MinInterval: r.MinInterval}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -58,6 +58,9 @@ type outboxConfig struct {
 	Sends <-chan struct{}
 	// JobURL makes an event's link to the job page; nil: no link.
 	JobURL func(workspace, resourceGroup, collection, job string) string
+	// MonitorURL makes a monitor event's link to the monitor's page; nil:
+	// no link.
+	MonitorURL func(workspace, monitor string) string
 	// Calendars gives the calendars of the jobs whose schedule an event
 	// describes; nil: a job excluding calendars is described without.
 	Calendars CalendarSource
@@ -345,6 +348,9 @@ func (o *outbox) send(n *models.Notification) action.SendResult {
 	}
 	if o.cfg.JobURL != nil && ev.Job != "" {
 		ev.URL = o.cfg.JobURL(ev.Workspace, ev.ResourceGroup, ev.Collection, ev.Job)
+	}
+	if o.cfg.MonitorURL != nil && ev.Monitor != "" {
+		ev.URL = o.cfg.MonitorURL(ev.Workspace, ev.Monitor)
 	}
 	if ev.JobInfo != nil && ev.JobInfo.Description == "" && n.JobID != nil {
 		// A job deleted since, or unreadable: the event goes without.

@@ -80,4 +80,12 @@ type Store interface {
 	// JobByID returns job id (for the schedule description of its
 	// events), or an error wrapping models.ErrNotFound.
 	JobByID(ctx context.Context, id int64) (*models.Job, error)
+	// WatchedMonitors returns the heartbeat monitors that are not paused.
+	WatchedMonitors(ctx context.Context) ([]models.WatchedMonitor, error)
+	// DecideMonitor records a monitor's occurrences whose grace passed as
+	// met or missed (each once across engines) and raises monitorMissed
+	// when the monitor goes down.
+	DecideMonitor(ctx context.Context, d models.MonitorDecision) (models.MonitorDecided, error)
+	// RaiseSlowRun raises slowRun for a monitor's open start ping, once.
+	RaiseSlowRun(ctx context.Context, id int64, startedAt, now time.Time) (bool, error)
 }

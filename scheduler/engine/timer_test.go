@@ -196,6 +196,13 @@ func (s *memStore) ChannelByID(context.Context, int64) (*models.Channel, error) 
 func (s *memStore) JobByID(context.Context, int64) (*models.Job, error) {
 	return nil, models.ErrNotFound
 }
+func (s *memStore) WatchedMonitors(context.Context) ([]models.WatchedMonitor, error) { return nil, nil }
+func (s *memStore) DecideMonitor(context.Context, models.MonitorDecision) (models.MonitorDecided, error) {
+	return models.MonitorDecided{}, nil
+}
+func (s *memStore) RaiseSlowRun(context.Context, int64, time.Time, time.Time) (bool, error) {
+	return false, nil
+}
 
 // memNotifier is a Notifier fed by the test.
 type memNotifier struct {
