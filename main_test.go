@@ -89,7 +89,7 @@ func TestCLIExitStatusTwoForBadConfiguration(t *testing.T) {
 		{[]string{"workspace", "create"}, nil, "usage: sked workspace add|list|rename|delete"},
 		{[]string{"channel"}, nil, "usage: sked channel list|add|delete|test"},
 		{[]string{"secrets"}, nil, "usage: sked secrets rotate"},
-		{[]string{"jobs"}, nil, "usage: sked jobs list|show|run|history"},
+		{[]string{"jobs"}, nil, "usage: sked jobs list|show|run|backfill|history"},
 	} {
 		code, stdout, stderr := runForTest(tc.args, tc.env, "")
 		if code != exitUsage {

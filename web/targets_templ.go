@@ -202,7 +202,7 @@ func TargetsPanelFragment(v TargetsPanel) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<div class=\"overflow-x-auto rounded-lg border border-slate-200 bg-white\"><table id=\"target-table\" class=\"min-w-full divide-y divide-slate-200 text-sm\"><thead class=\"bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-600\"><tr><th scope=\"col\" class=\"px-3 py-2\">Host</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Max in flight</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Max starts/s</th><th scope=\"col\" class=\"px-3 py-2 text-right\">In flight now</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Waiting now</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Longest wait (1 h)</th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<div class=\"relative overflow-x-auto rounded-lg border border-slate-200 bg-white\"><table id=\"target-table\" class=\"min-w-full divide-y divide-slate-200 text-sm\"><thead class=\"bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-600\"><tr><th scope=\"col\" class=\"px-3 py-2\">Host</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Max in flight</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Max starts/s</th><th scope=\"col\" class=\"px-3 py-2 text-right\">In flight now</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Waiting now</th><th scope=\"col\" class=\"px-3 py-2 text-right\">Longest wait (1 h)</th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -230,14 +230,14 @@ func TargetsPanelFragment(v TargetsPanel) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "\" class=\"target-row\"><td class=\"target-host px-3 py-2 font-mono [overflow-wrap:anywhere]\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "\" class=\"target-row\"><td class=\"target-host min-w-[12rem] px-3 py-2 font-mono [overflow-wrap:anywhere]\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(r.Host)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/targets.templ`, Line: 58, Col: 85}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/targets.templ`, Line: 58, Col: 99}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
