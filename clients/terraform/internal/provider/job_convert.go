@@ -42,39 +42,7 @@ func (m *jobModel) toAPI() armJob {
 		p.Action.Timeout = m.Timeout.ValueString()
 	}
 	if len(m.Recurrence) > 0 {
-		r := m.Recurrence[0]
-		ar := &armRecurrence{Frequency: r.Frequency.ValueString(), TimeZone: r.TimeZone.ValueString(), Window: r.Window.ValueString()}
-		if known(r.Interval) {
-			ar.Interval = r.Interval.ValueInt64()
-		}
-		if known(r.Count) {
-			ar.Count = r.Count.ValueInt64()
-		}
-		if known(r.EndTime) {
-			ar.EndTime = r.EndTime.ValueString()
-		}
-		s := &armSchedule{
-			Minutes:   int64s(r.Minutes),
-			Hours:     int64s(r.Hours),
-			MonthDays: int64s(r.MonthDays),
-		}
-		if known(r.WeekDays) {
-			s.WeekDays = strs(r.WeekDays.Elements())
-		}
-		for _, o := range r.MonthlyOccurrences {
-			s.MonthlyOccurrences = append(s.MonthlyOccurrences, armMonthlyOcc{Day: o.Day.ValueString(), Occurrence: o.Occurrence.ValueInt64()})
-		}
-		if len(s.Minutes)+len(s.Hours)+len(s.MonthDays)+len(s.WeekDays)+len(s.MonthlyOccurrences) > 0 {
-			ar.Schedule = s
-		}
-		if len(r.Calendars) > 0 {
-			c := r.Calendars[0]
-			ar.Calendars = &armCalendars{Exclude: strs(c.Exclude.Elements()), OnExcluded: c.OnExcluded.ValueString()}
-			if ar.Calendars.Exclude == nil {
-				ar.Calendars.Exclude = []string{}
-			}
-		}
-		p.Recurrence = ar
+		p.Recurrence = recurrenceToAPI(m.Recurrence[0])
 	}
 	return j
 }
@@ -206,52 +174,7 @@ func (m *jobModel) fromAPI(a armJob, id armID) {
 		if len(prior.Recurrence) > 0 {
 			pr = prior.Recurrence[0]
 		}
-		r := recurrenceModel{
-			Frequency: spelling(pr.Frequency, ar.Frequency),
-			Interval:  types.Int64Value(max(ar.Interval, 1)),
-			Count:     types.Int64Null(),
-			EndTime:   sameInstant(pr.EndTime, ar.EndTime),
-			TimeZone:  optSpelling(pr.TimeZone, ar.TimeZone),
-			Window:    optSpelling(pr.Window, ar.Window),
-		}
-		if ar.Count > 0 {
-			r.Count = types.Int64Value(ar.Count)
-		}
-		s := ar.Schedule
-		if s == nil {
-			s = &armSchedule{}
-		}
-		r.Minutes = intSetFromAPI(pr.Minutes, s.Minutes)
-		r.Hours = intSetFromAPI(pr.Hours, s.Hours)
-		r.MonthDays = intSetFromAPI(pr.MonthDays, s.MonthDays)
-		days := make([]string, len(s.WeekDays))
-		for i, d := range s.WeekDays {
-			days[i] = titleDay(d)
-		}
-		r.WeekDays = foldSetFromAPI(pr.WeekDays, days)
-		r.MonthlyOccurrences = monthlyFromAPI(pr.MonthlyOccurrences, s.MonthlyOccurrences)
-		if c := ar.Calendars; c != nil {
-			var pc calendarsModel
-			if len(pr.Calendars) > 0 {
-				pc = pr.Calendars[0]
-			}
-			ex, _ := types.ListValueFrom(context.Background(), types.StringType, c.Exclude)
-			if known(pc.Exclude) && len(pc.Exclude.Elements()) == len(c.Exclude) {
-				same := true
-				for i, v := range strs(pc.Exclude.Elements()) {
-					same = same && strings.EqualFold(v, c.Exclude[i])
-				}
-				if same {
-					ex = pc.Exclude
-				}
-			}
-			on := c.OnExcluded
-			if on == "" {
-				on = "skip"
-			}
-			r.Calendars = []calendarsModel{{Exclude: ex, OnExcluded: spelling(pc.OnExcluded, on)}}
-		}
-		m.Recurrence = []recurrenceModel{r}
+		m.Recurrence = []recurrenceModel{recurrenceFromAPI(pr, ar)}
 	}
 }
 
@@ -375,4 +298,93 @@ func actionFromAPI(a *armAction, pWeb []webActionModel, pQueue []storageQueueMod
 			TransportType: optSpelling(ps.TransportType, s.TransportType), CustomMessageProperties: mapFromAPI(ps.CustomMessageProperties, s.CustomMessageProperties)}}
 	}
 	return
+}
+
+// recurrenceToAPI is a recurrence block as Sked's recurrence JSON (a job's
+// recurrence, a monitor's schedule).
+func recurrenceToAPI(r recurrenceModel) *armRecurrence {
+	ar := &armRecurrence{Frequency: r.Frequency.ValueString(), TimeZone: r.TimeZone.ValueString(), Window: r.Window.ValueString()}
+	if known(r.Interval) {
+		ar.Interval = r.Interval.ValueInt64()
+	}
+	if known(r.Count) {
+		ar.Count = r.Count.ValueInt64()
+	}
+	if known(r.EndTime) {
+		ar.EndTime = r.EndTime.ValueString()
+	}
+	s := &armSchedule{
+		Minutes:   int64s(r.Minutes),
+		Hours:     int64s(r.Hours),
+		MonthDays: int64s(r.MonthDays),
+	}
+	if known(r.WeekDays) {
+		s.WeekDays = strs(r.WeekDays.Elements())
+	}
+	for _, o := range r.MonthlyOccurrences {
+		s.MonthlyOccurrences = append(s.MonthlyOccurrences, armMonthlyOcc{Day: o.Day.ValueString(), Occurrence: o.Occurrence.ValueInt64()})
+	}
+	if len(s.Minutes)+len(s.Hours)+len(s.MonthDays)+len(s.WeekDays)+len(s.MonthlyOccurrences) > 0 {
+		ar.Schedule = s
+	}
+	if len(r.Calendars) > 0 {
+		c := r.Calendars[0]
+		ar.Calendars = &armCalendars{Exclude: strs(c.Exclude.Elements()), OnExcluded: c.OnExcluded.ValueString()}
+		if ar.Calendars.Exclude == nil {
+			ar.Calendars.Exclude = []string{}
+		}
+	}
+	return ar
+}
+
+// recurrenceFromAPI is Sked's recurrence ar as a block, keeping the
+// spelling of pr (the prior block, zero when none) where Sked holds the
+// same value.
+func recurrenceFromAPI(pr recurrenceModel, ar *armRecurrence) recurrenceModel {
+	r := recurrenceModel{
+		Frequency: spelling(pr.Frequency, ar.Frequency),
+		Interval:  types.Int64Value(max(ar.Interval, 1)),
+		Count:     types.Int64Null(),
+		EndTime:   sameInstant(pr.EndTime, ar.EndTime),
+		TimeZone:  optSpelling(pr.TimeZone, ar.TimeZone),
+		Window:    optSpelling(pr.Window, ar.Window),
+	}
+	if ar.Count > 0 {
+		r.Count = types.Int64Value(ar.Count)
+	}
+	s := ar.Schedule
+	if s == nil {
+		s = &armSchedule{}
+	}
+	r.Minutes = intSetFromAPI(pr.Minutes, s.Minutes)
+	r.Hours = intSetFromAPI(pr.Hours, s.Hours)
+	r.MonthDays = intSetFromAPI(pr.MonthDays, s.MonthDays)
+	days := make([]string, len(s.WeekDays))
+	for i, d := range s.WeekDays {
+		days[i] = titleDay(d)
+	}
+	r.WeekDays = foldSetFromAPI(pr.WeekDays, days)
+	r.MonthlyOccurrences = monthlyFromAPI(pr.MonthlyOccurrences, s.MonthlyOccurrences)
+	if c := ar.Calendars; c != nil {
+		var pc calendarsModel
+		if len(pr.Calendars) > 0 {
+			pc = pr.Calendars[0]
+		}
+		ex, _ := types.ListValueFrom(context.Background(), types.StringType, c.Exclude)
+		if known(pc.Exclude) && len(pc.Exclude.Elements()) == len(c.Exclude) {
+			same := true
+			for i, v := range strs(pc.Exclude.Elements()) {
+				same = same && strings.EqualFold(v, c.Exclude[i])
+			}
+			if same {
+				ex = pc.Exclude
+			}
+		}
+		on := c.OnExcluded
+		if on == "" {
+			on = "skip"
+		}
+		r.Calendars = []calendarsModel{{Exclude: ex, OnExcluded: spelling(pc.OnExcluded, on)}}
+	}
+	return r
 }

@@ -114,13 +114,15 @@ func serviceBusBlock(desc, entity, entityDesc string) schema.ListNestedBlock {
 	}
 }
 
+// intSet is an optional set of whole numbers from lo to hi.
+func intSet(desc string, lo, hi int64) schema.SetAttribute {
+	return schema.SetAttribute{Optional: true, ElementType: types.Int64Type, Description: desc,
+		Validators: []validator.Set{setvalidator.ValueInt64sAre(int64validator.Between(lo, hi))}}
+}
+
 func jobSchema() schema.Schema {
 	replace := []planmodifier.String{replaceUnlessSame(foldSame, "A new name (not only another case) replaces the job.")}
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	intSet := func(desc string, lo, hi int64) schema.SetAttribute {
-		return schema.SetAttribute{Optional: true, ElementType: types.Int64Type, Description: desc,
-			Validators: []validator.Set{setvalidator.ValueInt64sAre(int64validator.Between(lo, hi))}}
-	}
 	return schema.Schema{
 		Description: "A Sked job, with the attributes of azurerm 1.x's azurerm_scheduler_job and Sked's extensions.",
 		Attributes: map[string]schema.Attribute{
@@ -175,66 +177,73 @@ func jobSchema() schema.Schema {
 				}},
 			},
 			"recurrence": schema.ListNestedBlock{
-				Description: "When the job runs again; without it the job runs once.",
-				Validators:  oneBlock(),
-				NestedObject: schema.NestedBlockObject{
-					Attributes: map[string]schema.Attribute{
-						"frequency": schema.StringAttribute{Required: true,
-							Validators:  []validator.String{stringvalidator.OneOfCaseInsensitive(jobFrequencies...)},
-							Description: "Minute, Hour, Day, Week or Month (any case); Second as a Sked extension (the schedule's elements then limit which seconds run)."},
-						"interval": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1),
-							Validators:  []validator.Int64{int64validator.AtLeast(1)},
-							Description: "Every how many frequency units (default 1)."},
-						"count": schema.Int64Attribute{Optional: true,
-							Validators:  []validator.Int64{int64validator.Between(1, 2147483647)},
-							Description: "How many times the job runs at most."},
-						"end_time": schema.StringAttribute{Optional: true, Computed: true, PlanModifiers: keep,
-							Description: "RFC 3339 time after which the job no longer runs."},
-						"minutes": intSet("Minutes of the hour (0–59).", 0, 59),
-						"hours":   intSet("Hours of the day (0–23).", 0, 23),
-						"week_days": schema.SetAttribute{Optional: true, ElementType: types.StringType,
-							Description: "Days of the week (Monday … Sunday, any case), with frequency Week.",
-							Validators: []validator.Set{
-								setvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(weekDays...)),
-								setvalidator.ConflictsWith(pathExpr("month_days"), pathExpr("monthly_occurrences")),
-							}},
-						"month_days": schema.SetAttribute{Optional: true, ElementType: types.Int64Type,
-							Description: "Days of the month (1–31, or -31 … -1 counted from the month's end), with frequency Month.",
-							Validators: []validator.Set{
-								setvalidator.SizeAtLeast(1),
-								setvalidator.ValueInt64sAre(int64validator.Between(-31, 31), int64validator.NoneOf(0)),
-								setvalidator.ConflictsWith(pathExpr("monthly_occurrences")),
-							}},
-						"time_zone": schema.StringAttribute{Optional: true,
-							Description: "IANA or Windows time zone whose wall clock the schedule follows (Sked extension; default UTC)."},
-						"window": schema.StringAttribute{Optional: true,
-							Description: "Spread window (Sked extension): an ISO 8601 duration from PT0S to PT1H, shorter than the gap between two runs. Each run starts at a fixed moment within this window after its time, to spread load."},
-					},
-					Blocks: map[string]schema.Block{
-						"monthly_occurrences": schema.SetNestedBlock{
-							Description: "Weekdays of the month such as the last Sunday, with frequency Month.",
-							NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
-								"day": schema.StringAttribute{Required: true, Description: "Monday … Sunday (any case).",
-									Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(weekDays...)}},
-								"occurrence": schema.Int64Attribute{Required: true, Description: "1 … 5 for the first … fifth, -1 … -5 from the month's end.",
-									Validators: []validator.Int64{int64validator.Between(-5, 5), int64validator.NoneOf(0)}},
-							}},
-						},
-						"calendars": schema.ListNestedBlock{
-							Description: "Workspace calendars whose days the job skips (Sked extension).",
-							Validators:  oneBlock(),
-							NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
-								"exclude": schema.ListAttribute{Required: true, ElementType: types.StringType,
-									Description: "Names of calendars of the collection's workspace."},
-								"on_excluded": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("skip"),
-									Validators:  []validator.String{stringvalidator.OneOfCaseInsensitive("skip", "nextDay", "previousDay")},
-									Description: "skip (default), nextDay or previousDay: what a run on an excluded day does."},
-							}},
-						},
-					},
-				},
+				Description:  "When the job runs again; without it the job runs once.",
+				Validators:   oneBlock(),
+				NestedObject: recurrenceObject(keep),
 			},
 			"timeouts": timeoutsBlock(),
+		},
+	}
+}
+
+// recurrenceObject is the inside of sked_job's recurrence block; keep is
+// the plan modifier of its computed end_time. sked_monitor's schedule
+// block is the same without count, end_time and window.
+func recurrenceObject(keep []planmodifier.String) schema.NestedBlockObject {
+	return schema.NestedBlockObject{
+		Attributes: map[string]schema.Attribute{
+			"frequency": schema.StringAttribute{Required: true,
+				Validators:  []validator.String{stringvalidator.OneOfCaseInsensitive(jobFrequencies...)},
+				Description: "Minute, Hour, Day, Week or Month (any case); Second as a Sked extension (the schedule's elements then limit which seconds run)."},
+			"interval": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1),
+				Validators:  []validator.Int64{int64validator.AtLeast(1)},
+				Description: "Every how many frequency units (default 1)."},
+			"count": schema.Int64Attribute{Optional: true,
+				Validators:  []validator.Int64{int64validator.Between(1, 2147483647)},
+				Description: "How many times the job runs at most."},
+			"end_time": schema.StringAttribute{Optional: true, Computed: true, PlanModifiers: keep,
+				Description: "RFC 3339 time after which the job no longer runs."},
+			"minutes": intSet("Minutes of the hour (0–59).", 0, 59),
+			"hours":   intSet("Hours of the day (0–23).", 0, 23),
+			"week_days": schema.SetAttribute{Optional: true, ElementType: types.StringType,
+				Description: "Days of the week (Monday … Sunday, any case), with frequency Week.",
+				Validators: []validator.Set{
+					setvalidator.ValueStringsAre(stringvalidator.OneOfCaseInsensitive(weekDays...)),
+					setvalidator.ConflictsWith(pathExpr("month_days"), pathExpr("monthly_occurrences")),
+				}},
+			"month_days": schema.SetAttribute{Optional: true, ElementType: types.Int64Type,
+				Description: "Days of the month (1–31, or -31 … -1 counted from the month's end), with frequency Month.",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueInt64sAre(int64validator.Between(-31, 31), int64validator.NoneOf(0)),
+					setvalidator.ConflictsWith(pathExpr("monthly_occurrences")),
+				}},
+			"time_zone": schema.StringAttribute{Optional: true,
+				Description: "IANA or Windows time zone whose wall clock the schedule follows (Sked extension; default UTC)."},
+			"window": schema.StringAttribute{Optional: true,
+				Description: "Spread window (Sked extension): an ISO 8601 duration from PT0S to PT1H, shorter than the gap between two runs. Each run starts at a fixed moment within this window after its time, to spread load."},
+		},
+		Blocks: map[string]schema.Block{
+			"monthly_occurrences": schema.SetNestedBlock{
+				Description: "Weekdays of the month such as the last Sunday, with frequency Month.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"day": schema.StringAttribute{Required: true, Description: "Monday … Sunday (any case).",
+						Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(weekDays...)}},
+					"occurrence": schema.Int64Attribute{Required: true, Description: "1 … 5 for the first … fifth, -1 … -5 from the month's end.",
+						Validators: []validator.Int64{int64validator.Between(-5, 5), int64validator.NoneOf(0)}},
+				}},
+			},
+			"calendars": schema.ListNestedBlock{
+				Description: "Workspace calendars whose days the job skips (Sked extension).",
+				Validators:  oneBlock(),
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"exclude": schema.ListAttribute{Required: true, ElementType: types.StringType,
+						Description: "Names of calendars of the collection's workspace."},
+					"on_excluded": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("skip"),
+						Validators:  []validator.String{stringvalidator.OneOfCaseInsensitive("skip", "nextDay", "previousDay")},
+						Description: "skip (default), nextDay or previousDay: what a run on an excluded day does."},
+				}},
+			},
 		},
 	}
 }
