@@ -1,7 +1,7 @@
 // Package provider is the Sked Terraform provider: azurerm 1.x's scheduler
 // resources under the names sked_job_collection and sked_job, Sked's
-// workspaces, calendars, channels and alert rules, all through Sked's REST
-// API (never its database).
+// workspaces, calendars, channels, alert rules, heartbeat monitors and
+// target limits, all through Sked's REST API (never its database).
 package provider
 
 import (
@@ -43,7 +43,7 @@ func (p *skedProvider) Metadata(_ context.Context, _ provider.MetadataRequest, r
 
 func (p *skedProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Manages Sked's job collections, jobs, workspaces, calendars, channels and alert rules through its REST API.",
+		Description: "Manages Sked's job collections, jobs, workspaces, calendars, channels, alert rules, heartbeat monitors and target limits through its REST API.",
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
 				Optional:    true,
@@ -103,6 +103,8 @@ func (p *skedProvider) Resources(context.Context) []func() resource.Resource {
 		newCalendarResource,
 		newChannelResource,
 		newAlertRuleResource,
+		newMonitorResource,
+		newTargetLimitResource,
 	}
 }
 

@@ -41,6 +41,15 @@ type v1Resource[M any, PM interface {
 	what     string // "calendar", for messages
 	schema   schema.Schema
 	rules    []fieldRule
+	// keyName is the attribute that names the object in its workspace
+	// (and in the import id workspace/key); "" is "name".
+	keyName string
+}
+
+// workspaceDefaulter is a model whose workspace is optional: Create sets
+// an unset one to the provider's.
+type workspaceDefaulter interface {
+	defaultWorkspace(ws string)
 }
 
 func (r *v1Resource[M, PM]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -79,6 +88,9 @@ func (r *v1Resource[M, PM]) Create(ctx context.Context, req resource.CreateReque
 	resp.Diagnostics.Append(req.Plan.Get(ctx, m)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if d, ok := any(m).(workspaceDefaulter); ok {
+		d.defaultWorkspace(r.c.workspaceOf())
 	}
 	var existing json.RawMessage
 	if err := r.c.do(ctx, "GET", r.path(m), nil, nil, &existing); err == nil {
@@ -143,7 +155,11 @@ func (r *v1Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 func (r *v1Resource[M, PM]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importWorkspaceName(ctx, req, resp, "name")
+	key := r.keyName
+	if key == "" {
+		key = "name"
+	}
+	importWorkspaceName(ctx, req, resp, key)
 }
 
 // ---- sked_calendar ----
