@@ -158,6 +158,7 @@ func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
 		Rule  int64           `json:"rule"`
 		RuleN string          `json:"rulen"`
 		Job   int64           `json:"job"`
+		Mon   int64           `json:"mon"`
 		ID    string          `json:"id"`
 		Type  string          `json:"type"`
 		Event json.RawMessage `json:"event"`
@@ -166,17 +167,18 @@ func insertNotifications(tx *gorm.DB, ws []NotificationWrite) error {
 	rows := make([]wire, len(ws))
 	for i, w := range ws {
 		rows[i] = wire{WS: w.WorkspaceID, Ch: w.ChannelID, ChN: w.ChannelName, Rule: w.RuleID, RuleN: w.RuleName, Job: w.JobID,
-			ID: w.EventID, Type: w.EventType, Event: w.Event, At: w.NotBefore}
+			Mon: w.MonitorID, ID: w.EventID, Type: w.EventType, Event: w.Event, At: w.NotBefore}
 	}
 	data, err := json.Marshal(rows)
 	if err != nil {
 		return fmt.Errorf("store %d notifications: %w", len(ws), err)
 	}
 	err = tx.Exec(`WITH i AS (INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, job_id,
-			event_id, event_type, event, status, next_attempt_at, created_at, updated_at)
-		SELECT ws, ch, chn, nullif(rule, 0), rulen, nullif(job, 0), id, type, event, ?, at, clock_timestamp(), clock_timestamp()
-		FROM json_to_recordset(?::json) AS w(ws text, ch bigint, chn text, rule bigint, rulen text, job bigint, id text,
-			type text, event jsonb, at timestamptz))
+			monitor_id, event_id, event_type, event, status, next_attempt_at, created_at, updated_at)
+		SELECT ws, ch, chn, nullif(rule, 0), rulen, nullif(job, 0), nullif(mon, 0), id, type, event, ?, at,
+			clock_timestamp(), clock_timestamp()
+		FROM json_to_recordset(?::json) AS w(ws text, ch bigint, chn text, rule bigint, rulen text, job bigint, mon bigint,
+			id text, type text, event jsonb, at timestamptz))
 		SELECT pg_notify(?, ?)`, NotificationPending, string(data), NotifyChannel, NotifySendPayload).Error
 	if err != nil {
 		return fmt.Errorf("store %d notifications: %w", len(ws), err)

@@ -210,19 +210,7 @@ func enqueueMonitorEvents(tx *gorm.DB, monitorID int64, evs []monitorEvent) (int
 	if err != nil {
 		return 0, fmt.Errorf("alert rules of monitor %d: %w", monitorID, err)
 	}
-	type wire struct {
-		WS    string          `json:"ws"`
-		Ch    int64           `json:"ch"`
-		ChN   string          `json:"chn"`
-		Rule  int64           `json:"rule"`
-		RuleN string          `json:"rulen"`
-		Mon   int64           `json:"mon"`
-		ID    string          `json:"id"`
-		Type  string          `json:"type"`
-		Event json.RawMessage `json:"event"`
-		At    time.Time       `json:"at"`
-	}
-	var rows []wire
+	var rows []NotificationWrite
 	for _, ev := range evs {
 		for _, m := range matches {
 			var types []notifydef.EventType
@@ -252,25 +240,13 @@ func enqueueMonitorEvents(tx *gorm.DB, monitorID int64, evs []monitorEvent) (int
 			if err != nil {
 				return 0, fmt.Errorf("event %s: %w", ev.typ, err)
 			}
-			rows = append(rows, wire{WS: m.WorkspaceID, Ch: m.ChannelID, ChN: m.ChannelName, Rule: m.RuleID, RuleN: m.RuleName,
-				Mon: monitorID, ID: id, Type: string(ev.typ), Event: doc, At: ev.at.UTC()})
+			rows = append(rows, NotificationWrite{WorkspaceID: m.WorkspaceID, ChannelID: m.ChannelID, ChannelName: m.ChannelName,
+				RuleID: m.RuleID, RuleName: m.RuleName, MonitorID: monitorID, EventID: id, EventType: string(ev.typ),
+				Event: doc, NotBefore: ev.at.UTC()})
 		}
 	}
-	if len(rows) == 0 {
-		return 0, nil
-	}
-	data, err := json.Marshal(rows)
-	if err != nil {
-		return 0, fmt.Errorf("store %d notifications: %w", len(rows), err)
-	}
-	err = tx.Exec(`WITH i AS (INSERT INTO notifications (workspace_id, channel_id, channel_name, rule_id, rule_name, monitor_id,
-			event_id, event_type, event, status, next_attempt_at, created_at, updated_at)
-		SELECT ws, ch, chn, rule, rulen, mon, id, type, event, ?, at, clock_timestamp(), clock_timestamp()
-		FROM json_to_recordset(?::json) AS w(ws text, ch bigint, chn text, rule bigint, rulen text, mon bigint, id text,
-			type text, event jsonb, at timestamptz))
-		SELECT pg_notify(?, ?)`, NotificationPending, string(data), NotifyChannel, NotifySendPayload).Error
-	if err != nil {
-		return 0, fmt.Errorf("store %d notifications: %w", len(rows), err)
+	if err := insertNotifications(tx, rows); err != nil {
+		return 0, err
 	}
 	return len(rows), nil
 }

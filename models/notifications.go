@@ -59,6 +59,8 @@ type NotificationWrite struct {
 	RuleName string
 	// JobID is the job the event is about (0: none).
 	JobID int64
+	// MonitorID is the heartbeat monitor the event is about (0: none).
+	MonitorID int64
 	// EventID is the event's id (webhook-id); unique.
 	EventID   string
 	EventType string
