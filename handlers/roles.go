@@ -9,10 +9,6 @@ import (
 	"sked/scheduler/catalog"
 )
 
-// ctxRole is the context key of the request's role in the workspace of
-// its path, set by requireRole.
-const ctxRole = "role"
-
 // chainOf is the middleware of route rt: its access group's chain, then
 // requireRole when the route needs a role.
 func (s *Server) chainOf(rt route) []echo.MiddlewareFunc {
@@ -27,7 +23,8 @@ func (s *Server) chainOf(rt route) []echo.MiddlewareFunc {
 // rule (RoleOf). An API token that does not cover the workspace, or a
 // role below need, gets 403 naming the role needed; a user who is not a
 // member goes on to the handler, which answers as it always has (403 or
-// 404). The role is kept for the page's controls (roleIn).
+// 404). The role found stays in the request's memo (actorOf), where
+// roleIn finds it for the page's controls.
 func (s *Server) requireRole(need models.Role) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -46,19 +43,15 @@ func (s *Server) requireRole(need models.Role) echo.MiddlewareFunc {
 			if !role.Includes(need) {
 				return &catalog.ForbiddenError{Workspace: ws, Need: need, Have: role, Token: actor.TokenID != 0}
 			}
-			c.Set(ctxRole, role)
 			return next(c)
 		}
 	}
 }
 
-// roleIn is the request's role in workspace ws: the one requireRole
-// found, or else what catalog.RoleOf says ("" on errors and for
-// non-members).
+// roleIn is the request's role in workspace ws, as catalog.RoleOf says
+// (remembered by the request's memo: the one requireRole found is not
+// read again); "" on errors and for non-members.
 func (s *Server) roleIn(c echo.Context, ws string) models.Role {
-	if r, ok := c.Get(ctxRole).(models.Role); ok {
-		return r
-	}
 	r, err := s.catalog.RoleOf(c.Request().Context(), actorOf(c), ws)
 	if err != nil {
 		return ""

@@ -8,9 +8,9 @@ package models
 // of a claim) without rewriting the job's definition or adding entries to
 // jobs' indexes.
 //
-// Every statement that inserts jobs is followed, in its transaction, by
-// ensureJobResults for the jobs it wrote (upsertJobs, the one statement
-// of SaveJob, SaveJobs and imports); jobs are deleted with their results (ON DELETE CASCADE). The
+// Jobs are inserted by upsertJobs only (SaveJob, SaveJobs and imports),
+// whose statement inserts the results rows of the jobs it inserts; jobs
+// are deleted with their results (ON DELETE CASCADE). The
 // reads that show results go through the view jobs_with_results (a job
 // joined to its results; Job's table).
 //
@@ -18,28 +18,6 @@ package models
 // jobs, as the engine's claim and FinishAttempts take it) and locks the
 // results row it reads before writing it, so that the faulted
 // occurrences in a row it counts from are the current ones.
-
-import (
-	"fmt"
-
-	"gorm.io/gorm"
-)
-
-// ensureJobResults inserts the missing job_results rows of the jobs ids
-// (zero counters, no last result); rows that exist are left as they are.
-// Call it in the transaction that inserts the jobs.
-func ensureJobResults(tx *gorm.DB, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	err := tx.Exec(`INSERT INTO job_results (job_id)
-		SELECT j.id FROM jobs j WHERE j.id IN ? ORDER BY j.id
-		ON CONFLICT (job_id) DO NOTHING`, ids).Error
-	if err != nil {
-		return fmt.Errorf("ensure job results: %w", err)
-	}
-	return nil
-}
 
 // lastOccurrenceFaultedOf is the SQL of whether the last ended occurrence
 // of the job j faulted (its job_results row; false without one), for the

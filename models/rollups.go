@@ -203,7 +203,7 @@ func lastFailedSet(start string) string {
 // rollHistoryEntry adds the history entry e, just inserted in tx, to
 // history_hours and to its job's last result and last failure (its
 // job_results row; the caller holds the job's row lock, see
-// ensureJobResults).
+// job_results.go).
 func rollHistoryEntry(tx *gorm.DB, e *HistoryEntry) error {
 	err := tx.Exec(`
 		WITH e AS (SELECT ?::bigint AS job_id, ?::timestamptz AS start_time, ?::text AS status, ?::bigint AS lateness_ms),
