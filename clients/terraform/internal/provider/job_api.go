@@ -77,7 +77,66 @@ type armServiceBus struct {
 		SasKeyName string `json:"sasKeyName"`
 		SasKey     string `json:"sasKey,omitempty"`
 	} `json:"authentication"`
-	CustomMessageProperties map[string]string `json:"customMessageProperties,omitempty"`
+	CustomMessageProperties   map[string]string `json:"customMessageProperties,omitempty"`
+	BrokeredMessageProperties *armBrokered      `json:"brokeredMessageProperties,omitempty"`
+}
+
+// armBrokered is brokeredMessageProperties as Sked takes and answers it
+// (values stored as given).
+type armBrokered struct {
+	ContentType             string `json:"contentType,omitempty"`
+	CorrelationID           string `json:"correlationId,omitempty"`
+	ForcePersistence        *bool  `json:"forcePersistence,omitempty"`
+	Label                   string `json:"label,omitempty"`
+	MessageID               string `json:"messageId,omitempty"`
+	PartitionKey            string `json:"partitionKey,omitempty"`
+	ReplyTo                 string `json:"replyTo,omitempty"`
+	ReplyToSessionID        string `json:"replyToSessionId,omitempty"`
+	ScheduledEnqueueTimeUTC string `json:"scheduledEnqueueTimeUtc,omitempty"`
+	SessionID               string `json:"sessionId,omitempty"`
+	TimeToLive              string `json:"timeToLive,omitempty"`
+	To                      string `json:"to,omitempty"`
+	ViaPartitionKey         string `json:"viaPartitionKey,omitempty"`
+}
+
+// brokeredToAPI is a brokered_message_properties block as the API's object;
+// nil without a block.
+func brokeredToAPI(bs []brokeredModel) *armBrokered {
+	if len(bs) == 0 {
+		return nil
+	}
+	b := bs[0]
+	out := &armBrokered{ContentType: b.ContentType.ValueString(), CorrelationID: b.CorrelationID.ValueString(),
+		Label: b.Label.ValueString(), MessageID: b.MessageID.ValueString(), PartitionKey: b.PartitionKey.ValueString(),
+		ReplyTo: b.ReplyTo.ValueString(), ReplyToSessionID: b.ReplyToSessionID.ValueString(),
+		ScheduledEnqueueTimeUTC: b.ScheduledEnqueueTimeUTC.ValueString(), SessionID: b.SessionID.ValueString(),
+		TimeToLive: b.TimeToLive.ValueString(), To: b.To.ValueString(), ViaPartitionKey: b.ViaPartitionKey.ValueString()}
+	if known(b.ForcePersistence) {
+		v := b.ForcePersistence.ValueBool()
+		out.ForcePersistence = &v
+	}
+	return out
+}
+
+// brokeredFromAPI is the API's brokeredMessageProperties as a block; an empty
+// object from Sked is a block only when the configuration had one.
+func brokeredFromAPI(prior []brokeredModel, b *armBrokered) []brokeredModel {
+	if b == nil || (*b == armBrokered{}) {
+		if len(prior) > 0 && (brokeredToAPI(prior) == nil || *brokeredToAPI(prior) == armBrokered{}) {
+			return prior
+		}
+		return nil
+	}
+	m := brokeredModel{ContentType: optString(b.ContentType), CorrelationID: optString(b.CorrelationID),
+		Label: optString(b.Label), MessageID: optString(b.MessageID), PartitionKey: optString(b.PartitionKey),
+		ReplyTo: optString(b.ReplyTo), ReplyToSessionID: optString(b.ReplyToSessionID),
+		ScheduledEnqueueTimeUTC: optString(b.ScheduledEnqueueTimeUTC), SessionID: optString(b.SessionID),
+		TimeToLive: optString(b.TimeToLive), To: optString(b.To), ViaPartitionKey: optString(b.ViaPartitionKey),
+		ForcePersistence: types.BoolNull()}
+	if b.ForcePersistence != nil {
+		m.ForcePersistence = types.BoolValue(*b.ForcePersistence)
+	}
+	return []brokeredModel{m}
 }
 
 type armRetryPolicy struct {

@@ -85,14 +85,14 @@ func actionToAPI(web []webActionModel, queue []storageQueueModel, sbq []serviceB
 		s := sbq[0]
 		m := &armServiceBus{Namespace: s.Namespace.ValueString(), QueueName: s.QueueName.ValueString(),
 			Message: s.Message.ValueString(), TransportType: s.TransportType.ValueString(),
-			CustomMessageProperties: stringMap(s.CustomMessageProperties)}
+			CustomMessageProperties: stringMap(s.CustomMessageProperties), BrokeredMessageProperties: brokeredToAPI(s.BrokeredMessageProperties)}
 		m.Authentication.Type, m.Authentication.SasKeyName, m.Authentication.SasKey = "SharedAccessKey", s.SasKeyName.ValueString(), s.SasKey.ValueString()
 		return &armAction{Type: "serviceBusQueue", ServiceBusQueueMessage: m}
 	case len(sbt) > 0:
 		s := sbt[0]
 		m := &armServiceBus{Namespace: s.Namespace.ValueString(), TopicPath: s.TopicPath.ValueString(),
 			Message: s.Message.ValueString(), TransportType: s.TransportType.ValueString(),
-			CustomMessageProperties: stringMap(s.CustomMessageProperties)}
+			CustomMessageProperties: stringMap(s.CustomMessageProperties), BrokeredMessageProperties: brokeredToAPI(s.BrokeredMessageProperties)}
 		m.Authentication.Type, m.Authentication.SasKeyName, m.Authentication.SasKey = "SharedAccessKey", s.SasKeyName.ValueString(), s.SasKey.ValueString()
 		return &armAction{Type: "serviceBusTopic", ServiceBusTopicMessage: m}
 	}
@@ -282,7 +282,8 @@ func actionFromAPI(a *armAction, pWeb []webActionModel, pQueue []storageQueueMod
 		}
 		sbq = []serviceBusQueueModel{{Namespace: spelling(ps.Namespace, s.Namespace), QueueName: spelling(ps.QueueName, s.QueueName),
 			Message: optString(s.Message), SasKeyName: types.StringValue(s.Authentication.SasKeyName), SasKey: key,
-			TransportType: optSpelling(ps.TransportType, s.TransportType), CustomMessageProperties: mapFromAPI(ps.CustomMessageProperties, s.CustomMessageProperties)}}
+			TransportType: optSpelling(ps.TransportType, s.TransportType), CustomMessageProperties: mapFromAPI(ps.CustomMessageProperties, s.CustomMessageProperties),
+			BrokeredMessageProperties: brokeredFromAPI(ps.BrokeredMessageProperties, s.BrokeredMessageProperties)}}
 	case a.ServiceBusTopicMessage != nil:
 		var ps serviceBusTopicModel
 		if len(pSBT) > 0 {
@@ -295,7 +296,8 @@ func actionFromAPI(a *armAction, pWeb []webActionModel, pQueue []storageQueueMod
 		}
 		sbt = []serviceBusTopicModel{{Namespace: spelling(ps.Namespace, s.Namespace), TopicPath: spelling(ps.TopicPath, s.TopicPath),
 			Message: optString(s.Message), SasKeyName: types.StringValue(s.Authentication.SasKeyName), SasKey: key,
-			TransportType: optSpelling(ps.TransportType, s.TransportType), CustomMessageProperties: mapFromAPI(ps.CustomMessageProperties, s.CustomMessageProperties)}}
+			TransportType: optSpelling(ps.TransportType, s.TransportType), CustomMessageProperties: mapFromAPI(ps.CustomMessageProperties, s.CustomMessageProperties),
+			BrokeredMessageProperties: brokeredFromAPI(ps.BrokeredMessageProperties, s.BrokeredMessageProperties)}}
 	}
 	return
 }

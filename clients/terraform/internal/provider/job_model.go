@@ -69,24 +69,26 @@ type storageQueueModel struct {
 
 // serviceBusQueueModel is a Service Bus queue action block.
 type serviceBusQueueModel struct {
-	Namespace               types.String `tfsdk:"namespace"`
-	QueueName               types.String `tfsdk:"queue_name"`
-	Message                 types.String `tfsdk:"message"`
-	SasKeyName              types.String `tfsdk:"sas_key_name"`
-	SasKey                  types.String `tfsdk:"sas_key"`
-	TransportType           types.String `tfsdk:"transport_type"`
-	CustomMessageProperties types.Map    `tfsdk:"custom_message_properties"`
+	Namespace                 types.String    `tfsdk:"namespace"`
+	QueueName                 types.String    `tfsdk:"queue_name"`
+	Message                   types.String    `tfsdk:"message"`
+	SasKeyName                types.String    `tfsdk:"sas_key_name"`
+	SasKey                    types.String    `tfsdk:"sas_key"`
+	TransportType             types.String    `tfsdk:"transport_type"`
+	CustomMessageProperties   types.Map       `tfsdk:"custom_message_properties"`
+	BrokeredMessageProperties []brokeredModel `tfsdk:"brokered_message_properties"`
 }
 
 // serviceBusTopicModel is a Service Bus topic action block.
 type serviceBusTopicModel struct {
-	Namespace               types.String `tfsdk:"namespace"`
-	TopicPath               types.String `tfsdk:"topic_path"`
-	Message                 types.String `tfsdk:"message"`
-	SasKeyName              types.String `tfsdk:"sas_key_name"`
-	SasKey                  types.String `tfsdk:"sas_key"`
-	TransportType           types.String `tfsdk:"transport_type"`
-	CustomMessageProperties types.Map    `tfsdk:"custom_message_properties"`
+	Namespace                 types.String    `tfsdk:"namespace"`
+	TopicPath                 types.String    `tfsdk:"topic_path"`
+	Message                   types.String    `tfsdk:"message"`
+	SasKeyName                types.String    `tfsdk:"sas_key_name"`
+	SasKey                    types.String    `tfsdk:"sas_key"`
+	TransportType             types.String    `tfsdk:"transport_type"`
+	CustomMessageProperties   types.Map       `tfsdk:"custom_message_properties"`
+	BrokeredMessageProperties []brokeredModel `tfsdk:"brokered_message_properties"`
 }
 
 type retryModel struct {
@@ -119,4 +121,22 @@ type monthlyOccModel struct {
 type calendarsModel struct {
 	Exclude    types.List   `tfsdk:"exclude"`
 	OnExcluded types.String `tfsdk:"on_excluded"`
+}
+
+// brokeredModel is a brokered_message_properties block: a Service Bus
+// message's system properties, each null when not given.
+type brokeredModel struct {
+	ContentType             types.String `tfsdk:"content_type"`
+	CorrelationID           types.String `tfsdk:"correlation_id"`
+	ForcePersistence        types.Bool   `tfsdk:"force_persistence"`
+	Label                   types.String `tfsdk:"label"`
+	MessageID               types.String `tfsdk:"message_id"`
+	PartitionKey            types.String `tfsdk:"partition_key"`
+	ReplyTo                 types.String `tfsdk:"reply_to"`
+	ReplyToSessionID        types.String `tfsdk:"reply_to_session_id"`
+	ScheduledEnqueueTimeUTC types.String `tfsdk:"scheduled_enqueue_time_utc"`
+	SessionID               types.String `tfsdk:"session_id"`
+	TimeToLive              types.String `tfsdk:"time_to_live"`
+	To                      types.String `tfsdk:"to"`
+	ViaPartitionKey         types.String `tfsdk:"via_partition_key"`
 }

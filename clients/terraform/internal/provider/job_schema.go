@@ -110,6 +110,35 @@ func serviceBusBlock(desc, entity, entityDesc string) schema.ListNestedBlock {
 				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive("NetMessaging", "AMQP", "NotSpecified")}},
 			"custom_message_properties": schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				Description: "Application properties of the message."},
+		}, Blocks: map[string]schema.Block{"brokered_message_properties": brokeredBlock()}},
+	}
+}
+
+// brokeredBlock is a Service Bus message's system properties (the job JSON's
+// brokeredMessageProperties), stored as given.
+func brokeredBlock() schema.ListNestedBlock {
+	opt := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, Validators: notEmpty, Description: desc}
+	}
+	return schema.ListNestedBlock{
+		Description: "The message's system properties (brokeredMessageProperties).",
+		Validators:  oneBlock(),
+		NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+			"content_type":        opt("The content type."),
+			"correlation_id":      opt("The correlation id."),
+			"force_persistence":   schema.BoolAttribute{Optional: true, Description: "Whether the message is persisted before it is acknowledged."},
+			"label":               opt("The label."),
+			"message_id":          opt("The message id."),
+			"partition_key":       opt("The partition key."),
+			"reply_to":            opt("The address to reply to."),
+			"reply_to_session_id": opt("The session to reply to."),
+			"scheduled_enqueue_time_utc": schema.StringAttribute{Optional: true, Validators: notEmpty,
+				Description: "The ISO 8601 date-time at which the message is enqueued."},
+			"session_id": opt("The session id."),
+			"time_to_live": schema.StringAttribute{Optional: true, Validators: notEmpty,
+				Description: "The message's time to live, an ISO 8601 duration such as PT1H."},
+			"to":                opt("The address to send to."),
+			"via_partition_key": opt("The partition key of the transfer queue."),
 		}},
 	}
 }

@@ -341,6 +341,13 @@ resource "sked_calendar" "closed" {
     custom_message_properties = {
       source = "terraform"
     }
+    brokered_message_properties {
+      content_type      = "application/json"
+      force_persistence = true
+      label             = "orders"
+      session_id        = "s-1"
+      time_to_live      = "PT1H"
+    }
   }
 
   error_action_web {
@@ -381,12 +388,18 @@ resource "sked_calendar" "closed" {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("sked_job.j", "error_action_web.0.authentication_active_directory.0.audience", defaultAudience),
 					resource.TestCheckResourceAttr("sked_job.j", "retry.0.type", "none"),
+					resource.TestCheckResourceAttr("sked_job.j", "action_service_bus_topic.0.brokered_message_properties.0.time_to_live", "PT1H"),
+					resource.TestCheckNoResourceAttr("sked_job.j", "action_service_bus_topic.0.brokered_message_properties.0.to"),
 					resource.TestCheckResourceAttr("sked_job.j", "recurrence.0.calendars.0.on_excluded", "nextDay"),
 					checkAPI(t, "sked_job.j", true, func(j armJob) error {
 						a := j.Properties.Action
 						sb := a.ServiceBusTopicMessage
 						if a.Type != "serviceBusTopic" || sb == nil || sb.TopicPath != "orders/events" || sb.CustomMessageProperties["source"] != "terraform" {
 							return fmt.Errorf("action: %+v", a)
+						}
+						if b := sb.BrokeredMessageProperties; b == nil || b.ContentType != "application/json" || b.ForcePersistence == nil || !*b.ForcePersistence ||
+							b.Label != "orders" || b.SessionID != "s-1" || b.TimeToLive != "PT1H" || b.To != "" {
+							return fmt.Errorf("brokered message properties: %+v", sb.BrokeredMessageProperties)
 						}
 						au := a.ErrorAction.Request.Authentication
 						if au.Type != "ActiveDirectoryOAuth" || au.Tenant != "contoso.onmicrosoft.com" || au.ClientID != "c0ffee" {
