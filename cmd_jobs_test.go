@@ -21,8 +21,14 @@ import (
 // a server or a token they say how to give them.
 func TestJobsCommandsAgainstAServer(t *testing.T) {
 	calls := make(chan string, 10)
+	changed := make(chan string, 10)
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls <- r.URL.Path
+		if reason := r.Header.Get("X-Reason"); reason != "" {
+			body, _ := io.ReadAll(r.Body)
+			changed <- r.URL.Path + " " + reason + " " + string(body)
+		} else {
+			calls <- r.URL.Path
+		}
 		_, _ = io.WriteString(w, "ok")
 	}))
 	defer target.Close()
@@ -105,6 +111,36 @@ func TestJobsCommandsAgainstAServer(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^ID +START +EXPECTED +ACTION +STATUS +RETRY +MESSAGE$`).MatchString(hist) ||
 		!regexp.MustCompile(`(?m)^\d+ +\S+Z +\S+Z +MainAction +Completed +0 +`).MatchString(hist) {
 		t.Fatalf("jobs history:\n%s", hist)
+	}
+	// A run with changes of its request: the header merged, the body
+	// replaced, for this run only.
+	bodyFile := writeFile(t, "payload.json", `{"once": true}`)
+	code, out, errOut = run("jobs", "run", "report", "--resource-group", "ops", "--collection", "nightly",
+		"--header", "X-Reason: fix verified", "--body-file", bodyFile)
+	if code != 0 || out != "started a run of job default/ops/nightly/report with changes\n" {
+		t.Fatalf("jobs run with changes: exit %d\n%s%s", code, out, errOut)
+	}
+	select {
+	case got := <-changed:
+		if got != `/report fix verified {"once": true}` {
+			t.Fatalf("the run with changes sent %q", got)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run with changes did not call its target within 60 s")
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--header", "no colon"}, `--header "no colon" is not 'Name: value'`},
+		{[]string{"--body", "x", "--body-file", bodyFile}, "give --body or --body-file, not both"},
+		{[]string{"--body-file", bodyFile + ".missing"}, "--body-file: open"},
+		{[]string{"--header", "Bad Name: v"}, "request.headers"},
+	} {
+		code, _, errOut := run(append([]string{"jobs", "run", "report", "--resource-group", "ops", "--collection", "nightly"}, bad.args...)...)
+		if code == 0 || !strings.Contains(errOut, bad.want) {
+			t.Errorf("jobs run %v: exit %d, want an error containing %q:\n%s", bad.args, code, bad.want, errOut)
+		}
 	}
 	code, out, _ = run("jobs", "history", "report", "--resource-group", "ops", "--collection", "nightly", "--status", "Failed", "--output", "json")
 	if code != 0 || strings.TrimSpace(out) != "{\n  \"value\": []\n}" {

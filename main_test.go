@@ -110,7 +110,7 @@ func TestCLIHelpListsEveryCommand(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, c := range []string{"serve", "migrate", "preview", "user add", "token add", "workspace add", "audit list",
-		"channel add", "alert add", "import", "export", "apply", "diff", "jobs list", "jobs history", "collections list",
+		"channel add", "alert add", "import", "export", "apply", "diff", "jobs list", "jobs history", "collections list", "targets set",
 		"secrets rotate", "version", "help"} {
 		if !strings.Contains(stdout, "\n  "+c+" ") {
 			t.Errorf("help does not list %q:\n%s", c, stdout)
