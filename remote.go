@@ -10,7 +10,7 @@ import (
 )
 
 // remoteFlags are the flags of the commands that talk to a running Sked
-// over its REST API (SPEC §15.3): apply, diff, jobs and collections. They
+// over its REST API (SPEC §15.3): apply, diff, jobs, collections and targets. They
 // take none of the configuration flags: these commands never open the
 // database.
 type remoteFlags struct {
