@@ -10,7 +10,8 @@ import (
 // Retention says what Prune deletes. A zero or negative field disables
 // that part.
 type Retention struct {
-	// HistoryMaxAge deletes history entries that started longer ago.
+	// HistoryMaxAge deletes history entries that started longer ago, and
+	// the backfills (with their runs) that ended longer ago.
 	HistoryMaxAge time.Duration
 	// HistoryPerJob keeps only the newest entries of each job.
 	HistoryPerJob int
@@ -31,7 +32,7 @@ type Retention struct {
 
 // PruneStats counts what Prune deleted.
 type PruneStats struct {
-	History, Jobs, Instances, Audit, Notifications int64
+	History, Jobs, Instances, Audit, Notifications, Backfills int64
 }
 
 // Prune deletes, as of now, what r says is too old or too much. Several
@@ -54,6 +55,13 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune history", err)
 		}
 		st.History += n
+	}
+	if r.HistoryMaxAge > 0 {
+		res := db.Exec(`DELETE FROM backfills WHERE state <> 'running' AND ended_at < ?`, now.Add(-r.HistoryMaxAge))
+		if res.Error != nil {
+			return st, translate("models: prune backfills", res.Error)
+		}
+		st.Backfills = res.RowsAffected
 	}
 	if r.HistoryPerJob > 0 {
 		n, err := deleteHistory(db, `h.id IN (

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -296,5 +297,36 @@ func TestFeedBackfillsRequeuesALostRun(t *testing.T) {
 	}
 	if n, err := b.store.FeedBackfills(b.ctx, b.clock.Now()); err != nil || n != 0 {
 		t.Errorf("FeedBackfills with nothing running: %d %v", n, err)
+	}
+}
+
+// TestRetentionDeletesEndedBackfills: a backfill that ended longer ago than
+// the history's maximum age goes with its runs; a running one stays.
+func TestRetentionDeletesEndedBackfills(t *testing.T) {
+	b := newBackfillEnv(t)
+	done := b.backfill(0, 2, models.BackfillAll, 2, false)
+	b.drain()
+	running := b.backfill(2, 4, models.BackfillAll, 1, false)
+	if got, err := b.store.Backfill(b.ctx, b.id, done.Backfill.ID); err != nil || got.State != models.BackfillDone {
+		t.Fatalf("the first backfill: %+v %v", got, err)
+	}
+	b.engine.cfg.HistoryMaxAge = 30 * 24 * time.Hour
+	if st, err := b.engine.prune(b.ctx); err != nil || st.Backfills != 0 {
+		t.Fatalf("prune right after the backfill: %+v %v", st, err)
+	}
+	b.clock.Add(31 * 24 * time.Hour)
+	st, err := b.engine.prune(b.ctx)
+	if err != nil || st.Backfills != 1 {
+		t.Fatalf("prune 31 days later: %+v %v, want one backfill deleted", st, err)
+	}
+	if _, err := b.store.Backfill(b.ctx, b.id, done.Backfill.ID); !errors.Is(err, models.ErrNotFound) {
+		t.Errorf("the ended backfill after retention: %v, want not found", err)
+	}
+	var runs int
+	if err := b.db.QueryRow(`SELECT count(*) FROM backfill_runs WHERE backfill_id = $1`, done.Backfill.ID).Scan(&runs); err != nil || runs != 0 {
+		t.Errorf("runs of the deleted backfill left: %d %v", runs, err)
+	}
+	if got, err := b.store.Backfill(b.ctx, b.id, running.Backfill.ID); err != nil || got.State != models.BackfillRunning {
+		t.Errorf("the running backfill after retention: %+v %v, want it kept", got, err)
 	}
 }

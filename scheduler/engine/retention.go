@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// retention prunes history, finished jobs, attempts, the audit log and the
-// delivery log every RetentionInterval, starting one minute after Start.
+// retention prunes history, ended backfills, finished jobs, attempts, the
+// audit log and the delivery log every RetentionInterval, starting one minute after Start.
 func (e *Engine) retention() {
 	wait := min(time.Minute, e.cfg.RetentionInterval)
 	for {
@@ -37,9 +37,10 @@ func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 	if err != nil {
 		return st, err
 	}
-	if st.History+st.Jobs+st.Instances+st.Audit+st.Notifications > 0 {
+	if st.History+st.Jobs+st.Instances+st.Audit+st.Notifications+st.Backfills > 0 {
 		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs,
-			"instances_deleted", st.Instances, "audit_deleted", st.Audit, "notifications_deleted", st.Notifications)
+			"instances_deleted", st.Instances, "audit_deleted", st.Audit, "notifications_deleted", st.Notifications,
+			"backfills_deleted", st.Backfills)
 	}
 	return st, nil
 }
