@@ -54,6 +54,9 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune history", err)
 		}
 		st.History += n
+		if err := pruneDeadlines(db, now.Add(-r.HistoryMaxAge)); err != nil {
+			return st, translate("models: prune deadlines", err)
+		}
 	}
 	if r.HistoryPerJob > 0 {
 		n, err := deleteHistory(db, `h.id IN (
