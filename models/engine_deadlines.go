@@ -66,15 +66,15 @@ func watchDeadlines(tx *gorm.DB, jobs []EngineJob, plans []*JobPlan) error {
 // NextDeadline returns the earliest deadline moment of a watched
 // occurrence not yet decided; false when there is none.
 func (s *Store) NextDeadline(ctx context.Context) (time.Time, bool, error) {
-	var at *time.Time
-	err := s.db.WithContext(ctx).Raw(`SELECT min(deadline_at) FROM job_deadlines WHERE decided_at IS NULL`).Scan(&at).Error
+	var row struct{ At *time.Time }
+	err := s.db.WithContext(ctx).Raw(`SELECT min(deadline_at) AS at FROM job_deadlines WHERE decided_at IS NULL`).Scan(&row).Error
 	if err != nil {
 		return time.Time{}, false, translate("models: next deadline", err)
 	}
-	if at == nil {
+	if row.At == nil {
 		return time.Time{}, false, nil
 	}
-	return *at, true, nil
+	return *row.At, true, nil
 }
 
 // maxDeadlineDecisions bounds the watches one DecideDeadlines decides.
