@@ -203,11 +203,15 @@ func (s *memStore) DecideMonitor(context.Context, models.MonitorDecision) (model
 func (s *memStore) RaiseSlowRun(context.Context, int64, time.Time, time.Time) (bool, error) {
 	return false, nil
 }
-func (s *memStore) NextDeadline(context.Context) (time.Time, bool, error) { return time.Time{}, false, nil }
+func (s *memStore) NextDeadline(context.Context) (time.Time, bool, error) {
+	return time.Time{}, false, nil
+}
 func (s *memStore) DecideDeadlines(context.Context, time.Time) (models.DeadlinesDecided, error) {
 	return models.DeadlinesDecided{}, nil
 }
-func (s *memStore) RaiseJobSlowRun(context.Context, models.SlowAttempt) (bool, error) { return false, nil }
+func (s *memStore) RaiseJobSlowRun(context.Context, models.SlowAttempt) (bool, error) {
+	return false, nil
+}
 
 // memNotifier is a Notifier fed by the test.
 type memNotifier struct {
