@@ -52,7 +52,10 @@ func TestJobFormDeadline(t *testing.T) {
 	}
 	r = a.get(base + "/jobs/month-end")
 	wantStatus(t, r, http.StatusOK)
-	if !strings.Contains(r.body, "must succeed within 2 hours") {
+	if !strings.Contains(r.doc.Find("#job-description").Text(), "must succeed within 2 hours") {
 		t.Error("the job page's description does not say the deadline")
+	}
+	if got := r.doc.Find("#job-deadline").Text(); !strings.Contains(got, "Must succeed within 2 h") || !strings.Contains(got, "No deadline missed") {
+		t.Errorf("the job page's deadline block: %q", got)
 	}
 }
