@@ -53,7 +53,7 @@ func cmdAlertAdd(ctx context.Context, sio stdio, args []string) error {
 	cfg, rest, err := parseFlags("alert add", sio, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&ws, "workspace", models.DefaultWorkspaceID, "the workspace")
 		fs.StringVar(&channel, "channel", "", "the channel the events go to (required)")
-		fs.Var(&events, "event", "an event type (repeat for more): attemptFailed, occurrenceFaulted, recovered, missed, jobCompleted, jobFaulted, consecutiveFailures")
+		fs.Var(&events, "event", "an event type (repeat for more): attemptFailed, occurrenceFaulted, recovered, missed, jobCompleted, jobFaulted, consecutiveFailures, deadlineMissed, slowRun (jobs with a deadline)")
 		fs.StringVar(&rg, "resource-group", "", "scope: the resource group")
 		fs.StringVar(&coll, "collection", "", "scope: the collection (with --resource-group)")
 		fs.StringVar(&job, "job", "", "scope: the job (with --collection)")

@@ -43,3 +43,22 @@ func TestAlertCommands(t *testing.T) {
 		t.Errorf("an unknown subcommand: exit %d", code)
 	}
 }
+
+// TestAlertCommandDeadlineEvents adds a rule for one job with the
+// deadline events (SPEC §17.2) and lists it with them.
+func TestAlertCommandDeadlineEvents(t *testing.T) {
+	env := dbEnv(t)
+	run := func(args ...string) (int, string, string) { return runForTest(args, env, "") }
+	if code, _, errOut := run("channel", "add", "ops-hook", "--type", "webhook", "--url", "https://example.com/in"); code != 0 {
+		t.Fatalf("channel add: exit %d %s", code, errOut)
+	}
+	code, out, errOut := run("alert", "add", "late", "--channel", "ops-hook", "--event", "deadlineMissed", "--event", "slowRun",
+		"--resource-group", "rg", "--collection", "jc", "--job", "nightly")
+	if code != 0 || !strings.Contains(out, "created alert rule late") {
+		t.Fatalf("alert add: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = run("alert", "list")
+	if code != 0 || !strings.Contains(out, "deadlineMissed") || !strings.Contains(out, "slowRun") || !strings.Contains(out, "rg/jc/nightly") {
+		t.Errorf("alert list: exit %d\n%s", code, out)
+	}
+}
