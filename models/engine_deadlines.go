@@ -169,6 +169,9 @@ func (s *Store) DecideDeadlines(ctx context.Context, now time.Time) (DeadlinesDe
 					a.EndTime = &et
 				}
 				ev.attempt = a
+			} else if r.Skipped {
+				ev.attempt = &notifydef.Attempt{Action: string(MainAction), Status: string(StatusPostponed),
+					Message: "The occurrence did not run: it was skipped (the instances were down, the collection was disabled, or the previous run was still running)."}
 			}
 			evs = append(evs, ev)
 		}

@@ -270,3 +270,35 @@ func TestDeadlineEventsOnceAcrossEngines(t *testing.T) {
 	round()
 	wantSummary(t, "three engines", e.events(), "deadlineMissed "+e.path("both"), "slowRun "+e.path("both"))
 }
+
+func TestDeadlineMissedBySkippedOccurrencesOnceAndPruned(t *testing.T) {
+	e := newDeadlineEnv(t, nil)
+	id := e.hourly("hourly", "/ok", `"retryPolicy":{"retryType":"none"}`, `{"succeedWithin":"PT10M"}`)
+	t1 := nextHour(e.clock.Now())
+	// Every instance was down from before t1 until t1+2h30: three
+	// occurrences are skipped (misfirePolicy skip), one event for the
+	// newest, whose deadline passed, at once.
+	e.clock.Set(t1.Add(2*time.Hour + 30*time.Minute))
+	e.drain()
+	wantLines(t, historyLines(e.history(id)), "MainAction Postponed retry=0 repeat=0")
+	evaluate(t, e.engine)
+	evaluate(t, e.engine)
+	wantSummary(t, "after the gap", e.events(), "deadlineMissed "+e.path("hourly"))
+	if ev := e.hook.events()[0].Event; ev.Occurrence == nil || !ev.Occurrence.ExpectedTime.Equal(t1.Add(2*time.Hour)) || ev.Attempt == nil ||
+		ev.Attempt.Status != "Postponed" {
+		t.Errorf("event %+v (occurrence %+v, attempt %+v)", ev, ev.Occurrence, ev.Attempt)
+	}
+	// The next occurrence runs and succeeds: nothing more.
+	e.clock.Set(t1.Add(3 * time.Hour))
+	e.drain()
+	e.clock.Set(t1.Add(4 * time.Hour))
+	evaluate(t, e.engine)
+	wantSummary(t, "after a success", e.events(), "deadlineMissed "+e.path("hourly"))
+	// Retention deletes the decided watches with the history.
+	if _, err := e.store.Prune(e.ctx, t1.Add(48*time.Hour), models.Retention{HistoryMaxAge: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if evs, err := e.store.JobDeadlineEvents(e.ctx, id, 10); err != nil || len(evs) != 0 {
+		t.Errorf("after retention: %+v, %v", evs, err)
+	}
+}
