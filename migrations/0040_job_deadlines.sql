@@ -3,7 +3,8 @@
 -- (or skips) it until its deadline moment, when the engine decides it:
 -- met by a success of its main action by then, else deadlineMissed. An
 -- attempt still running deadline.maxDuration after it started raises
--- slowRun, once.
+-- slowRun, once. And the minInterval windows of alert rules for
+-- heartbeat monitors.
 --
 -- Expand only: new tables and CHECKs widened by adding values (the
 -- previous release's writes pass them), rebuilt from the values they hold
@@ -48,6 +49,20 @@ CREATE TABLE job_slow_runs (
 -- A job's latest slow runs (its page); retention.
 CREATE INDEX job_slow_runs_job_idx ON job_slow_runs (job_id, raised_at DESC);
 CREATE INDEX job_slow_runs_raised_idx ON job_slow_runs (raised_at);
+
+-- The minInterval windows of alert rules for heartbeat monitors, as
+-- notification_throttles holds them for jobs: a rule's window for one
+-- monitor and its waiting digest.
+CREATE TABLE monitor_throttles (
+    rule_id      bigint      NOT NULL REFERENCES alert_rules (id) ON DELETE CASCADE,
+    monitor_id   bigint      NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
+    window_until timestamptz NOT NULL,
+    digest_id    bigint      REFERENCES notifications (id) ON DELETE SET NULL,
+    PRIMARY KEY (rule_id, monitor_id)
+);
+CREATE INDEX monitor_throttles_monitor_idx ON monitor_throttles (monitor_id);
+CREATE INDEX monitor_throttles_digest_idx ON monitor_throttles (digest_id) WHERE digest_id IS NOT NULL;
+CREATE INDEX monitor_throttles_window_idx ON monitor_throttles (window_until);
 
 -- Widen the CHECKs of the rules' events and the notifications' event
 -- types (deadlineMissed; slowRun is there since 0038), each keeping every

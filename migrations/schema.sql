@@ -679,6 +679,15 @@ ALTER TABLE public.monitor_pings ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
     CACHE 1
 );
 
+-- Name: monitor_throttles; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.monitor_throttles (
+    rule_id bigint NOT NULL,
+    monitor_id bigint NOT NULL,
+    window_until timestamp with time zone NOT NULL,
+    digest_id bigint
+);
+
 -- Name: monitors; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.monitors (
@@ -1040,6 +1049,11 @@ ALTER TABLE ONLY public.monitor_occurrences
 ALTER TABLE ONLY public.monitor_pings
     ADD CONSTRAINT monitor_pings_pkey PRIMARY KEY (id);
 
+-- Name: monitor_throttles monitor_throttles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_pkey PRIMARY KEY (rule_id, monitor_id);
+
 -- Name: monitors monitors_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.monitors
@@ -1325,6 +1339,18 @@ CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id)
 
 CREATE INDEX monitor_pings_monitor_at_idx ON public.monitor_pings USING btree (monitor_id, at);
 
+-- Name: monitor_throttles_digest_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_throttles_digest_idx ON public.monitor_throttles USING btree (digest_id) WHERE (digest_id IS NOT NULL);
+
+-- Name: monitor_throttles_monitor_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_throttles_monitor_idx ON public.monitor_throttles USING btree (monitor_id);
+
+-- Name: monitor_throttles_window_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_throttles_window_idx ON public.monitor_throttles USING btree (window_until);
+
 -- Name: monitors_created_by_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX monitors_created_by_idx ON public.monitors USING btree (created_by) WHERE (created_by IS NOT NULL);
@@ -1583,6 +1609,21 @@ ALTER TABLE ONLY public.monitor_occurrences
 
 ALTER TABLE ONLY public.monitor_pings
     ADD CONSTRAINT monitor_pings_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE CASCADE;
+
+-- Name: monitor_throttles monitor_throttles_digest_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_digest_id_fkey FOREIGN KEY (digest_id) REFERENCES public.notifications(id) ON DELETE SET NULL;
+
+-- Name: monitor_throttles monitor_throttles_monitor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE CASCADE;
+
+-- Name: monitor_throttles monitor_throttles_rule_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_rule_id_fkey FOREIGN KEY (rule_id) REFERENCES public.alert_rules(id) ON DELETE CASCADE;
 
 -- Name: monitors monitors_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

@@ -95,6 +95,9 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		if err := db.Exec(`DELETE FROM notification_throttles WHERE window_until < ?`, cut).Error; err != nil {
 			return st, translate("models: prune notification windows", err)
 		}
+		if err := db.Exec(`DELETE FROM monitor_throttles WHERE window_until < ?`, cut).Error; err != nil {
+			return st, translate("models: prune monitor windows", err)
+		}
 	}
 	return st, nil
 }
