@@ -37,6 +37,9 @@ type MonitorRow struct {
 type MonitorPageView struct {
 	Workspace, Name, Description string
 	Flash                        string
+	// LiveURL is where #monitor-live asks for itself again (the page's
+	// URL: htmx gets the fragment).
+	LiveURL string
 	Status                       BadgeView
 	// StatusText says what the state means.
 	StatusText string
