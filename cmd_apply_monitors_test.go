@@ -21,7 +21,8 @@ const applyMonitors = `{"workspaces": [{"id": "default",
 
 // TestApplyMonitorsAgainstAServer applies heartbeat monitors with sked
 // apply against a real server: created (never with a ping token from the
-// file), a second apply changes nothing and keeps the ping URL, a change
+// file), a second apply changes nothing and keeps the ping URL, the
+// server's export carries the monitor without its token, a change
 // is an update, --prune deletes a monitor the files no longer hold, and a
 // bad monitor names its file and field with nothing changed.
 func TestApplyMonitorsAgainstAServer(t *testing.T) {
@@ -64,6 +65,20 @@ func TestApplyMonitorsAgainstAServer(t *testing.T) {
 	}
 	if pingURL() != first {
 		t.Error("a second apply changed the ping URL")
+	}
+	// The server's export carries the monitor (without its ping token),
+	// and is a file apply takes with nothing to change.
+	export := apiDo(t, env, http.MethodGet, "/api/v1/export?subscription=default", "")
+	if !strings.Contains(export, `"monitors"`) || !strings.Contains(export, `"legacy-backup"`) || !strings.Contains(export, `"grace": "PT10M"`) ||
+		strings.Contains(export, "hb_") || strings.Contains(export, "/ping/") {
+		t.Errorf("export:\n%s", export)
+	}
+	exported := filepath.Join(t.TempDir(), "export.json")
+	if err := os.WriteFile(exported, []byte(export), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run("diff", "-f", exported); code != 0 || !strings.Contains(out, "No changes") {
+		t.Errorf("diff of the server's export: exit %d, want 0\n%s%s", code, out, errOut)
 	}
 	write(strings.Replace(applyMonitors, `"PT600S"`, `"PT15M"`, 1))
 	code, out, errOut = run("diff", "-f", dir)
