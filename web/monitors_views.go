@@ -40,7 +40,7 @@ type MonitorPageView struct {
 	// LiveURL is where #monitor-live asks for itself again (the page's
 	// URL: htmx gets the fragment).
 	LiveURL string
-	Status                       BadgeView
+	Status  BadgeView
 	// StatusText says what the state means.
 	StatusText string
 	Schedule   string // the schedule's description
