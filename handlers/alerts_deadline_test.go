@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -21,5 +22,23 @@ func TestAlertFormOffersDeadlineEvents(t *testing.T) {
 	wantStatus(t, r, http.StatusOK)
 	if got := pgTexts(r.doc.Find("#alert-list .alert-summary")); len(got) != 1 || got[0] != "Alerts: deadline missed, slow run → #ops-slack" {
 		t.Errorf("job rules %q", got)
+	}
+}
+
+// TestAlertAPIDeadlineEvents puts, through the API, a rule for one job's
+// deadline events, and refuses deadlineMissed for a monitor's scope.
+func TestAlertAPIDeadlineEvents(t *testing.T) {
+	a := newApp(t, false).withToken()
+	wantStatus(t, a.api(http.MethodPut, chanBase+"/ops-hook", `{"type":"webhook","properties":{"url":"https://hooks.example.com/sked"}}`), http.StatusCreated)
+	r := a.api(http.MethodPut, alertBase+"/late", `{"channel":"ops-hook","scope":{"resourceGroup":"rg","collection":"jc","job":"nightly"},
+		"events":["deadlineMissed","slowRun"],"minInterval":"PT1H"}`)
+	wantStatus(t, r, http.StatusCreated)
+	if !strings.Contains(r.body, `"deadlineMissed"`) || !strings.Contains(r.body, `"slowRun"`) {
+		t.Errorf("PUT answered %s", r.body)
+	}
+	r = a.api(http.MethodPut, alertBase+"/bad", `{"channel":"ops-hook","scope":{"monitor":"backup"},"events":["deadlineMissed"]}`)
+	wantStatus(t, r, http.StatusBadRequest)
+	if !strings.Contains(r.body, "events[0]") {
+		t.Errorf("deadlineMissed for a monitor answered %s", r.body)
 	}
 }
