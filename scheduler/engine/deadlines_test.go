@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"sked/models"
@@ -301,4 +302,50 @@ func TestDeadlineMissedBySkippedOccurrencesOnceAndPruned(t *testing.T) {
 	if evs, err := e.store.JobDeadlineEvents(e.ctx, id, 10); err != nil || len(evs) != 0 {
 		t.Errorf("after retention: %+v, %v", evs, err)
 	}
+}
+
+// TestDeadlineWatchSleepsUntilTheNextDeadline: the engine decides each
+// deadline at its moment exactly, by a timer to the next one, and does not
+// poll in between (the safety poll is an hour).
+func TestDeadlineWatchSleepsUntilTheNextDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := &memStore{}
+		t0 := time.Now()
+		store.deadlines = []time.Time{t0.Add(2 * time.Hour), t0.Add(10 * time.Minute)}
+		e, err := New(Config{SafetyPoll: time.Hour, RetentionInterval: -1}, Deps{Store: store,
+			Notifier: &memNotifier{c: make(chan struct{}, 1)}, Executor: okExecutor{}, Logger: quietLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(30 * time.Minute)
+		// A claim records a deadline sooner than the next one known: the
+		// watch wakes and sleeps until it instead.
+		store.mu.Lock()
+		store.deadlines = append(store.deadlines, t0.Add(45*time.Minute))
+		store.mu.Unlock()
+		e.deadlines.note(t0.Add(45 * time.Minute))
+		time.Sleep(3 * time.Hour)
+		if err := e.Stop(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		want := []time.Time{t0.Add(10 * time.Minute), t0.Add(45 * time.Minute), t0.Add(2 * time.Hour)}
+		if len(store.decidedAt) != len(want) {
+			t.Fatalf("decided at %v, want %v", store.decidedAt, want)
+		}
+		for i, at := range store.decidedAt {
+			if !at.Equal(want[i]) {
+				t.Errorf("deadline %d decided at +%v, want +%v", i, at.Sub(t0), want[i].Sub(t0))
+			}
+		}
+		// A look at start, at each deadline, at the wake-up, and the
+		// hourly safety polls: a handful, not a poll.
+		if store.decideCalls > 12 {
+			t.Errorf("%d decisions in 3h30m: the watch polls", store.decideCalls)
+		}
+	})
 }
