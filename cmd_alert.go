@@ -37,6 +37,9 @@ func cmdAlertList(ctx context.Context, sio stdio, args []string) error {
 	fmt.Fprintln(tw, "NAME\tCHANNEL\tSCOPE\tEVENTS")
 	for _, r := range rows {
 		scope := strings.Trim(strings.Join([]string{r.ScopeResourceGroup, r.ScopeCollection, r.ScopeJob}, "/"), "/")
+		if r.ScopeMonitor != "" {
+			scope = "monitor " + r.ScopeMonitor
+		}
 		if scope == "" {
 			scope = "(workspace)"
 		}
@@ -47,16 +50,17 @@ func cmdAlertList(ctx context.Context, sio stdio, args []string) error {
 
 // cmdAlertAdd creates an alert rule.
 func cmdAlertAdd(ctx context.Context, sio stdio, args []string) error {
-	var ws, channel, rg, coll, job, minInterval string
+	var ws, channel, rg, coll, job, monitor, minInterval string
 	var threshold int
 	var events stringList
 	cfg, rest, err := parseFlags("alert add", sio, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&ws, "workspace", models.DefaultWorkspaceID, "the workspace")
 		fs.StringVar(&channel, "channel", "", "the channel the events go to (required)")
-		fs.Var(&events, "event", "an event type (repeat for more): attemptFailed, occurrenceFaulted, recovered, missed, jobCompleted, jobFaulted, consecutiveFailures")
+		fs.Var(&events, "event", "an event type (repeat for more): attemptFailed, occurrenceFaulted, recovered, missed, jobCompleted, jobFaulted, consecutiveFailures, deadlineMissed, slowRun (jobs with a deadline)")
 		fs.StringVar(&rg, "resource-group", "", "scope: the resource group")
 		fs.StringVar(&coll, "collection", "", "scope: the collection (with --resource-group)")
 		fs.StringVar(&job, "job", "", "scope: the job (with --collection)")
+		fs.StringVar(&monitor, "monitor", "", "scope: the heartbeat monitor (alone; events monitorMissed, monitorRecovered, monitorFailed, slowRun)")
 		fs.IntVar(&threshold, "threshold", 0, "N of consecutiveFailures (2 or more)")
 		fs.StringVar(&minInterval, "min-interval", "", "at most one message per rule and job per this ISO 8601 duration (e.g. PT15M)")
 	})
@@ -64,10 +68,15 @@ func cmdAlertAdd(ctx context.Context, sio stdio, args []string) error {
 		return err
 	}
 	if len(rest) != 1 || channel == "" || len(events) == 0 {
-		return usagef("usage: sked alert add NAME --channel C --event E... [--resource-group RG [--collection JC [--job J]]] [--threshold N] [--min-interval PT15M] [--workspace WS]")
+		return usagef("usage: sked alert add NAME --channel C --event E... [--resource-group RG [--collection JC [--job J]] | --monitor M] [--threshold N] [--min-interval PT15M] [--workspace WS]")
 	}
-	doc := map[string]any{"channel": channel, "events": []string(events),
-		"scope": map[string]string{"resourceGroup": rg, "collection": coll, "job": job}}
+	scope := map[string]string{}
+	for k, v := range map[string]string{"resourceGroup": rg, "collection": coll, "job": job, "monitor": monitor} {
+		if v != "" {
+			scope[k] = v
+		}
+	}
+	doc := map[string]any{"channel": channel, "events": []string(events), "scope": scope}
 	if threshold != 0 {
 		doc["threshold"] = threshold
 	}

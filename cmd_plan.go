@@ -14,6 +14,7 @@ import (
 	"sked/models"
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/models/monitordef"
 	"sked/models/notifydef"
 	"sked/scheduler/catalog"
 	"sked/scheduler/recurrence"
@@ -38,6 +39,7 @@ const (
 // channels and may name jobs) and deleted last.
 const (
 	stageCalendars = iota
+	stageMonitors
 	stageChannels
 	stageCollections
 	stageJobs
@@ -45,6 +47,7 @@ const (
 	stageDeleteAlerts
 	stageDeleteJobs
 	stageDeleteChannels
+	stageDeleteMonitors
 	stageDeleteCalendars
 )
 
@@ -339,6 +342,8 @@ func objectPlan(ctx context.Context, c *client.Client, want *desired, ws string,
 		stage, delStage = stageChannels, stageDeleteChannels
 	case client.Alerts:
 		stage, delStage = stageAlerts, stageDeleteAlerts
+	case client.Monitors:
+		stage, delStage = stageMonitors, stageDeleteMonitors
 	}
 	var plan []change
 	named := map[string]bool{}
@@ -455,7 +460,7 @@ func normJob(def *jobdef.Job) string {
 	return indentJSON(def.MarshalProperties(jobdef.MarshalOptions{ResolveLocal: recurrence.WallInstant}))
 }
 
-// normObject is a calendar, channel or alert rule as compared and shown:
+// normObject is a calendar, monitor, channel or alert rule as compared and shown:
 // as the server stores it, keys sorted, indented, without the name and
 // times. For a channel, secrets are left out, and a Slack or Teams URL
 // the file leaves out (the server keeps it) is taken from cur, the
@@ -477,6 +482,12 @@ func normObject(kind client.Kind, doc, cur json.RawMessage) string {
 		canon = r.Marshal()
 	case client.Channels:
 		canon = normChannel(doc, cur)
+	case client.Monitors:
+		m, err := monitordef.Parse(doc)
+		if err != nil {
+			return string(doc)
+		}
+		canon = m.Marshal()
 	}
 	var v any
 	if json.Unmarshal(canon, &v) != nil {

@@ -15,6 +15,7 @@ import (
 	"sked/models"
 	"sked/models/caldef"
 	"sked/models/jobdef"
+	"sked/models/monitordef"
 	"sked/models/notifydef"
 	"sked/models/problem"
 	"sked/scheduler/catalog"
@@ -28,11 +29,13 @@ import (
 //
 //	{"workspaces": [{"id": "default",
 //	                 "calendars": [{"name": "holidays", …calendar JSON…}],
+//	                 "monitors":  [{"name": "backup", "schedule": {…}, "grace": "PT10M"}],
 //	                 "channels":  [{"name": "ops", "type": "webhook", "properties": {…}}],
 //	                 "alerts":    [{"name": "failures", "channel": "ops", "events": […]}]}]}
 //
 // Each object is the document the API's PUT of it takes, with its name
-// beside it, as GET …/{kind}/{name} answers it.
+// beside it, as GET …/{kind}/{name} answers it (a monitor's ping URL and
+// status in it are ignored: the server keeps the ping token).
 
 // desired is what the files declare.
 type desired struct {
@@ -270,7 +273,7 @@ func (d *desired) loadWorkspaces(file string, raw json.RawMessage, objects map[s
 	}
 	var list []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil {
-		bad("workspaces", "must be an array of workspaces ({\"id\", \"calendars\", \"channels\", \"alerts\"})")
+		bad("workspaces", "must be an array of workspaces ({\"id\", \"calendars\", \"monitors\", \"channels\", \"alerts\"})")
 		return problems
 	}
 	for i, w := range list {
@@ -282,9 +285,9 @@ func (d *desired) loadWorkspaces(file string, raw json.RawMessage, objects map[s
 		}
 		for _, key := range slices.Sorted(maps.Keys(w)) {
 			switch strings.ToLower(key) {
-			case "id", "displayname", "calendars", "channels", "alerts":
+			case "id", "displayname", "calendars", "monitors", "channels", "alerts":
 			default:
-				bad(path+"."+key, "is not a field of a workspace (id, calendars, channels, alerts)")
+				bad(path+"."+key, "is not a field of a workspace (id, calendars, monitors, channels, alerts)")
 			}
 		}
 		for _, kind := range client.Kinds {
@@ -339,6 +342,8 @@ func checkObject(kind client.Kind, doc json.RawMessage) error {
 		_, err = notifydef.ParseRule(doc)
 	case client.Channels:
 		_, err = notifydef.ParseChannel(doc, secretStub(doc))
+	case client.Monitors:
+		_, err = monitordef.Parse(doc)
 	}
 	return err
 }
@@ -369,6 +374,8 @@ func kindNoun(kind client.Kind) string {
 		return "calendar"
 	case client.Channels:
 		return "channel"
+	case client.Monitors:
+		return "monitor"
 	}
 	return "alert rule"
 }

@@ -30,14 +30,16 @@ const (
 	Calendars Kind = "calendars" // SPEC §13.6
 	Channels  Kind = "channels"  // SPEC §13.3
 	Alerts    Kind = "alerts"    // SPEC §13.3, alert rules
-	// Monitors are heartbeat monitors (SPEC §17.3); not in Kinds: apply
-	// and export do not carry them (a monitor's ping URL is its own).
+	// Monitors are heartbeat monitors (SPEC §17.3); apply carries their
+	// definitions, never their ping tokens (a monitor's ping URL is its
+	// own, kept by the server).
 	Monitors Kind = "monitors"
 )
 
 // Kinds are the workspace objects' kinds, in the order an apply creates
-// them (an alert rule names a channel).
-var Kinds = []Kind{Calendars, Channels, Alerts}
+// them (a monitor's schedule excludes calendars; an alert rule names a
+// channel).
+var Kinds = []Kind{Calendars, Monitors, Channels, Alerts}
 
 // path is the route of the kind's objects in workspace ws, or of the one
 // named name when name is not empty.

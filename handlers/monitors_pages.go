@@ -66,7 +66,9 @@ func (s *Server) monitorsPage(c echo.Context) error {
 }
 
 // monitorPage shows a monitor: state, ping URL (editors), next expected
-// times, the last 24 hours and the last pings.
+// times, the last 24 hours and the last pings; htmx gets #monitor-live
+// (with the header's badge out of band), which the page asks for every
+// 10 seconds.
 func (s *Server) monitorPage(c echo.Context) error {
 	ws, row, err := s.pageMonitor(c)
 	if err != nil {
@@ -95,7 +97,8 @@ func (s *Server) monitorPage(c echo.Context) error {
 		Status: web.MonitorStatusBadge(st.status), StatusText: web.MonitorStatusText(st.status),
 		Grace: jobdef.FormatISODuration(st.def.Grace), CanEdit: editor, PingURL: st.pingURL,
 		RotateURL: web.MonitorPath(ws, row.Name) + "/rotate", EditURL: web.MonitorPath(ws, row.Name) + "/edit",
-		DeleteURL: web.MonitorPath(ws, row.Name) + "/delete", ListURL: web.MonitorsPath(ws), CSRFToken: csrfToken(c)}
+		DeleteURL: web.MonitorPath(ws, row.Name) + "/delete", ListURL: web.MonitorsPath(ws), CSRFToken: csrfToken(c),
+		LiveURL: web.MonitorPath(ws, row.Name)}
 	if st.def.MaxDuration > 0 {
 		v.MaxDuration = jobdef.FormatISODuration(st.def.MaxDuration)
 	}
@@ -120,6 +123,10 @@ func (s *Server) monitorPage(c echo.Context) error {
 	}
 	v.Timeline = web.NewMonitorTimeline(now, loc, met, marks)
 	sort.Slice(v.Timeline.Marks, func(i, j int) bool { return v.Timeline.Marks[i].X < v.Timeline.Marks[j].X })
+	if isHTMX(c) {
+		// The page's refresh: only what pings and decisions change.
+		return render(c, http.StatusOK, web.MonitorLiveFragment(v, true))
+	}
 	return render(c, http.StatusOK, web.MonitorPage(page(c, row.Name), v))
 }
 

@@ -110,7 +110,7 @@ CREATE TABLE public.alert_rules (
     CONSTRAINT alert_rules_check CHECK (((threshold >= 2) = (events ? 'consecutiveFailures'::text))),
     CONSTRAINT alert_rules_check1 CHECK (((scope_job = ''::text) OR (scope_collection <> ''::text))),
     CONSTRAINT alert_rules_check2 CHECK (((scope_collection = ''::text) OR (scope_resource_group <> ''::text))),
-    CONSTRAINT alert_rules_events_check CHECK (((jsonb_typeof(events) = 'array'::text) AND (jsonb_array_length(events) >= 1) AND (events <@ '["attemptFailed", "consecutiveFailures", "jobCompleted", "jobFaulted", "missed", "monitorFailed", "monitorMissed", "monitorRecovered", "occurrenceFaulted", "recovered", "slowRun"]'::jsonb))),
+    CONSTRAINT alert_rules_events_check CHECK (((jsonb_typeof(events) = 'array'::text) AND (jsonb_array_length(events) >= 1) AND (events <@ '["attemptFailed", "consecutiveFailures", "deadlineMissed", "jobCompleted", "jobFaulted", "missed", "monitorFailed", "monitorMissed", "monitorRecovered", "occurrenceFaulted", "recovered", "slowRun"]'::jsonb))),
     CONSTRAINT alert_rules_min_interval_ms_check CHECK ((min_interval_ms >= 0)),
     CONSTRAINT alert_rules_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'::text)),
     CONSTRAINT alert_rules_scope_monitor_check CHECK (((scope_monitor = ''::text) OR (scope_resource_group = ''::text))),
@@ -441,6 +441,20 @@ ALTER TABLE public.job_collections ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
     CACHE 1
 );
 
+-- Name: job_deadlines; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_deadlines (
+    job_id bigint NOT NULL,
+    expected_time timestamp with time zone NOT NULL,
+    due_at timestamp with time zone NOT NULL,
+    deadline_at timestamp with time zone NOT NULL,
+    skipped boolean DEFAULT false NOT NULL,
+    decided_at timestamp with time zone,
+    met_at timestamp with time zone,
+    missed boolean DEFAULT false NOT NULL,
+    CONSTRAINT job_deadlines_check CHECK ((deadline_at > due_at))
+);
+
 -- Name: job_facets; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.job_facets (
@@ -567,6 +581,18 @@ CREATE TABLE public.job_results (
 )
 WITH (fillfactor='50');
 
+-- Name: job_slow_runs; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_slow_runs (
+    attempt_id bigint NOT NULL,
+    job_id bigint NOT NULL,
+    action text NOT NULL,
+    expected_time timestamp with time zone NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    raised_at timestamp with time zone NOT NULL,
+    CONSTRAINT job_slow_runs_action_check CHECK ((action = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text])))
+);
+
 -- Name: jobs_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 
 ALTER TABLE public.jobs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
@@ -653,6 +679,15 @@ ALTER TABLE public.monitor_pings ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
     CACHE 1
 );
 
+-- Name: monitor_throttles; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.monitor_throttles (
+    rule_id bigint NOT NULL,
+    monitor_id bigint NOT NULL,
+    window_until timestamp with time zone NOT NULL,
+    digest_id bigint
+);
+
 -- Name: monitors; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.monitors (
@@ -731,7 +766,7 @@ CREATE TABLE public.notifications (
     CONSTRAINT notifications_check CHECK (((status = 'sending'::text) = ((lease_owner IS NOT NULL) AND (lease_expires_at IS NOT NULL)))),
     CONSTRAINT notifications_check1 CHECK (((status = ANY (ARRAY['delivered'::text, 'failed'::text])) = (finished_at IS NOT NULL))),
     CONSTRAINT notifications_event_check CHECK ((jsonb_typeof(event) = 'object'::text)),
-    CONSTRAINT notifications_event_type_check CHECK ((event_type = ANY (ARRAY['attemptFailed'::text, 'consecutiveFailures'::text, 'jobCompleted'::text, 'jobFaulted'::text, 'missed'::text, 'monitorFailed'::text, 'monitorMissed'::text, 'monitorRecovered'::text, 'occurrenceFaulted'::text, 'recovered'::text, 'slowRun'::text, 'test'::text]))),
+    CONSTRAINT notifications_event_type_check CHECK ((event_type = ANY (ARRAY['attemptFailed'::text, 'consecutiveFailures'::text, 'deadlineMissed'::text, 'jobCompleted'::text, 'jobFaulted'::text, 'missed'::text, 'monitorFailed'::text, 'monitorMissed'::text, 'monitorRecovered'::text, 'occurrenceFaulted'::text, 'recovered'::text, 'slowRun'::text, 'test'::text]))),
     CONSTRAINT notifications_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'delivered'::text, 'failed'::text])))
 );
 
@@ -964,6 +999,11 @@ ALTER TABLE ONLY public.job_attempts
 ALTER TABLE ONLY public.job_collections
     ADD CONSTRAINT job_collections_pkey PRIMARY KEY (id);
 
+-- Name: job_deadlines job_deadlines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_deadlines
+    ADD CONSTRAINT job_deadlines_pkey PRIMARY KEY (job_id, expected_time);
+
 -- Name: job_facets job_facets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.job_facets
@@ -984,6 +1024,11 @@ ALTER TABLE ONLY public.job_history
 ALTER TABLE ONLY public.job_results
     ADD CONSTRAINT job_results_pkey PRIMARY KEY (job_id);
 
+-- Name: job_slow_runs job_slow_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_slow_runs
+    ADD CONSTRAINT job_slow_runs_pkey PRIMARY KEY (attempt_id);
+
 -- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.jobs
@@ -1003,6 +1048,11 @@ ALTER TABLE ONLY public.monitor_occurrences
 
 ALTER TABLE ONLY public.monitor_pings
     ADD CONSTRAINT monitor_pings_pkey PRIMARY KEY (id);
+
+-- Name: monitor_throttles monitor_throttles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_pkey PRIMARY KEY (rule_id, monitor_id);
 
 -- Name: monitors monitors_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
@@ -1181,6 +1231,14 @@ CREATE INDEX job_attempts_target_idx ON public.job_attempts USING btree (target_
 
 CREATE UNIQUE INDEX job_collections_group_name_key ON public.job_collections USING btree (resource_group_id, lower(name));
 
+-- Name: job_deadlines_decided_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_deadlines_decided_idx ON public.job_deadlines USING btree (decided_at) WHERE (decided_at IS NOT NULL);
+
+-- Name: job_deadlines_open_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_deadlines_open_idx ON public.job_deadlines USING btree (deadline_at) WHERE (decided_at IS NULL);
+
 -- Name: job_facets_calendar_excludes_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX job_facets_calendar_excludes_idx ON public.job_facets USING gin (calendar_excludes) WHERE (calendar_excludes IS NOT NULL);
@@ -1224,6 +1282,14 @@ CREATE INDEX job_results_last_failed_idx ON public.job_results USING btree (last
 -- Name: job_results_last_status_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX job_results_last_status_idx ON public.job_results USING btree (last_status, job_id);
+
+-- Name: job_slow_runs_job_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_slow_runs_job_idx ON public.job_slow_runs USING btree (job_id, raised_at DESC);
+
+-- Name: job_slow_runs_raised_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_slow_runs_raised_idx ON public.job_slow_runs USING btree (raised_at);
 
 -- Name: jobs_collection_due_idx; Type: INDEX; Schema: public; Owner: -
 
@@ -1272,6 +1338,18 @@ CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id)
 -- Name: monitor_pings_monitor_at_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX monitor_pings_monitor_at_idx ON public.monitor_pings USING btree (monitor_id, at);
+
+-- Name: monitor_throttles_digest_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_throttles_digest_idx ON public.monitor_throttles USING btree (digest_id) WHERE (digest_id IS NOT NULL);
+
+-- Name: monitor_throttles_monitor_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_throttles_monitor_idx ON public.monitor_throttles USING btree (monitor_id);
+
+-- Name: monitor_throttles_window_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX monitor_throttles_window_idx ON public.monitor_throttles USING btree (window_until);
 
 -- Name: monitors_created_by_idx; Type: INDEX; Schema: public; Owner: -
 
@@ -1477,6 +1555,11 @@ ALTER TABLE ONLY public.job_attempts
 ALTER TABLE ONLY public.job_collections
     ADD CONSTRAINT job_collections_resource_group_id_fkey FOREIGN KEY (resource_group_id) REFERENCES public.resource_groups(id) ON DELETE CASCADE;
 
+-- Name: job_deadlines job_deadlines_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_deadlines
+    ADD CONSTRAINT job_deadlines_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
 -- Name: job_facets job_facets_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.job_facets
@@ -1496,6 +1579,11 @@ ALTER TABLE ONLY public.job_history
 
 ALTER TABLE ONLY public.job_results
     ADD CONSTRAINT job_results_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
+-- Name: job_slow_runs job_slow_runs_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_slow_runs
+    ADD CONSTRAINT job_slow_runs_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
 
 -- Name: jobs jobs_job_collection_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 
@@ -1521,6 +1609,21 @@ ALTER TABLE ONLY public.monitor_occurrences
 
 ALTER TABLE ONLY public.monitor_pings
     ADD CONSTRAINT monitor_pings_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE CASCADE;
+
+-- Name: monitor_throttles monitor_throttles_digest_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_digest_id_fkey FOREIGN KEY (digest_id) REFERENCES public.notifications(id) ON DELETE SET NULL;
+
+-- Name: monitor_throttles monitor_throttles_monitor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_monitor_id_fkey FOREIGN KEY (monitor_id) REFERENCES public.monitors(id) ON DELETE CASCADE;
+
+-- Name: monitor_throttles monitor_throttles_rule_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.monitor_throttles
+    ADD CONSTRAINT monitor_throttles_rule_id_fkey FOREIGN KEY (rule_id) REFERENCES public.alert_rules(id) ON DELETE CASCADE;
 
 -- Name: monitors monitors_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

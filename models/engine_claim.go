@@ -60,6 +60,9 @@ type JobPlan struct {
 	// Description is the job's schedule in plain English, for the events
 	// of alert rules (jobInfo.description); "" leaves it to the sender.
 	Description string
+	// Deadlines are the occurrences started or skipped by this plan that
+	// the job's deadline watches (engine_deadlines.go); nil without one.
+	Deadlines []DeadlineWatch
 }
 
 // PlannedRun is an occurrence to start at once: its first MainAction
@@ -559,6 +562,9 @@ func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limit
 	}
 	started, err := applyBulk(tx, req, bulk, byID, evs)
 	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := watchDeadlines(tx, due, plans); err != nil {
 		return nil, 0, 0, err
 	}
 	nHeld := 0

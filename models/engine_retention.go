@@ -55,6 +55,9 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 			return st, translate("models: prune history", err)
 		}
 		st.History += n
+		if err := pruneDeadlines(db, now.Add(-r.HistoryMaxAge)); err != nil {
+			return st, translate("models: prune deadlines", err)
+		}
 	}
 	if r.HistoryMaxAge > 0 {
 		res := db.Exec(`DELETE FROM backfills WHERE state <> 'running' AND ended_at < ?`, now.Add(-r.HistoryMaxAge))
@@ -99,6 +102,9 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		st.Notifications = res.RowsAffected
 		if err := db.Exec(`DELETE FROM notification_throttles WHERE window_until < ?`, cut).Error; err != nil {
 			return st, translate("models: prune notification windows", err)
+		}
+		if err := db.Exec(`DELETE FROM monitor_throttles WHERE window_until < ?`, cut).Error; err != nil {
+			return st, translate("models: prune monitor windows", err)
 		}
 	}
 	return st, nil

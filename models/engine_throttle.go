@@ -13,7 +13,24 @@ import (
 // throttle stores the notification w of a rule m with a minInterval
 // (SPEC §13.3: one rule per job; events inside it are counted and sent as
 // one digest when it ends), in tx, under the lock of the rule's window for
-// the job (notification_throttles):
+// the job (notification_throttles): see throttleIn.
+func throttle(tx *gorm.DB, m *ruleMatch, w NotificationWrite) error {
+	return throttleIn(tx, jobWindows, m.RuleID, w.JobID, time.Duration(m.MinIntervalMs)*time.Millisecond, w)
+}
+
+// windowTable is where the minInterval windows of rules are kept for one
+// kind of subject: a table keyed by (rule_id, column).
+type windowTable struct{ table, column string }
+
+// The windows of jobs, and of heartbeat monitors (migration 0040).
+var (
+	jobWindows     = windowTable{"notification_throttles", "job_id"}
+	monitorWindows = windowTable{"monitor_throttles", "monitor_id"}
+)
+
+// throttleIn stores the notification w of rule ruleID about subject (a
+// job or a monitor, as wt says) with a minInterval of interval, in tx,
+// under the lock of the rule's window for the subject:
 //
 //   - outside a window (none yet, or it is over at the event's time): w
 //     is stored due at once and opens a window of minInterval;
@@ -21,26 +38,25 @@ import (
 //     digest counts one more and carries the latest event (its id stays);
 //   - inside a window without a waiting digest: w becomes the digest (count
 //     1), due when the window ends, and the next window follows it.
-func throttle(tx *gorm.DB, m *ruleMatch, w NotificationWrite) error {
-	interval := time.Duration(m.MinIntervalMs) * time.Millisecond
+func throttleIn(tx *gorm.DB, wt windowTable, ruleID, subject int64, interval time.Duration, w NotificationWrite) error {
 	at := w.NotBefore
-	if err := tx.Exec(`INSERT INTO notification_throttles (rule_id, job_id, window_until) VALUES (?, ?, 'epoch')
-		ON CONFLICT (rule_id, job_id) DO NOTHING`, m.RuleID, w.JobID).Error; err != nil {
-		return fmt.Errorf("throttle rule %d: %w", m.RuleID, err)
+	if err := tx.Exec(`INSERT INTO `+wt.table+` (rule_id, `+wt.column+`, window_until) VALUES (?, ?, 'epoch')
+		ON CONFLICT (rule_id, `+wt.column+`) DO NOTHING`, ruleID, subject).Error; err != nil {
+		return fmt.Errorf("throttle rule %d: %w", ruleID, err)
 	}
 	var win struct {
 		WindowUntil time.Time
 		DigestID    *int64
 	}
-	if err := tx.Raw(`SELECT window_until, digest_id FROM notification_throttles WHERE rule_id = ? AND job_id = ? FOR UPDATE`,
-		m.RuleID, w.JobID).Scan(&win).Error; err != nil {
-		return fmt.Errorf("throttle rule %d: %w", m.RuleID, err)
+	if err := tx.Raw(`SELECT window_until, digest_id FROM `+wt.table+` WHERE rule_id = ? AND `+wt.column+` = ? FOR UPDATE`,
+		ruleID, subject).Scan(&win).Error; err != nil {
+		return fmt.Errorf("throttle rule %d: %w", ruleID, err)
 	}
 	if !win.WindowUntil.After(at) {
 		if _, err := enqueueNotification(tx, w); err != nil {
 			return err
 		}
-		return setWindow(tx, m.RuleID, w.JobID, at.Add(interval), nil)
+		return setWindow(tx, wt, ruleID, subject, at.Add(interval), nil)
 	}
 	if win.DigestID != nil {
 		var counted []int64
@@ -66,7 +82,7 @@ func throttle(tx *gorm.DB, m *ruleMatch, w NotificationWrite) error {
 	if err != nil {
 		return err
 	}
-	return setWindow(tx, m.RuleID, w.JobID, win.WindowUntil.Add(interval), &id)
+	return setWindow(tx, wt, ruleID, subject, win.WindowUntil.Add(interval), &id)
 }
 
 // asDigest returns w as a digest of one event (count 1).
@@ -84,10 +100,10 @@ func asDigest(w NotificationWrite) (NotificationWrite, error) {
 	return w, nil
 }
 
-// setWindow sets a rule's window for a job and its waiting digest.
-func setWindow(tx *gorm.DB, ruleID, jobID int64, until time.Time, digestID *int64) error {
-	err := tx.Exec(`UPDATE notification_throttles SET window_until = ?, digest_id = ? WHERE rule_id = ? AND job_id = ?`,
-		until, digestID, ruleID, jobID).Error
+// setWindow sets a rule's window for a subject and its waiting digest.
+func setWindow(tx *gorm.DB, wt windowTable, ruleID, subject int64, until time.Time, digestID *int64) error {
+	err := tx.Exec(`UPDATE `+wt.table+` SET window_until = ?, digest_id = ? WHERE rule_id = ? AND `+wt.column+` = ?`,
+		until, digestID, ruleID, subject).Error
 	if err != nil {
 		return fmt.Errorf("throttle rule %d: %w", ruleID, err)
 	}

@@ -182,8 +182,9 @@ type monitorEvent struct {
 
 // enqueueMonitorEvents stores, in tx, one notification per event of
 // monitor monitorID and alert rule that sends it (the whole workspace's
-// rules, and those scoped to the monitor; minInterval does not apply to
-// monitor events), and tells the engines' senders.
+// rules, and those scoped to the monitor; a rule with minInterval holds
+// them back per monitor as it does per job: throttleIn), and tells the
+// engines' senders.
 func enqueueMonitorEvents(tx *gorm.DB, monitorID int64, evs []monitorEvent) (int, error) {
 	if len(evs) == 0 {
 		return 0, nil
@@ -197,10 +198,12 @@ func enqueueMonitorEvents(tx *gorm.DB, monitorID int64, evs []monitorEvent) (int
 		ChannelID   int64
 		ChannelName string
 		Events      json.RawMessage
+		// MinIntervalMs is the rule's minInterval (0: none).
+		MinIntervalMs int64
 	}
 	err := tx.Raw(`
 		SELECT m.name AS monitor, m.workspace_id, coalesce(m.definition->>'description', '') AS description,
-		       r.id AS rule_id, r.name AS rule_name, r.channel_id, c.name AS channel_name, r.events
+		       r.id AS rule_id, r.name AS rule_name, r.channel_id, c.name AS channel_name, r.events, r.min_interval_ms
 		FROM monitors m
 		JOIN alert_rules r ON r.workspace_id = m.workspace_id
 			AND ((r.scope_monitor = '' AND r.scope_resource_group = '') OR lower(r.scope_monitor) = lower(m.name))
@@ -211,6 +214,7 @@ func enqueueMonitorEvents(tx *gorm.DB, monitorID int64, evs []monitorEvent) (int
 		return 0, fmt.Errorf("alert rules of monitor %d: %w", monitorID, err)
 	}
 	var rows []NotificationWrite
+	n := 0
 	for _, ev := range evs {
 		for _, m := range matches {
 			var types []notifydef.EventType
@@ -240,15 +244,29 @@ func enqueueMonitorEvents(tx *gorm.DB, monitorID int64, evs []monitorEvent) (int
 			if err != nil {
 				return 0, fmt.Errorf("event %s: %w", ev.typ, err)
 			}
-			rows = append(rows, NotificationWrite{WorkspaceID: m.WorkspaceID, ChannelID: m.ChannelID, ChannelName: m.ChannelName,
+			w := NotificationWrite{WorkspaceID: m.WorkspaceID, ChannelID: m.ChannelID, ChannelName: m.ChannelName,
 				RuleID: m.RuleID, RuleName: m.RuleName, MonitorID: monitorID, EventID: id, EventType: string(ev.typ),
-				Event: doc, NotBefore: ev.at.UTC()})
+				Event: doc, NotBefore: ev.at.UTC()}
+			n++
+			if m.MinIntervalMs > 0 {
+				if err := throttleIn(tx, monitorWindows, m.RuleID, monitorID, time.Duration(m.MinIntervalMs)*time.Millisecond, w); err != nil {
+					return 0, err
+				}
+				continue
+			}
+			rows = append(rows, w)
 		}
 	}
 	if err := insertNotifications(tx, rows); err != nil {
 		return 0, err
 	}
-	return len(rows), nil
+	if n > 0 && len(rows) == 0 {
+		// Only digests: insertNotifications told no sender.
+		if err := tx.Exec(`SELECT pg_notify(?, ?)`, NotifyChannel, NotifySendPayload).Error; err != nil {
+			return 0, fmt.Errorf("notify senders: %w", err)
+		}
+	}
+	return n, nil
 }
 
 // ptrTime returns a pointer to t.

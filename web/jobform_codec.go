@@ -84,6 +84,7 @@ func ReadJobForm(f url.Values) JobForm {
 		// "Skip days in calendars" (recurrence.calendars).
 		ExcludeCalendars: f["exclude_calendars"],
 		OnExcluded:       f.Get("on_excluded"),
+		Deadline:         readDeadline(f),
 	}
 	for _, d := range weekdayNames {
 		if slices.Contains(f["week_days"], d) {
@@ -202,6 +203,9 @@ func (f JobForm) BuilderJSON() []byte {
 	}
 	if f.Concurrency != "" && f.Concurrency != "allow" {
 		job["concurrency"] = f.Concurrency
+	}
+	if d := f.Deadline.json(); d != nil {
+		job["deadline"] = d
 	}
 	if f.Frequency != "" {
 		rec := map[string]any{"frequency": f.Frequency}
@@ -396,6 +400,7 @@ func JobFormFrom(job *jobdef.Job) (jf JobForm, unsupported string) {
 	}
 	jf.State = string(job.State)
 	jf.Misfire, jf.Concurrency = string(job.MisfirePolicy), string(job.Concurrency)
+	jf.Deadline = deadlineOf(job)
 	loc := job.Location()
 	wall := func(d jobdef.DateTime) string {
 		if d.DateOnly {

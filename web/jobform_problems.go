@@ -59,6 +59,9 @@ var jobFormLabels = map[string]string{
 	"recurrence.calendars.exclude":           "Calendars",
 	"recurrence.calendars.include":           "Calendars",
 	"recurrence.calendars.onExcluded":        "A run on such a day",
+	"deadline":                               "Deadline",
+	"deadline.succeedWithin":                 "Must succeed within",
+	"deadline.maxDuration":                   "Alert if a run takes longer than",
 }
 
 // JobFormLabel returns the label of the job form's field for a job JSON
@@ -101,7 +104,8 @@ func JobFormSentence(path, message string) string {
 // preview updates: every field JobFormErrors may key but the job's name,
 // which only Save checks.
 var JobFormSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
-	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout", "window"}
+	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout", "window",
+	"succeed_within", "max_duration"}
 
 // formErrorSlot maps a job JSON path to the slot of the form that shows
 // its problem ("" for none: the problem is listed above the form).
@@ -158,6 +162,10 @@ func formErrorSlot(path string) string {
 		return "months"
 	case "jobName":
 		return "name"
+	case "deadline.succeedWithin":
+		return "succeed_within"
+	case "deadline.maxDuration":
+		return "max_duration"
 	}
 	return ""
 }

@@ -33,6 +33,8 @@ type JobForm struct {
 	// days in calendars").
 	ExcludeCalendars []string
 	OnExcluded       string
+	// Deadline is properties.deadline (jobform_deadline.go).
+	Deadline JobFormDeadline
 
 	// Errors are field errors; Problems the ones no field shows; Notice a
 	// message above the form (such as why the form cannot show a job).

@@ -37,7 +37,10 @@ type MonitorRow struct {
 type MonitorPageView struct {
 	Workspace, Name, Description string
 	Flash                        string
-	Status                       BadgeView
+	// LiveURL is where #monitor-live asks for itself again (the page's
+	// URL: htmx gets the fragment).
+	LiveURL string
+	Status  BadgeView
 	// StatusText says what the state means.
 	StatusText string
 	Schedule   string // the schedule's description

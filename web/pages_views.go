@@ -233,6 +233,9 @@ type JobPageView struct {
 	// Backfill is the backfill block (SPEC §16.3): the form for operators
 	// and up, and the job's backfills; nil on the history page.
 	Backfill *BackfillPanel
+	// Deadline is the deadline block (present_deadline.go); nil for a job
+	// without a deadline or deadline events, and on the history page.
+	Deadline *JobDeadlineView
 }
 
 // JobStatus is the #job-status fragment: state, counters, next

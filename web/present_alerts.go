@@ -20,6 +20,8 @@ var EventLabels = []Choice{
 	{"consecutiveFailures", "failures in a row"},
 	{"jobFaulted", "job faulted"},
 	{"jobCompleted", "job completed"},
+	{"deadlineMissed", "deadline missed"},
+	{"slowRun", "slow run"},
 }
 
 // DefaultAlertEvents are the events the add form starts with checked.

@@ -117,6 +117,9 @@ type Job struct {
 	MisfirePolicy MisfirePolicy
 	// Concurrency defaults to ConcurrencyAllow.
 	Concurrency Concurrency
+	// Deadline is properties.deadline (extension, SPEC §17.2), nil when
+	// absent or empty.
+	Deadline *Deadline
 
 	// Action is the validated action (with its error action); never nil
 	// in a Job returned by Parse.

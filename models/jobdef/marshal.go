@@ -48,6 +48,9 @@ func (j *Job) MarshalProperties(opts MarshalOptions) json.RawMessage {
 	if j.Concurrency != "" && j.Concurrency != ConcurrencyAllow {
 		w.str("concurrency", string(j.Concurrency))
 	}
+	if d := j.Deadline.marshal(); d != nil {
+		w.raw("deadline", d)
+	}
 	return w.done()
 }
 

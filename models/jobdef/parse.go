@@ -99,6 +99,7 @@ func ParseWith(data []byte, opts Options) (*Job, error) {
 	job.Concurrency = Concurrency(parseEnum(props, "concurrency", string(ConcurrencyAllow),
 		[]string{string(ConcurrencyAllow), string(ConcurrencyForbid)}, &ps))
 	parseAction(props, job, &ps)
+	parseDeadline(props, job, &ps) // deadline.go
 
 	if err := ps.err(); err != nil {
 		return nil, err

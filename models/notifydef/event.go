@@ -80,6 +80,7 @@ var eventWords = map[EventType]string{
 	MonitorRecovered:    "pinged again (up)",
 	MonitorFailed:       "reported a failure",
 	SlowRun:             "started but did not finish in time",
+	DeadlineMissed:      "did not succeed by its deadline",
 	Test:                "test event",
 }
 

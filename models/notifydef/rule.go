@@ -27,7 +27,13 @@ const (
 	MonitorMissed    EventType = "monitorMissed"    // an expected ping did not come within grace: the monitor is down
 	MonitorRecovered EventType = "monitorRecovered" // a success ping ended a down state
 	MonitorFailed    EventType = "monitorFailed"    // a fail ping
-	SlowRun          EventType = "slowRun"          // a start ping without a success within deadline.maxDuration
+	// SlowRun is a monitor's start ping without a success within its
+	// deadline.maxDuration, or a job's attempt still running
+	// deadline.maxDuration after it started (SPEC §17.2).
+	SlowRun EventType = "slowRun"
+	// DeadlineMissed is a job's occurrence that had not succeeded
+	// deadline.succeedWithin after its due time (SPEC §17.2).
+	DeadlineMissed EventType = "deadlineMissed"
 	// Test is the event of "send a test event"; no rule names it.
 	Test EventType = "test"
 )
@@ -35,7 +41,7 @@ const (
 // EventTypes are the event types a rule may name, in the order of SPEC
 // §13.3.
 var EventTypes = []EventType{AttemptFailed, OccurrenceFaulted, Recovered, Missed, JobCompleted, JobFaulted, ConsecutiveFailures,
-	MonitorMissed, MonitorRecovered, MonitorFailed, SlowRun}
+	MonitorMissed, MonitorRecovered, MonitorFailed, SlowRun, DeadlineMissed}
 
 // MonitorEvents are the event types a monitor raises; a rule scoped to a
 // monitor names only these.

@@ -109,7 +109,10 @@ func (c *Catalog) ExportAll(ctx context.Context, userID int64) (json.RawMessage,
 // ExportWorkspaces returns the collections of the workspaces
 // workspaceIDs (of resource group group only, when not empty), each with
 // its jobs, as an export bundle: {"jobCollections": [{…collection…,
-// "jobs": [job, …]}], "secretsOmitted": true, "note": ExportNote}.
+// "jobs": [job, …]}], "secretsOmitted": true, "note": ExportNote}; without
+// group, the workspaces' heartbeat monitors too ("workspaces": [{"id",
+// "monitors": […]}], export_monitors.go), which sked apply reads and
+// import ignores.
 func (c *Catalog) ExportWorkspaces(ctx context.Context, workspaceIDs []string, group string) (json.RawMessage, error) {
 	colls := []bundledCollection{}
 	for _, ws := range workspaceIDs {
@@ -130,11 +133,19 @@ func (c *Catalog) ExportWorkspaces(ctx context.Context, workspaceIDs []string, g
 			}
 		}
 	}
+	var objects []exportedWorkspace
+	if group == "" {
+		var err error
+		if objects, err = c.exportWorkspaceObjects(ctx, workspaceIDs); err != nil {
+			return nil, err
+		}
+	}
 	return marshalExport(struct {
 		JobCollections []bundledCollection `json:"jobCollections"`
+		Workspaces     []exportedWorkspace `json:"workspaces,omitempty"`
 		SecretsOmitted bool                `json:"secretsOmitted"`
 		Note           string              `json:"note"`
-	}{colls, true, ExportNote})
+	}{colls, objects, true, ExportNote})
 }
 
 // exportCollection renders a collection with all its jobs.

@@ -154,6 +154,11 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	e.metrics.lateness.Observe(max(0, a.StartedAt.Sub(a.DueAt)).Seconds())
 	e.metrics.observeTargetWait(a.TargetHost, a.LimitWaitMs)
 	cj, err := e.cache.get(a.JobID, a.Definition, a.Secrets, nil, jobCalendars{})
+	if err == nil {
+		if done := e.watchSlow(a, cj); done != nil {
+			defer done()
+		}
+	}
 	var res action.Result
 	var spec, main *jobdef.Action
 	switch {

@@ -207,6 +207,8 @@ type Engine struct {
 	poke      chan struct{}
 	// monitorPoke wakes watchMonitors (monitors.go).
 	monitorPoke chan struct{}
+	// deadlines is what watchDeadlines watches (deadlines.go).
+	deadlines *deadlineWatch
 	// wsCalendars gives the calendars of a workspace for monitors; nil
 	// when Deps.Calendars does not.
 	wsCalendars WorkspaceCalendarSource
@@ -309,6 +311,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.slotFreed = make(chan struct{}, 1)
 	e.poke = make(chan struct{}, 1)
 	e.monitorPoke = make(chan struct{}, 1)
+	e.deadlines = newDeadlineWatch()
 	e.wsCalendars, _ = deps.Calendars.(WorkspaceCalendarSource)
 	e.alarm.c = make(chan struct{}, 1)
 	e.beating = make(chan struct{})

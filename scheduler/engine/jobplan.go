@@ -83,6 +83,11 @@ func (e *Engine) plan(j *models.EngineJob, now time.Time) *models.JobPlan {
 		p.Run = &models.PlannedRun{ExpectedTime: *d.Run, DueAt: recurrence.SpreadOf(cj.job, j.ID).Due(*d.Run),
 			Lease: e.lease(cj, models.MainAction)}
 	}
+	var skipped *time.Time
+	if m := d.Missed; m != nil {
+		skipped = &m.Last
+	}
+	p.Deadlines = e.deadlinesOf(cj, j.ID, d.Run, d.Overlap, skipped)
 	return p
 }
 

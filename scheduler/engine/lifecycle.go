@@ -25,6 +25,7 @@ func (e *Engine) Start() error {
 	}
 	e.bg.Go(e.heartbeat)
 	e.bg.Go(e.watchMonitors)
+	e.bg.Go(e.watchDeadlines)
 	if e.cfg.RetentionInterval > 0 {
 		e.bg.Go(e.retention)
 	}

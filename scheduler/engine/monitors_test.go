@@ -261,3 +261,25 @@ func TestMonitorEventsOnceAcrossEngines(t *testing.T) {
 	}
 	wantSummary(t, "three engines", e.events(), "monitorMissed monitor m", "slowRun monitor m")
 }
+
+// TestMonitorEventsHeldBackByMinInterval: a rule with minInterval holds
+// back a monitor's events as it holds back a job's: the first at once,
+// the rest of the interval in one digest when it ends, per monitor.
+func TestMonitorEventsHeldBackByMinInterval(t *testing.T) {
+	e := newEnv(t, nil)
+	h := newHook(t, nil)
+	addWebhook(t, e.store, models.DefaultWorkspaceID, "hook", h.URL, h.secret)
+	addRule(t, e.store, models.DefaultWorkspaceID, "quiet", `{"channel":"hook","events":["monitorFailed"],"minInterval":"PT15M"}`)
+	me := &monitorEnv{env: e, hook: h}
+	a := me.putMonitor("a", `{"schedule":{"frequency":"day"},"grace":"PT1H"}`)
+	b := me.putMonitor("b", `{"schedule":{"frequency":"day"},"grace":"PT1H"}`)
+	start := e.clock.Now()
+	for range 3 {
+		me.ping(a, monitordef.PingFail, "disk full")
+		e.clock.Add(time.Minute)
+	}
+	me.ping(b, monitordef.PingFail, "other")
+	wantSummary(t, "inside the interval", me.events(), "monitorFailed monitor a", "monitorFailed monitor b")
+	e.clock.Set(start.Add(15 * time.Minute))
+	wantSummary(t, "when the interval ended", me.events(), "monitorFailed monitor a", "monitorFailed monitor a ×2", "monitorFailed monitor b")
+}

@@ -88,4 +88,12 @@ type Store interface {
 	DecideMonitor(ctx context.Context, d models.MonitorDecision) (models.MonitorDecided, error)
 	// RaiseSlowRun raises slowRun for a monitor's open start ping, once.
 	RaiseSlowRun(ctx context.Context, id int64, startedAt, now time.Time) (bool, error)
+	// NextDeadline returns the earliest deadline moment of a job's
+	// occurrence not yet decided; false when there is none.
+	NextDeadline(ctx context.Context) (time.Time, bool, error)
+	// DecideDeadlines decides the occurrences whose deadline moment is at
+	// or before now (met, or deadlineMissed, once across engines).
+	DecideDeadlines(ctx context.Context, now time.Time) (models.DeadlinesDecided, error)
+	// RaiseJobSlowRun raises slowRun for a running attempt, once.
+	RaiseJobSlowRun(ctx context.Context, a models.SlowAttempt) (bool, error)
 }

@@ -37,6 +37,11 @@ type memStore struct {
 	// notifyClaims counts its claims.
 	notifyAt     time.Time
 	notifyClaims int
+	// deadlines are the open deadline moments (deadlines_test.go);
+	// decidedAt the engine's now of each decision, decideCalls the calls.
+	deadlines   []time.Time
+	decidedAt   []time.Time
+	decideCalls int
 }
 
 // memAttempt is an attempt of memStore's one job.
@@ -201,6 +206,37 @@ func (s *memStore) DecideMonitor(context.Context, models.MonitorDecision) (model
 	return models.MonitorDecided{}, nil
 }
 func (s *memStore) RaiseSlowRun(context.Context, int64, time.Time, time.Time) (bool, error) {
+	return false, nil
+}
+func (s *memStore) NextDeadline(context.Context) (time.Time, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var next time.Time
+	for _, d := range s.deadlines {
+		if next.IsZero() || d.Before(next) {
+			next = d
+		}
+	}
+	return next, !next.IsZero(), nil
+}
+func (s *memStore) DecideDeadlines(_ context.Context, now time.Time) (models.DeadlinesDecided, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.decideCalls++
+	var open []time.Time
+	var out models.DeadlinesDecided
+	for _, d := range s.deadlines {
+		if d.After(now) {
+			open = append(open, d)
+			continue
+		}
+		s.decidedAt = append(s.decidedAt, now)
+		out.Missed++
+	}
+	s.deadlines = open
+	return out, nil
+}
+func (s *memStore) RaiseJobSlowRun(context.Context, models.SlowAttempt) (bool, error) {
 	return false, nil
 }
 

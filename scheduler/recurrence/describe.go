@@ -16,7 +16,8 @@ import (
 // (Europe/Berlin)". Elements the schedule leaves out are described with the
 // values they default to (from the anchor). The zone is named unless it is
 // UTC; count, endTime and the spread window are appended (", 10 times",
-// ", until …", ", spread over 5 minutes").
+// ", until …", ", spread over 5 minutes"), and last a deadline (", must
+// succeed within 2 hours").
 func (r *Rule) Description() string {
 	var b strings.Builder
 	if r.once {
@@ -48,6 +49,9 @@ func (r *Rule) Description() string {
 	}
 	if r.zone.loc != time.UTC {
 		b.WriteString(" (" + r.zone.loc.String() + ")")
+	}
+	if r.job != nil {
+		b.WriteString(deadlineWords(r.job.Deadline)) // deadline.go
 	}
 	return b.String()
 }

@@ -125,6 +125,7 @@ func jobFieldRules(m *jobModel) []fieldRule {
 	)
 	main, mainAuth := actionBlockNames("action_", m.ActionWeb, m.ActionStorageQueue, m.ActionServiceBusQueue, m.ActionServiceBusTopic)
 	errBlock, errAuth := actionBlockNames("error_action_", m.ErrorActionWeb, m.ErrorActionStorageQueue, m.ErrorActionServiceBusQueue, m.ErrorActionServiceBusTopic)
+	rules = append(rules, deadlineFieldRules()...)
 	rules = append(rules, actionRules("action", main, mainAuth)...)
 	rules = append(rules, actionRules("action.errorAction", errBlock, errAuth)...)
 	return rules

@@ -24,6 +24,7 @@ type armJobProps struct {
 	StateNote     string         `json:"stateNote,omitempty"`
 	MisfirePolicy string         `json:"misfirePolicy,omitempty"`
 	Concurrency   string         `json:"concurrency,omitempty"`
+	Deadline      *armDeadline   `json:"deadline,omitempty"`
 }
 
 type armAction struct {

@@ -21,6 +21,7 @@ func (m *jobModel) toAPI() armJob {
 	p.StateNote = m.StateNote.ValueString()
 	p.MisfirePolicy = m.MisfirePolicy.ValueString()
 	p.Concurrency = m.Concurrency.ValueString()
+	p.Deadline = deadlineToAPI(m.Deadline)
 	p.Action = actionToAPI(m.ActionWeb, m.ActionStorageQueue, m.ActionServiceBusQueue, m.ActionServiceBusTopic)
 	if p.Action != nil {
 		p.Action.ErrorAction = actionToAPI(m.ErrorActionWeb, m.ErrorActionStorageQueue, m.ErrorActionServiceBusQueue, m.ErrorActionServiceBusTopic)
@@ -121,6 +122,7 @@ func (m *jobModel) fromAPI(a armJob, id armID) {
 	}
 	m.MisfirePolicy = spelling(prior.MisfirePolicy, misfire)
 	m.Concurrency = spelling(prior.Concurrency, conc)
+	m.Deadline = deadlineFromAPI(p.Deadline, prior.Deadline)
 
 	m.ActionWeb, m.ActionStorageQueue, m.ActionServiceBusQueue, m.ActionServiceBusTopic = nil, nil, nil, nil
 	m.ErrorActionWeb, m.ErrorActionStorageQueue, m.ErrorActionServiceBusQueue, m.ErrorActionServiceBusTopic = nil, nil, nil, nil

@@ -27,6 +27,7 @@ type jobModel struct {
 	MisfirePolicy              types.String           `tfsdk:"misfire_policy"`
 	Concurrency                types.String           `tfsdk:"concurrency"`
 	Timeout                    types.String           `tfsdk:"timeout"`
+	Deadline                   []deadlineModel        `tfsdk:"deadline"`
 	Timeouts                   *timeoutsModel         `tfsdk:"timeouts"`
 }
 

@@ -188,6 +188,7 @@ func jobSchema() schema.Schema {
 			"error_action_storage_queue":     storageQueueBlock("The storage queue message to send when the action has failed for good."),
 			"error_action_service_bus_queue": serviceBusBlock("The Service Bus queue message to send when the action has failed for good", "queue_name", "The queue."),
 			"error_action_service_bus_topic": serviceBusBlock("The Service Bus topic message to send when the action has failed for good", "topic_path", "The topic."),
+			"deadline":                       deadlineBlock(),
 			"retry": schema.ListNestedBlock{
 				Description: "How a failed action is retried.",
 				Validators:  oneBlock(),

@@ -70,6 +70,11 @@ const jobV1 = `
   misfire_policy = "runOnce"
   concurrency    = "forbid"
   timeout        = "PT30S"
+
+  deadline {
+    succeed_within = "PT120M"
+    max_duration   = "PT20S"
+  }
 `
 
 const jobV2 = `
@@ -141,6 +146,8 @@ func TestJobLifecycle(t *testing.T) {
 					resource.TestCheckResourceAttr("sked_job.j", "recurrence.0.window", "PT5M"),
 					resource.TestCheckTypeSetElemAttr("sked_job.j", "recurrence.0.week_days.*", "Sunday"),
 					resource.TestCheckResourceAttr("sked_job.j", "retry.0.type", "fixed"),
+					resource.TestCheckResourceAttr("sked_job.j", "deadline.0.succeed_within", "PT120M"),
+					resource.TestCheckResourceAttr("sked_job.j", "deadline.0.max_duration", "PT20S"),
 					checkAPI(t, "sked_job.j", true, func(j armJob) error {
 						p := j.Properties
 						a := p.Action
@@ -163,6 +170,9 @@ func TestJobLifecycle(t *testing.T) {
 						if p.MisfirePolicy != "runOnce" || p.Concurrency != "forbid" || a.Timeout != "PT30S" || p.State != "enabled" {
 							return fmt.Errorf("properties: %+v", p)
 						}
+						if p.Deadline == nil || *p.Deadline != (armDeadline{SucceedWithin: "PT2H", MaxDuration: "PT20S"}) {
+							return fmt.Errorf("deadline: %+v", p.Deadline)
+						}
 						return nil
 					}),
 				),
@@ -179,6 +189,7 @@ func TestJobLifecycle(t *testing.T) {
 					resource.TestCheckResourceAttr("sked_job.j", "misfire_policy", "skip"),
 					resource.TestCheckResourceAttr("sked_job.j", "concurrency", "allow"),
 					resource.TestCheckNoResourceAttr("sked_job.j", "timeout"),
+					resource.TestCheckResourceAttr("sked_job.j", "deadline.#", "0"),
 					resource.TestCheckResourceAttr("sked_job.j", "error_action_storage_queue.#", "0"),
 					resource.TestCheckResourceAttr("sked_job.j", "recurrence.0.monthly_occurrences.#", "2"),
 					checkAPI(t, "sked_job.j", true, func(j armJob) error {
@@ -199,7 +210,7 @@ func TestJobLifecycle(t *testing.T) {
 						if r.Frequency != "month" || len(r.Schedule.MonthlyOccurrences) != 2 || r.TimeZone != "" || r.EndTime == "" {
 							return fmt.Errorf("recurrence: %+v", r)
 						}
-						if p.State != "disabled" || p.StateNote != "waiting for the vendor" || p.MisfirePolicy != "" || a.Timeout != "" {
+						if p.State != "disabled" || p.StateNote != "waiting for the vendor" || p.MisfirePolicy != "" || a.Timeout != "" || p.Deadline != nil {
 							return fmt.Errorf("properties: %+v", p)
 						}
 						return nil
