@@ -45,3 +45,12 @@ ALTER TABLE job_history
 -- history once (writes of the history wait for it: about a second per
 -- million entries).
 CREATE INDEX job_history_running_idx ON job_history (lease_expires_at) WHERE status = 'Running';
+
+-- The end of a record updates its row (status is indexed: not a HOT
+-- update), while the claims insert the next ones. With full pages the new
+-- version goes to another page, at the table's end where the claims
+-- insert: claims and finishes then wait for each other (measured at
+-- 2,000 executions/s: the engine fell behind, half the statements' time
+-- waiting). With half of each page left free, the end's version stays on
+-- its row's page. It applies to pages written from now on.
+ALTER TABLE job_history SET (fillfactor = 50);

@@ -519,7 +519,8 @@ CREATE TABLE public.job_history (
     CONSTRAINT job_history_repeat_count_check CHECK ((repeat_count >= 0)),
     CONSTRAINT job_history_rerun_by_check CHECK ((length(rerun_by) <= 255)),
     CONSTRAINT job_history_retry_count_check CHECK ((retry_count >= 0))
-);
+)
+WITH (fillfactor='50');
 
 -- Name: job_history_details; Type: TABLE; Schema: public; Owner: -
 

@@ -586,26 +586,27 @@ func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limit
 // database's clock (the start of the claim's transaction).
 func (s *Store) expiredLeases(tx *gorm.DB) ([]ClaimedAttempt, error) {
 	var expired []ClaimedAttempt
+	// Both kinds of running attempt in one statement: job_attempts rows
+	// and records (running history rows, migration 0041).
 	if err := tx.Raw(`
-		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-		       a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
-		FROM job_attempts a JOIN jobs j ON j.id = a.job_id
-		WHERE a.status = 'running' AND a.lease_expires_at < now()
-		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, claimBatch).Scan(&expired).Error; err != nil {
+		WITH a AS (
+			SELECT a.id, 0::bigint AS history_id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt,
+			       a.occurrence, a.due_at, a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
+			FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+			WHERE a.status = 'running' AND a.lease_expires_at < now()
+			ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED
+		), h AS (
+			SELECT h.attempt_id AS id, h.id AS history_id, h.job_id, j.definition, j.secrets,
+			       h.expected_execution_time AS expected_time, h.action_name AS action, h.retry_count + 1 AS attempt,
+			       h.repeat_count AS occurrence, h.due_at, h.start_time AS started_at, h.lease_expires_at,
+			       1 AS attempt_base, NULL::bigint AS rerun_of
+			FROM job_history h JOIN jobs j ON j.id = h.job_id
+			WHERE h.status = 'Running' AND h.lease_expires_at < now()
+			ORDER BY h.lease_expires_at LIMIT ? FOR UPDATE OF h SKIP LOCKED
+		)
+		SELECT * FROM a UNION ALL SELECT * FROM h`, claimBatch, claimBatch).Scan(&expired).Error; err != nil {
 		return nil, fmt.Errorf("select expired leases: %w", err)
 	}
-	// The records running (migration 0041) whose lease expired.
-	var records []ClaimedAttempt
-	if err := tx.Raw(`
-		SELECT h.attempt_id AS id, h.id AS history_id, h.job_id, j.definition, j.secrets,
-		       h.expected_execution_time AS expected_time, h.action_name AS action, h.retry_count + 1 AS attempt,
-		       h.repeat_count AS occurrence, h.due_at, h.start_time AS started_at, h.lease_expires_at, 1 AS attempt_base
-		FROM job_history h JOIN jobs j ON j.id = h.job_id
-		WHERE h.status = 'Running' AND h.lease_expires_at < now()
-		ORDER BY h.lease_expires_at LIMIT ? FOR UPDATE OF h SKIP LOCKED`, claimBatch).Scan(&records).Error; err != nil {
-		return nil, fmt.Errorf("select expired leases: %w", err)
-	}
-	expired = append(expired, records...)
 	for i := range expired {
 		expired[i].Expired = true
 		expired[i].Secrets = s.openSecrets(expired[i].JobID, expired[i].SealedSecrets)
