@@ -525,13 +525,16 @@ CREATE TABLE public.job_history (
     changes jsonb,
     backfill_id bigint,
     limit_wait_ms bigint,
+    lease_owner text,
+    lease_expires_at timestamp with time zone,
+    due_at timestamp with time zone,
     CONSTRAINT job_history_action_name_check CHECK ((action_name = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text]))),
     CONSTRAINT job_history_check CHECK (((end_time IS NULL) OR (end_time >= start_time))),
     CONSTRAINT job_history_repeat_count_check CHECK ((repeat_count >= 0)),
     CONSTRAINT job_history_rerun_by_check CHECK ((length(rerun_by) <= 255)),
-    CONSTRAINT job_history_retry_count_check CHECK ((retry_count >= 0)),
-    CONSTRAINT job_history_status_check CHECK ((status = ANY (ARRAY['Completed'::text, 'Failed'::text, 'Postponed'::text])))
-);
+    CONSTRAINT job_history_retry_count_check CHECK ((retry_count >= 0))
+)
+WITH (fillfactor='50');
 
 -- Name: job_history_details; Type: TABLE; Schema: public; Owner: -
 
@@ -1019,6 +1022,11 @@ ALTER TABLE ONLY public.job_history_details
 ALTER TABLE ONLY public.job_history
     ADD CONSTRAINT job_history_pkey PRIMARY KEY (id);
 
+-- Name: job_history job_history_status_check; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE public.job_history
+    ADD CONSTRAINT job_history_status_check CHECK ((status = ANY (ARRAY['Completed'::text, 'Failed'::text, 'Postponed'::text, 'Running'::text]))) NOT VALID;
+
 -- Name: job_results job_results_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.job_results
@@ -1266,6 +1274,10 @@ CREATE INDEX job_history_job_status_start_idx ON public.job_history USING btree 
 -- Name: job_history_occurrence_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX job_history_occurrence_idx ON public.job_history USING btree (job_id, expected_execution_time);
+
+-- Name: job_history_running_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_running_idx ON public.job_history USING btree (lease_expires_at) WHERE (status = 'Running'::text);
 
 -- Name: job_history_start_brin; Type: INDEX; Schema: public; Owner: -
 

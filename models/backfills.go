@@ -112,11 +112,13 @@ func occurrenceStatuses(tx *gorm.DB, jobID int64, times []time.Time) ([]occurren
 			        AND h.action_name = 'MainAction' AND h.status = 'Completed') AS succeeded,
 			EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = ? AND h.expected_execution_time = t.at
 			        AND h.action_name = 'MainAction' AND h.status = 'Failed') AS failed,
-			EXISTS (SELECT 1 FROM job_attempts a WHERE a.job_id = ? AND a.expected_time = t.at) AS open,
+			EXISTS (SELECT 1 FROM job_attempts a WHERE a.job_id = ? AND a.expected_time = t.at)
+			OR EXISTS (SELECT 1 FROM job_history h WHERE h.job_id = ? AND h.expected_execution_time = t.at
+			           AND h.status = 'Running') AS open,
 			(SELECT r.backfill_id FROM backfill_runs r WHERE r.job_id = ? AND r.expected_time = t.at
 			 AND r.state IN ('queued', 'started')) AS queued_by
 		FROM unnest(?::timestamptz[]) WITH ORDINALITY AS t(at, i) ORDER BY t.i`,
-		jobID, jobID, jobID, jobID, timeArray(times)).Scan(&out).Error
+		jobID, jobID, jobID, jobID, jobID, timeArray(times)).Scan(&out).Error
 	if err != nil {
 		return nil, fmt.Errorf("occurrence statuses: %w", err)
 	}

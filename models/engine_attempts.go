@@ -28,6 +28,25 @@ func (s *Store) ReleaseAttempts(ctx context.Context, owner string, ids []int64, 
 			return res.Error
 		}
 		n = res.RowsAffected
+		// A record (a running history row) is not an entry yet: it
+		// becomes a pending attempt with the same id and number.
+		var moved int64
+		err := tx.Raw(`WITH d AS (
+				DELETE FROM job_history WHERE status = 'Running' AND lease_owner = ? AND attempt_id IN ?
+				RETURNING attempt_id, job_id, expected_execution_time, action_name, retry_count, repeat_count
+			), i AS (
+				INSERT INTO job_attempts (id, job_id, expected_time, action, attempt, occurrence, status, due_at)
+				OVERRIDING SYSTEM VALUE
+				SELECT attempt_id, job_id, expected_execution_time, action_name, retry_count + 1, repeat_count, 'pending', ?
+				FROM d
+				ON CONFLICT DO NOTHING
+				RETURNING 1
+			)
+			SELECT count(*) FROM i`, owner, ids, now).Scan(&moved).Error
+		if err != nil {
+			return err
+		}
+		n += moved
 		return tx.Exec(`SELECT pg_notify(?, '')`, NotifyChannel).Error
 	})
 	if err != nil {
@@ -36,8 +55,9 @@ func (s *Store) ReleaseAttempts(ctx context.Context, owner string, ids []int64, 
 	return n, nil
 }
 
-// Attempt is one row of job_attempts: an open attempt (pending or
-// running). A finished attempt is its history entry (AttemptID).
+// Attempt is an open attempt (pending or running): a row of job_attempts,
+// or a record running (a job_history row with status Running, ID its
+// attempt_id). A finished attempt is its history entry (AttemptID).
 type Attempt struct {
 	ID             int64
 	JobID          int64
@@ -52,13 +72,18 @@ type Attempt struct {
 	StartedAt      *time.Time
 }
 
-// Attempts returns the open attempts of job id in the order they were
-// made.
+// Attempts returns the open attempts of job id (records running
+// included) in the order they were made.
 func (s *Store) Attempts(ctx context.Context, jobID int64) ([]Attempt, error) {
 	var out []Attempt
 	err := s.db.WithContext(ctx).Raw(`SELECT id, job_id, expected_time, action, attempt, occurrence, status, due_at,
 		lease_owner, lease_expires_at, started_at
-		FROM job_attempts WHERE job_id = ? ORDER BY id`, jobID).Scan(&out).Error
+		FROM job_attempts WHERE job_id = ?
+		UNION ALL
+		SELECT attempt_id, job_id, expected_execution_time, action_name, retry_count + 1, repeat_count, 'running', due_at,
+		       lease_owner, lease_expires_at, start_time
+		FROM job_history WHERE job_id = ? AND status = 'Running'
+		ORDER BY id`, jobID, jobID).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: attempts", err)
 	}

@@ -130,6 +130,12 @@ type ClaimRequest struct {
 	// commits its results with its claims, and the claim sees them). Nil:
 	// none. ClaimDue ignores them.
 	Outcomes []AttemptOutcome
+	// AttemptRows starts the occurrences of the schedule as job_attempts
+	// rows, as releases before RecordsMigration do, instead of as running
+	// history rows (records): the engine sets it while an instance of such
+	// a release is alive (HeartbeatResult.OlderLive), whose reads of the
+	// history know no running row. False (the zero value): records.
+	AttemptRows bool
 }
 
 // ClaimResult is what Claim returns.
@@ -152,7 +158,12 @@ type ClaimResult struct {
 // (leased to the claimer), or, with Expired, one whose lease ran out and
 // that must be finished as interrupted.
 type ClaimedAttempt struct {
+	// ID is the attempt's id (x-ms-scheduler-execution-tag; the history
+	// entry's attempt_id). HistoryID is, for an attempt that is its
+	// history row from its start (a record: migration 0041), that row's
+	// id; 0 for a job_attempts row.
 	ID         int64
+	HistoryID  int64
 	JobID      int64
 	Definition json.RawMessage
 	// SealedSecrets are the job's sealed secrets; Secrets them opened.
@@ -581,12 +592,25 @@ func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limit
 // database's clock (the start of the claim's transaction).
 func (s *Store) expiredLeases(tx *gorm.DB) ([]ClaimedAttempt, error) {
 	var expired []ClaimedAttempt
+	// Both kinds of running attempt in one statement: job_attempts rows
+	// and records (running history rows, migration 0041).
 	if err := tx.Raw(`
-		SELECT a.id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt, a.occurrence, a.due_at,
-		       a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
-		FROM job_attempts a JOIN jobs j ON j.id = a.job_id
-		WHERE a.status = 'running' AND a.lease_expires_at < now()
-		ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, claimBatch).Scan(&expired).Error; err != nil {
+		WITH a AS (
+			SELECT a.id, 0::bigint AS history_id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt,
+			       a.occurrence, a.due_at, a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
+			FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+			WHERE a.status = 'running' AND a.lease_expires_at < now()
+			ORDER BY a.lease_expires_at LIMIT ? FOR UPDATE OF a SKIP LOCKED
+		), h AS (
+			SELECT h.attempt_id AS id, h.id AS history_id, h.job_id, j.definition, j.secrets,
+			       h.expected_execution_time AS expected_time, h.action_name AS action, h.retry_count + 1 AS attempt,
+			       h.repeat_count AS occurrence, h.due_at, h.start_time AS started_at, h.lease_expires_at,
+			       1 AS attempt_base, NULL::bigint AS rerun_of
+			FROM job_history h JOIN jobs j ON j.id = h.job_id
+			WHERE h.status = 'Running' AND h.lease_expires_at < now()
+			ORDER BY h.lease_expires_at LIMIT ? FOR UPDATE OF h SKIP LOCKED
+		)
+		SELECT * FROM a UNION ALL SELECT * FROM h`, claimBatch, claimBatch).Scan(&expired).Error; err != nil {
 		return nil, fmt.Errorf("select expired leases: %w", err)
 	}
 	for i := range expired {
@@ -601,7 +625,8 @@ const engineJobSelect = `
 	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
 	       j.scheduled_count, j.occurrence_count, j.last_expected_at,
 	       ` + lastOccurrenceFaultedOf + ` AS last_occurrence_faulted, ` + signingAtColumn + `,
-	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running')) AS open_attempts
+	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running'))
+	       + (SELECT count(*) FROM job_history o WHERE o.job_id = j.id AND o.status = 'Running') AS open_attempts
 	FROM jobs j`
 
 // signingAtColumn reads, in the claim's queries of jobs j, the updated_at

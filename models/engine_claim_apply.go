@@ -59,18 +59,28 @@ func applyPlan(tx *gorm.DB, req ClaimRequest, j *EngineJob, plan *JobPlan, hold 
 		}
 		var ids []struct {
 			ID             int64
+			HistoryID      int64
 			LeaseExpiresAt time.Time
 		}
-		err := tx.Raw(`INSERT INTO job_attempts
-			(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
-			VALUES (?, ?, 'MainAction', 1, ?, 'running', ?, ?, `+leaseEndSQL("?::bigint")+`, ?)
-			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING RETURNING id, lease_expires_at`,
-			a.JobID, a.ExpectedTime, a.Occurrence, a.DueAt, req.Owner, plan.Run.Lease.Microseconds(), a.StartedAt).Scan(&ids).Error
+		var err error
+		if req.AttemptRows {
+			err = tx.Raw(`INSERT INTO job_attempts
+				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at)
+				VALUES (?, ?, 'MainAction', 1, ?, 'running', ?, ?, `+leaseEndSQL("?::bigint")+`, ?)
+				ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING RETURNING id, lease_expires_at`,
+				a.JobID, a.ExpectedTime, a.Occurrence, a.DueAt, req.Owner, plan.Run.Lease.Microseconds(), a.StartedAt).Scan(&ids).Error
+		} else {
+			err = tx.Raw(`WITH p AS (SELECT ?::bigint AS id, ?::timestamptz AS run_at, ?::bigint AS occ, ?::timestamptz AS due_at,
+					?::bigint AS lease_us, ?::text AS owner, ?::timestamptz AS started)
+				`+insertRecordsSQL("p")+`
+				RETURNING attempt_id AS id, id AS history_id, lease_expires_at`,
+				a.JobID, a.ExpectedTime, occurrences, a.DueAt, plan.Run.Lease.Microseconds(), req.Owner, a.StartedAt).Scan(&ids).Error
+		}
 		if err != nil {
 			return nil, fmt.Errorf("start occurrence of job %d: %w", j.ID, err)
 		}
 		if len(ids) == 1 {
-			a.ID, a.LeaseExpiresAt = ids[0].ID, ids[0].LeaseExpiresAt
+			a.ID, a.HistoryID, a.LeaseExpiresAt = ids[0].ID, ids[0].HistoryID, ids[0].LeaseExpiresAt
 			started = &a
 			occurrences++
 		}
@@ -161,8 +171,13 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	var rows []struct {
 		JobID          int64
 		AttemptID      *int64
+		HistoryID      int64
 		LeaseExpiresAt *time.Time
 	}
+	// The occurrences held for a target limit (thost) are pending
+	// job_attempts rows; the others are started as records (running
+	// history rows, rec), or as running job_attempts rows with
+	// req.AttemptRows.
 	err = tx.Raw(`
 		WITH p AS (
 			SELECT * FROM json_to_recordset(?::json)
@@ -177,17 +192,25 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 			       CASE WHEN thost IS NULL THEN `+leaseEndSQL("lease_us")+` END,
 			       CASE WHEN thost IS NULL THEN ?::timestamptz END,
 			       tws, thost, CASE WHEN thost IS NOT NULL THEN ?::timestamptz END FROM p
+			WHERE thost IS NOT NULL OR ?::boolean
 			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
-			RETURNING id, job_id, lease_expires_at
+			RETURNING id, 0::bigint AS history_id, job_id, lease_expires_at
+		), pr AS (
+			SELECT p.*, ?::text AS owner, ?::timestamptz AS started FROM p WHERE p.thost IS NULL AND NOT ?::boolean
+		), rec AS (
+			`+insertRecordsSQL("pr")+`
+			RETURNING attempt_id AS id, id AS history_id, job_id, lease_expires_at
+		), s AS (
+			SELECT * FROM ins UNION ALL SELECT * FROM rec
 		)
 		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
-			occurrence_count = p.occ + (CASE WHEN ins.id IS NULL THEN 0 ELSE 1 END),
-			last_run_at = CASE WHEN ins.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END,
-			last_expected_at = CASE WHEN ins.id IS NULL THEN j.last_expected_at ELSE p.run_at END
-		FROM p LEFT JOIN ins ON ins.job_id = p.id
+			occurrence_count = p.occ + (CASE WHEN s.id IS NULL THEN 0 ELSE 1 END),
+			last_run_at = CASE WHEN s.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END,
+			last_expected_at = CASE WHEN s.id IS NULL THEN j.last_expected_at ELSE p.run_at END
+		FROM p LEFT JOIN s ON s.job_id = p.id
 		WHERE j.id = p.id
-		RETURNING j.id AS job_id, ins.id AS attempt_id, ins.lease_expires_at`,
-		string(data), req.Owner, req.Now, req.Now, req.Now).Scan(&rows).Error
+		RETURNING j.id AS job_id, s.id AS attempt_id, coalesce(s.history_id, 0) AS history_id, s.lease_expires_at`,
+		string(data), req.Owner, req.Now, req.Now, req.AttemptRows, req.Owner, req.Now, req.AttemptRows, req.Now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
@@ -210,7 +233,7 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 		if r.LeaseExpiresAt == nil {
 			continue // held for a target limit
 		}
-		out = append(out, ClaimedAttempt{ID: *r.AttemptID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
+		out = append(out, ClaimedAttempt{ID: *r.AttemptID, HistoryID: r.HistoryID, JobID: r.JobID, JobCollectionID: j.JobCollectionID,
 			SigningAt: j.SigningAt, Definition: j.Definition, Secrets: j.Secrets,
 			ExpectedTime: p.RunAt, Action: MainAction, Attempt: 1, Occurrence: p.Occ + 1, DueAt: p.DueAt,
 			StartedAt: req.Now, LeaseExpiresAt: *r.LeaseExpiresAt})
@@ -247,4 +270,25 @@ func scheduleBulk(tx *gorm.DB, plans []scheduledPlan) error {
 		return fmt.Errorf("schedule %d jobs: %w", len(plans), err)
 	}
 	return nil
+}
+
+// insertRecordsSQL is the INSERT that starts the occurrences of the rows
+// of from (columns id: the job, run_at, occ: the job's occurrence count
+// before, due_at, lease_us, owner, started) as records: running history
+// rows (migration 0041), leased to owner from started. An occurrence with
+// an open job_attempts row (the unique key's) is not started; one that
+// already ran was left out by the claim (jobs.last_expected_at, read under
+// the job's row lock). Its WHERE may be extended with AND on p; the
+// statement ends with its RETURNING. The attempt's id comes from
+// job_attempts' own sequence, so that an attempt id names one attempt
+// whatever its kind.
+func insertRecordsSQL(from string) string {
+	return `INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status, retry_count,
+				repeat_count, lateness_ms, attempt_id, lease_owner, lease_expires_at, due_at)
+			SELECT p.id, p.started, p.run_at, 'MainAction', 'Running', 0, p.occ + 1,
+			       greatest(0, (extract(epoch FROM p.started - p.due_at) * 1000)::bigint),
+			       nextval('job_attempts_id_seq'::regclass), p.owner, ` + leaseEndSQL("p.lease_us") + `, p.due_at
+			FROM ` + from + ` p
+			WHERE NOT EXISTS (SELECT 1 FROM job_attempts x WHERE x.job_id = p.id AND x.expected_time = p.run_at
+			                  AND x.action = 'MainAction' AND x.attempt = 1)`
 }

@@ -55,7 +55,7 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 	outcomes := make([]models.AttemptOutcome, 2)
 	for i, a := range first.Attempts {
 		ok := a.JobID == ids[0]
-		outcomes[i] = models.AttemptOutcome{AttemptID: a.ID, Owner: "inst", Now: t0.Add(time.Second), Succeeded: ok,
+		outcomes[i] = models.AttemptOutcome{AttemptID: a.ID, HistoryID: a.HistoryID, Owner: "inst", Now: t0.Add(time.Second), Succeeded: ok,
 			Message: "done", Faulted: !ok, OccurrenceFaulted: !ok}
 	}
 	t1 := t0.Add(time.Minute)
@@ -70,8 +70,8 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 		t.Fatal("a claim whose context ended while it planned succeeded")
 	}
 	var running, entries int
-	db.QueryRow(`SELECT count(*) FROM job_attempts WHERE status = 'running'`).Scan(&running)
-	db.QueryRow(`SELECT count(*) FROM job_history`).Scan(&entries)
+	db.QueryRow(`SELECT count(*) FROM job_history WHERE status = 'Running'`).Scan(&running)
+	db.QueryRow(`SELECT count(*) FROM job_history WHERE status <> 'Running'`).Scan(&entries)
 	if running != 2 || entries != 0 {
 		t.Fatalf("after the failed claim: %d attempts running, %d history entries; want 2 and 0", running, entries)
 	}
@@ -81,7 +81,7 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 		Plan: func(*models.EngineJob) *models.JobPlan { t.Error("nothing is due at t0 any more"); return nil }}); err != nil {
 		t.Fatal(err)
 	}
-	db.QueryRow(`SELECT count(*) FROM job_history`).Scan(&entries)
+	db.QueryRow(`SELECT count(*) FROM job_history WHERE status <> 'Running'`).Scan(&entries)
 	if entries != 0 {
 		t.Fatalf("ClaimDue recorded %d history entries, want none", entries)
 	}
@@ -120,7 +120,7 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 			t.Errorf("job %d counters: %d executions, %d failures, %d faulted; want 1, %d, %d", id, exec, failed, faulted, wantFailed, wantFailed)
 		}
 	}
-	db.QueryRow(`SELECT count(*) FROM job_attempts WHERE status = 'running'`).Scan(&running)
+	db.QueryRow(`SELECT count(*) FROM job_history WHERE status = 'Running'`).Scan(&running)
 	if running != 2 {
 		t.Errorf("%d attempts running after the second claim, want its 2", running)
 	}

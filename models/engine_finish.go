@@ -21,8 +21,10 @@ type NextAttempt struct {
 
 // AttemptOutcome is the result of one attempt, for FinishAttempts.
 type AttemptOutcome struct {
-	// AttemptID is the finished attempt.
+	// AttemptID is the finished attempt; HistoryID its history row when it
+	// is a record (ClaimedAttempt.HistoryID), 0 for a job_attempts row.
 	AttemptID int64
+	HistoryID int64
 	// Owner must still hold the attempt's lease. With Expired, the lease
 	// must instead have run out before Now (an interrupted attempt).
 	Owner   string
@@ -76,9 +78,10 @@ type FinishedAttempt struct {
 	Notifications int
 }
 
-// FinishAttempts records outcomes in one transaction: per attempt, one
-// history entry (the attempt's row is deleted: job_attempts holds the
-// open attempts), the job's counters, the next attempt of
+// FinishAttempts records outcomes in one transaction: per attempt, its
+// history entry (a record's running row becomes it; a job_attempts row is
+// deleted and the entry inserted: job_attempts holds the open attempts),
+// its details, the job's counters, the next attempt of
 // the occurrence when there is one and the job is still enabled, and the
 // job's final state when it has no occurrence left and nothing open, and
 // the notifications of the alert rules its events match (SPEC §13.3:
@@ -114,6 +117,7 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 	}
 	type wire struct {
 		ID         int64     `json:"id"`
+		HID        int64     `json:"hid"`
 		Owner      string    `json:"owner"`
 		Expired    bool      `json:"expired"`
 		Fin        time.Time `json:"fin"`
@@ -130,7 +134,7 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 		if err != nil {
 			return nil, fmt.Errorf("models: finish attempts: %w", err)
 		}
-		ws[i] = wire{ID: o.AttemptID, Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
+		ws[i] = wire{ID: o.AttemptID, HID: o.HistoryID, Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
 			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted,
 			detailWire: det}
 	}
@@ -147,9 +151,15 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 // recordOutcomes runs finishAttemptsTx's statements in tx for outcomes,
 // sent as data (their JSON), and fills out.
 func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []FinishedAttempt) error {
-	// A finished attempt is deleted (job_attempts holds the open ones:
-	// migration 0031); its history entry, written by the same statement,
-	// is what remains of it. The attempts' rows and their jobs' rows come
+	// This is the one place where an attempt's end is written. A record
+	// (migration 0041: an attempt the schedule started, its history row
+	// from the start) is updated once into its entry (r), keyed by its
+	// row's id (AttemptOutcome.HistoryID): status, end time and message;
+	// its start, lateness, due time and lease were written by the claim.
+	// A job_attempts row is deleted (job_attempts holds the open ones:
+	// migration 0031) and its history entry inserted by the same
+	// statement (da, h). Both then go the same way: details, hourly
+	// roll-up, results. The attempts' rows and their jobs' rows come
 	// apart (a join of the two CTEs would be a nested loop: they are
 	// estimated at one row each); joinFinishedRows joins them. The delete
 	// finds its rows on the primary key (t.id = ANY of the batch's ids), and
@@ -261,20 +271,39 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 // the batch (jsonb).
 var recordOutcomesSQL = `
 			WITH o AS (
-				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, owner text, expired boolean, fin timestamptz,
-					ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
+				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, hid bigint, owner text, expired boolean,
+					fin timestamptz, ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
 					sent timestamptz, ikey text, req jsonb, resp jsonb)
-			), a AS (
+			), da AS (
 				DELETE FROM job_attempts t
 				USING o CROSS JOIN LATERAL (SELECT p.lease_owner, p.status FROM job_attempts p
 					WHERE p.id = o.id AND p.status = 'running' OFFSET 0) p
-				WHERE t.id = ANY (ARRAY(SELECT id FROM o)) AND t.id = o.id AND t.status = p.status
+				WHERE t.id = ANY (ARRAY(SELECT id FROM o WHERE hid = 0)) AND t.id = o.id AND t.status = p.status
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING t.id, t.job_id, t.action, t.attempt, t.due_at, t.started_at, t.expected_time, t.occurrence,
 					t.attempt_base, t.rerun_of, t.rerun_by, t.changes, t.changes_shown, t.backfill_id,
 					t.limit_wait_ms, t.target_host, p.lease_owner AS instance,
 					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
-					nextval('job_history_id_seq'::regclass) AS history_id
+					nextval('job_history_id_seq'::regclass) AS history_id, false AS record
+			), r AS (
+				UPDATE job_history t SET status = CASE WHEN o.ok THEN 'Completed' ELSE 'Failed' END,
+					end_time = greatest(o.fin, t.start_time), message = o.msg
+				FROM o
+				WHERE t.id = ANY (ARRAY(SELECT hid FROM o WHERE hid <> 0)) AND t.id = o.hid AND t.status = 'Running'
+				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
+				RETURNING o.id, t.job_id, t.action_name AS action, t.retry_count + 1 AS attempt, t.due_at,
+					t.start_time AS started_at, t.expected_execution_time AS expected_time, t.repeat_count AS occurrence,
+					1 AS attempt_base, t.rerun_of, t.rerun_by, NULL::jsonb AS changes, t.changes AS changes_shown,
+					t.backfill_id, t.limit_wait_ms, NULL::text AS target_host, t.lease_owner AS instance,
+					o.ok, o.msg, o.fin, o.faulted, o.ended, o.occ_faulted, o.sent, o.ikey, o.req, o.resp,
+					t.id AS history_id, true AS record, t.status, t.lateness_ms
+			), a AS (
+				SELECT * FROM da
+				UNION ALL
+				SELECT id, job_id, action, attempt, due_at, started_at, expected_time, occurrence, attempt_base, rerun_of,
+				       rerun_by, changes, changes_shown, backfill_id, limit_wait_ms, target_host, instance, ok, msg, fin,
+				       faulted, ended, occ_faulted, sent, ikey, req, resp, history_id, record
+				FROM r
 			), h AS (
 				INSERT INTO job_history (id, job_id, start_time, end_time, expected_execution_time, action_name, status,
 				                         message, retry_count, repeat_count, lateness_ms, attempt_id, rerun_of, rerun_by,
@@ -284,9 +313,13 @@ var recordOutcomesSQL = `
 				       CASE WHEN ok THEN 'Completed' ELSE 'Failed' END, msg, attempt - 1, occurrence,
 				       greatest(0, (extract(epoch FROM started_at - due_at) * 1000)::bigint), id, rerun_of, rerun_by,
 				       changes_shown, backfill_id, limit_wait_ms
-				FROM a
+				FROM da
 				RETURNING id, attempt_id, job_id, start_time, status, lateness_ms
-			), hh AS (` + historyHoursAdd("h") + `
+			), e AS (
+				SELECT job_id, start_time, status, lateness_ms FROM h
+				UNION ALL
+				SELECT job_id, started_at, status, lateness_ms FROM r
+			), hh AS (` + historyHoursAdd("e") + `
 			), d AS (
 				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
 				                                 request, response)

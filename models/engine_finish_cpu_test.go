@@ -20,9 +20,26 @@ import (
 // size the engine stores for a GET (masked headers, a short answer). Only
 // the store's one backend is measured (its utime and stime, in ticks of
 // 10 ms), not the setup nor the server's other processes, so that two
-// variants of the statement compare on a loaded machine. Run it with
+// variants of the statement compare on a loaded machine. Its cases are
+// the two kinds of running attempt: records (a running history row, which
+// the finish updates into its entry: what the claim starts) and attempts
+// (a job_attempts row, which the finish deletes, inserting the entry: an
+// attempt started from a pending one, or by a release before migration
+// 0041). Run it with
 // `go test ./models/ -run '^$' -bench FinishAttemptsServerCPU -benchtime 5x`.
 func BenchmarkFinishAttemptsServerCPU(b *testing.B) {
+	for _, records := range []bool{true, false} {
+		name := "rows=attempts"
+		if records {
+			name = "rows=records"
+		}
+		b.Run(name, func(b *testing.B) { benchFinishCPU(b, records) })
+	}
+}
+
+// benchFinishCPU is BenchmarkFinishAttemptsServerCPU for records or
+// job_attempts rows.
+func benchFinishCPU(b *testing.B, records bool) {
 	const jobs, batch = 2000, 100
 	store, db := storeAndDBWith(b, models.Options{MaxOpenConns: 1})
 	db.SetMaxOpenConns(1)
@@ -38,13 +55,13 @@ func BenchmarkFinishAttemptsServerCPU(b *testing.B) {
 	var cpu float64
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
-		ids := runningAttempts(b, db, coll.ID, i, jobs, t0)
+		ids, hids := runningAttempts(b, db, coll.ID, i, jobs, t0, records)
 		before := backendTicks(b, db)
 		b.StartTimer()
 		for k := 0; k < len(ids); k += batch {
 			outs := make([]models.AttemptOutcome, 0, batch)
-			for _, id := range ids[k:min(k+batch, len(ids))] {
-				outs = append(outs, models.AttemptOutcome{AttemptID: id, Owner: "bench", Now: t0.Add(time.Second),
+			for n, id := range ids[k:min(k+batch, len(ids))] {
+				outs = append(outs, models.AttemptOutcome{AttemptID: id, HistoryID: hids[k+n], Owner: "bench", Now: t0.Add(time.Second),
 					Succeeded: true, Message: "Http Action - Response from host '127.0.0.1': 'OK'", Exchange: benchExchange(id, t0)})
 			}
 			res, err := store.FinishAttempts(ctx, outs)
@@ -65,9 +82,22 @@ func BenchmarkFinishAttemptsServerCPU(b *testing.B) {
 }
 
 // runningAttempts stores n new enabled minute jobs (round i) with one
-// running attempt each, owned by "bench", and returns the attempts' ids.
-func runningAttempts(b testing.TB, db *sql.DB, collID int64, i, n int, t0 time.Time) []int64 {
+// running attempt each, owned by "bench", and returns the attempts' ids and
+// their history rows' ids: records (running history rows), or
+// job_attempts rows (history ids 0).
+func runningAttempts(b testing.TB, db *sql.DB, collID int64, i, n int, t0 time.Time, records bool) (ids, hids []int64) {
 	b.Helper()
+	insert := `INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner,
+			lease_expires_at, started_at)
+		SELECT id, $3, 'MainAction', 1, 1, 'running', $3, 'bench', $3::timestamptz + interval '1 hour', $3 FROM j
+		RETURNING id, 0::bigint`
+	if records {
+		insert = `INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status, repeat_count,
+			lateness_ms, attempt_id, lease_owner, lease_expires_at, due_at)
+		SELECT id, $3, $3, 'MainAction', 'Running', 1, 0, nextval('job_attempts_id_seq'), 'bench',
+			$3::timestamptz + interval '1 hour', $3 FROM j
+		RETURNING attempt_id, id`
+	}
 	rows, err := db.Query(`
 		WITH j AS (
 			INSERT INTO jobs (job_collection_id, name, definition, state, next_run_at, schedule_base)
@@ -80,29 +110,25 @@ func runningAttempts(b testing.TB, db *sql.DB, collID int64, i, n int, t0 time.T
 			FROM generate_series(1, $4) g
 			RETURNING id),
 		r AS (INSERT INTO job_results (job_id) SELECT id FROM j)
-		INSERT INTO job_attempts (job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner,
-			lease_expires_at, started_at)
-		SELECT id, $3, 'MainAction', 1, 1, 'running', $3, 'bench', $3::timestamptz + interval '1 hour', $3 FROM j
-		RETURNING id`, collID, i, t0, n)
+		`+insert, collID, i, t0, n)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer rows.Close()
-	var ids []int64
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var id, hid int64
+		if err := rows.Scan(&id, &hid); err != nil {
 			b.Fatal(err)
 		}
-		ids = append(ids, id)
+		ids, hids = append(ids, id), append(hids, hid)
 	}
 	if err := rows.Err(); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := db.Exec(`ANALYZE jobs, job_results, job_attempts`); err != nil {
+	if _, err := db.Exec(`ANALYZE jobs, job_results, job_attempts, job_history`); err != nil {
 		b.Fatal(err)
 	}
-	return ids
+	return ids, hids
 }
 
 // benchExchange is an exchange the size of the engine's for a GET.

@@ -82,9 +82,13 @@ func TestFinishStatementPlannedOnce(t *testing.T) {
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-	ids := runningAttempts(t, db, coll.ID, 0, 8, t0)
+	ids, hids := runningAttempts(t, db, coll.ID, 0, 8, t0, true)
+	hid := map[int64]int64{}
+	for i, id := range ids {
+		hid[id] = hids[i]
+	}
 	outcome := func(id int64) models.AttemptOutcome {
-		return models.AttemptOutcome{AttemptID: id, Owner: "bench", Now: t0.Add(time.Second), Succeeded: true,
+		return models.AttemptOutcome{AttemptID: id, HistoryID: hid[id], Owner: "bench", Now: t0.Add(time.Second), Succeeded: true,
 			Message: "OK", Exchange: benchExchange(id, t0)}
 	}
 	for _, id := range ids[:7] {

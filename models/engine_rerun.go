@@ -37,7 +37,7 @@ func (s *Store) Rerun(ctx context.Context, jobID, historyID int64, by string, no
 			return err
 		}
 		var e HistoryEntry
-		if err := tx.Where("id = ? AND job_id = ?", historyID, jobID).Take(&e).Error; err != nil {
+		if err := tx.Table("job_history h").Where("id = ? AND job_id = ? AND "+finishedEntry, historyID, jobID).Take(&e).Error; err != nil {
 			return err
 		}
 		var occ struct {
@@ -51,7 +51,9 @@ func (s *Store) Rerun(ctx context.Context, jobID, historyID int64, by string, no
 				(SELECT count(*) FROM job_history
 				 WHERE job_id = o.job AND expected_execution_time = o.at AND action_name = 'MainAction'
 				   AND status = 'Completed' AND attempt_id IS NOT NULL) AS succeeded,
-				(SELECT count(*) FROM job_attempts WHERE job_id = o.job AND expected_time = o.at) AS open,
+				(SELECT count(*) FROM job_attempts WHERE job_id = o.job AND expected_time = o.at)
+				+ (SELECT count(*) FROM job_history
+				   WHERE job_id = o.job AND expected_execution_time = o.at AND status = 'Running') AS open,
 				coalesce(`+lastAttemptOf("o.job", "o.at", "'MainAction'")+`, 0) AS last_try
 			FROM (SELECT ?::bigint AS job, ?::timestamptz AS at) o`,
 			jobID, e.ExpectedExecutionTime).Scan(&occ).Error; err != nil {

@@ -70,8 +70,8 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		n, err := deleteHistory(db, `h.id IN (
 				SELECT id FROM (
 					SELECT id, row_number() OVER (PARTITION BY job_id ORDER BY start_time DESC, id DESC) AS n
-					FROM job_history WHERE job_id IN (
-						SELECT job_id FROM job_history GROUP BY job_id HAVING count(*) > ?)
+					FROM job_history WHERE status <> 'Running' AND job_id IN (
+						SELECT job_id FROM job_history WHERE status <> 'Running' GROUP BY job_id HAVING count(*) > ?)
 				) ranked WHERE n > ?
 			)`, r.HistoryPerJob, r.HistoryPerJob)
 		if err != nil {

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// RunningAttempt is an attempt in flight (job_attempts.status running)
+// RunningAttempt is an attempt in flight (job_attempts.status running, or
+// a record: job_history.status Running; ID is the attempt's id)
 // with its job and collection, for the running-now page.
 type RunningAttempt struct {
 	ID            int64
@@ -32,8 +33,9 @@ type RunningAttempt struct {
 const MaxRunningShown = 500
 
 // RunningAttempts returns up to limit attempts in flight in workspace ws,
-// the longest running first (job_attempts_running_idx finds the running
-// ones, whatever their number of finished siblings).
+// the longest running first (job_attempts_running_idx and
+// job_history_running_idx find the running ones, whatever their number of
+// finished siblings).
 func (s *Store) RunningAttempts(ctx context.Context, ws string, limit int) ([]RunningAttempt, error) {
 	var out []RunningAttempt
 	err := s.db.WithContext(ctx).Raw(`
@@ -45,8 +47,16 @@ func (s *Store) RunningAttempts(ctx context.Context, ws string, limit int) ([]Ru
 		JOIN job_collections c ON c.id = j.job_collection_id
 		JOIN resource_groups rg ON rg.id = c.resource_group_id
 		WHERE a.status = 'running' AND rg.workspace_id = ?
-		ORDER BY a.started_at, a.id
-		LIMIT ?`, ws, max(limit, 1)).Scan(&out).Error
+		UNION ALL
+		SELECT h.attempt_id, h.job_id, j.name, c.name, rg.name, h.action_name, h.retry_count + 1, h.repeat_count,
+		       h.expected_execution_time, h.due_at, h.start_time, h.lease_owner, h.lease_expires_at, h.rerun_of
+		FROM job_history h
+		JOIN jobs j ON j.id = h.job_id
+		JOIN job_collections c ON c.id = j.job_collection_id
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		WHERE h.status = 'Running' AND rg.workspace_id = ?
+		ORDER BY started_at, id
+		LIMIT ?`, ws, ws, max(limit, 1)).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: running attempts", err)
 	}

@@ -103,7 +103,7 @@ func (s *Store) FilteredHistory(ctx context.Context, q HistoryQuery) ([]HistoryE
 
 // historyQuery is the query of History and FilteredHistory.
 func (s *Store) historyQuery(ctx context.Context, q HistoryQuery) *gorm.DB {
-	db := s.db.WithContext(ctx).Where("job_id = ?", q.JobID)
+	db := s.db.WithContext(ctx).Table("job_history h").Where("job_id = ? AND "+finishedEntry, q.JobID)
 	if q.Status != "" {
 		db = db.Where("status = ?", q.Status)
 	}
@@ -129,7 +129,7 @@ type HistoryPageParams struct {
 // p.Status when it is not empty: p.Limit of them after skipping p.Skip (the
 // REST API pages with $skip).
 func (s *Store) HistoryPage(ctx context.Context, p HistoryPageParams) ([]HistoryEntry, error) {
-	q := s.db.WithContext(ctx).Where("job_id = ?", p.JobID)
+	q := s.db.WithContext(ctx).Table("job_history h").Where("job_id = ? AND "+finishedEntry, p.JobID)
 	if p.Status != "" {
 		q = q.Where("status = ?", p.Status)
 	}
@@ -152,8 +152,8 @@ type HistoryBetweenParams struct {
 // [p.From, p.To), newest first (the marks of the history timeline).
 func (s *Store) HistoryBetween(ctx context.Context, p HistoryBetweenParams) ([]HistoryEntry, error) {
 	var out []HistoryEntry
-	err := s.db.WithContext(ctx).
-		Where("job_id = ? AND start_time >= ? AND start_time < ?", p.JobID, p.From, p.To).
+	err := s.db.WithContext(ctx).Table("job_history h").
+		Where("job_id = ? AND start_time >= ? AND start_time < ? AND "+finishedEntry, p.JobID, p.From, p.To).
 		Order("start_time DESC, id DESC").Limit(max(p.Limit, 1)).Find(&out).Error
 	if err != nil {
 		return nil, translate("models: history between", err)
@@ -187,8 +187,8 @@ func (s *Store) HistoryBuckets(ctx context.Context, p HistoryBucketsParams) ([]H
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT floor(extract(epoch FROM (start_time - ?::timestamptz)) / ?)::int AS bucket, status,
 		       count(*) AS count, max(lateness_ms) AS max_lateness_ms
-		FROM job_history
-		WHERE job_id = ? AND start_time >= ? AND start_time < ?
+		FROM job_history h
+		WHERE job_id = ? AND start_time >= ? AND start_time < ? AND `+finishedEntry+`
 		GROUP BY 1, 2
 		ORDER BY 1, 2`, p.From, p.Width.Seconds(), p.JobID, p.From, p.To).Scan(&out).Error
 	if err != nil {

@@ -99,7 +99,8 @@ type detailRow struct {
 // stored details, or ErrNotFound.
 func (s *Store) ExecutionDetail(ctx context.Context, jobID, historyID int64) (*ExecutionDetail, error) {
 	var e HistoryEntry
-	if err := s.db.WithContext(ctx).Where("id = ? AND job_id = ?", historyID, jobID).Take(&e).Error; err != nil {
+	if err := s.db.WithContext(ctx).Table("job_history h").Where("id = ? AND job_id = ? AND "+finishedEntry, historyID, jobID).
+		Take(&e).Error; err != nil {
 		return nil, translate("models: execution detail", err)
 	}
 	out := &ExecutionDetail{Entry: e}

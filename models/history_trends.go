@@ -24,7 +24,7 @@ func (s *Store) RecentRuns(ctx context.Context, jobID int64, limit int) ([]Trend
 	var out []TrendRun
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT id, start_time, end_time, status, lateness_ms, limit_wait_ms FROM job_history
-		WHERE job_id = ? AND status <> 'Postponed'
+		WHERE job_id = ? AND status IN ('Completed', 'Failed')
 		ORDER BY start_time DESC, id DESC LIMIT ?`, jobID, max(limit, 1)).Scan(&out).Error
 	if err != nil {
 		return nil, translate("models: recent runs", err)
@@ -47,7 +47,7 @@ func (s *Store) SuccessSince(ctx context.Context, jobID int64, since ...time.Tim
 		var c SuccessCounts
 		err := s.db.WithContext(ctx).Raw(`
 			SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Completed') AS succeeded
-			FROM job_history WHERE job_id = ? AND start_time >= ? AND status <> 'Postponed'`, jobID, t).Scan(&c).Error
+			FROM job_history WHERE job_id = ? AND start_time >= ? AND status IN ('Completed', 'Failed')`, jobID, t).Scan(&c).Error
 		if err != nil {
 			return nil, translate("models: success since", err)
 		}

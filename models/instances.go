@@ -52,6 +52,12 @@ type HeartbeatResult struct {
 	// Expired counts the running attempts of dead instances whose leases
 	// the beat expired.
 	Expired int64
+	// OlderLive says another instance whose release knows fewer
+	// migrations than RecordsMigration is alive (its heartbeat within
+	// DeadAfter): such a release reads no running history row, so the
+	// engine starts attempts as job_attempts rows while it is
+	// (ClaimRequest.AttemptRows).
+	OlderLive bool
 }
 
 // heartbeatSQL renews the instance's row and expires the leases of the
@@ -79,9 +85,21 @@ const heartbeatSQL = `
 			  AND a.lease_expires_at >= (SELECT at FROM t)
 			FOR UPDATE OF a SKIP LOCKED)
 		RETURNING 1
+	), xr AS (
+		UPDATE job_history SET lease_expires_at = (SELECT at FROM t) - interval '1 millisecond'
+		WHERE id IN (
+			SELECT h.id FROM engine_instances i JOIN job_history h ON h.lease_owner = i.id AND h.status = 'Running'
+			WHERE NOT ?::boolean AND i.heartbeat_at < (SELECT at FROM t) - ? * interval '1 microsecond' AND i.id <> ?
+			  AND h.lease_expires_at >= (SELECT at FROM t)
+			FOR UPDATE OF h SKIP LOCKED)
+		RETURNING 1
+	), y AS (
+		SELECT 1 FROM x UNION ALL SELECT 1 FROM xr
 	)
-	SELECT (SELECT heartbeat_at FROM r) AS database_time, (SELECT count(*) FROM x) AS expired,
-		(SELECT count(*) FROM (SELECT pg_notify(?, '') FROM x LIMIT 1) n) AS notified`
+	SELECT (SELECT heartbeat_at FROM r) AS database_time, (SELECT count(*) FROM y) AS expired,
+		(SELECT count(*) FROM (SELECT pg_notify(?, '') FROM y LIMIT 1) n) AS notified,
+		EXISTS (SELECT 1 FROM engine_instances i WHERE i.id <> ? AND i.schema_version < ?
+		        AND i.heartbeat_at >= (SELECT at FROM t) - ? * interval '1 microsecond') AS older_live`
 
 // Heartbeat records, in one statement, that instance hb.ID is alive now by
 // the database's clock, and makes the leases of the running attempts of
@@ -96,16 +114,19 @@ func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (HeartbeatResult, e
 	var row struct {
 		DatabaseTime *time.Time
 		Expired      int64
+		OlderLive    bool
 	}
+	dead := hb.DeadAfter.Microseconds()
 	err := s.db.WithContext(ctx).Raw(heartbeatSQL, hb.ID, hb.Version, hb.SchemaVersion,
-		hb.SkipRecovery, hb.DeadAfter.Microseconds(), hb.ID, NotifyChannel).Scan(&row).Error
+		hb.SkipRecovery, dead, hb.ID, hb.SkipRecovery, dead, hb.ID, NotifyChannel,
+		hb.ID, RecordsMigration, dead).Scan(&row).Error
 	if err != nil {
 		return HeartbeatResult{}, translate("models: heartbeat", err)
 	}
 	if row.DatabaseTime == nil {
 		return HeartbeatResult{}, errors.New("models: heartbeat: the instance's row was not written")
 	}
-	return HeartbeatResult{DatabaseTime: *row.DatabaseTime, Expired: row.Expired}, nil
+	return HeartbeatResult{DatabaseTime: *row.DatabaseTime, Expired: row.Expired, OlderLive: row.OlderLive}, nil
 }
 
 // RemoveInstance deletes instance id's row (a graceful stop), unless it
@@ -114,7 +135,8 @@ func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (HeartbeatResult, e
 // whether the row was deleted (or absent).
 func (s *Store) RemoveInstance(ctx context.Context, id string) (bool, error) {
 	res := s.db.WithContext(ctx).Exec(`DELETE FROM engine_instances i WHERE i.id = ? AND NOT EXISTS (
-		SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running')`, id)
+		SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running') AND NOT EXISTS (
+		SELECT 1 FROM job_history h WHERE h.lease_owner = i.id AND h.status = 'Running')`, id)
 	if res.Error != nil {
 		return false, translate("models: remove instance", res.Error)
 	}
@@ -158,7 +180,8 @@ func (s *Store) EngineInstances(ctx context.Context) ([]EngineInstance, error) {
 // running attempt.
 func pruneInstances(db *gorm.DB, maxAge time.Duration) (int64, error) {
 	res := db.Exec(`DELETE FROM engine_instances i WHERE i.heartbeat_at < now() - ? * interval '1 microsecond'
-		AND NOT EXISTS (SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running')`,
+		AND NOT EXISTS (SELECT 1 FROM job_attempts a WHERE a.lease_owner = i.id AND a.status = 'running')
+		AND NOT EXISTS (SELECT 1 FROM job_history h WHERE h.lease_owner = i.id AND h.status = 'Running')`,
 		maxAge.Microseconds())
 	return res.RowsAffected, res.Error
 }

@@ -189,3 +189,55 @@ func TestHeartbeatJudgesByTheDatabaseClock(t *testing.T) {
 		t.Error("a beat without dead-after was accepted")
 	}
 }
+
+// TestHeartbeatSeesOlderReleasesAndDeadRecords: a beat says whether another
+// live instance's release knows fewer migrations than
+// models.RecordsMigration (its engines then start job_attempts rows); a
+// dead one's does not count. The records running (history rows) of a dead
+// instance get an expired lease, as its job_attempts rows do, and keep its
+// row from RemoveInstance while they run.
+func TestHeartbeatSeesOlderReleasesAndDeadRecords(t *testing.T) {
+	store, db := storeAndDB(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "hb")
+	j := saveJob(t, store, models.JobWrite{CollectionID: coll.ID, Name: "rec", Definition: json.RawMessage(
+		`{"startTime":"2099-01-01T00:00:00Z","action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}}}`)})
+	t0 := time.Now().Truncate(time.Second)
+	if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status,
+			attempt_id, lease_owner, lease_expires_at, due_at)
+		VALUES ($1, $2, $2, 'MainAction', 'Running', nextval('job_attempts_id_seq'), 'gone', $3, $2)`,
+		j.ID, t0, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	beat := func(id string, schema int) models.HeartbeatResult {
+		t.Helper()
+		res, err := store.Heartbeat(ctx, models.Heartbeat{ID: id, DeadAfter: 20 * time.Second, SchemaVersion: schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if r := beat("new", models.RecordsMigration); r.OlderLive {
+		t.Error("OlderLive with no other instance")
+	}
+	beat("old", models.RecordsMigration-1)
+	beat("gone", models.RecordsMigration)
+	if r := beat("new", models.RecordsMigration); !r.OlderLive || r.Expired != 0 {
+		t.Errorf("beat with an older release alive: %+v, want OlderLive and nothing expired", r)
+	}
+	if gone, err := store.RemoveInstance(ctx, "gone"); err != nil || gone {
+		t.Errorf("RemoveInstance of an instance running a record: %v, %v; want the row kept", gone, err)
+	}
+	if _, err := db.Exec(`UPDATE engine_instances SET heartbeat_at = clock_timestamp() - interval '1 minute'
+		WHERE id IN ('old', 'gone')`); err != nil {
+		t.Fatal(err)
+	}
+	r := beat("new", models.RecordsMigration)
+	if r.OlderLive || r.Expired != 1 {
+		t.Errorf("beat with the older release dead: %+v, want no OlderLive and the dead one's record expired", r)
+	}
+	var expired bool
+	if err := db.QueryRow(`SELECT lease_expires_at < now() FROM job_history WHERE job_id = $1`, j.ID).Scan(&expired); err != nil || !expired {
+		t.Errorf("the dead instance's record: lease expired %v (%v), want true", expired, err)
+	}
+}

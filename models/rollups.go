@@ -117,7 +117,7 @@ func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
 		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id), g AS (
 			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
 			FROM d
-			JOIN job_history h ON h.job_id = d.id
+			JOIN job_history h ON h.job_id = d.id AND `+finishedEntry+`
 			JOIN job_collections c ON c.id = d.job_collection_id
 			JOIN resource_groups rg ON rg.id = c.resource_group_id
 			GROUP BY 1, 2, 3
@@ -142,12 +142,13 @@ const historyHoursTake = `INSERT INTO history_hours (workspace_id, hour, status,
 const historySlot = `(pg_backend_pid() % 16)::smallint`
 
 // deleteHistory deletes the history entries h matching where (with its
-// args) and takes them out of history_hours in one statement. It returns
+// args) and takes them out of history_hours in one statement; a running
+// record (finishedEntry) is not an entry and stays. It returns
 // how many it deleted.
 func deleteHistory(db *gorm.DB, where string, args ...any) (int64, error) {
 	var n int64
 	err := db.Raw(`
-		WITH d AS (DELETE FROM job_history h WHERE `+where+` RETURNING h.job_id, h.start_time, h.status), g AS (
+		WITH d AS (DELETE FROM job_history h WHERE (`+where+`) AND `+finishedEntry+` RETURNING h.job_id, h.start_time, h.status), g AS (
 			SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
 			FROM d
 			JOIN jobs j ON j.id = d.job_id

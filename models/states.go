@@ -53,6 +53,23 @@ const (
 	StatusPostponed HistoryStatus = "Postponed"
 )
 
+// StatusRunning is the status of a job_history row while its attempt runs
+// (migration 0041): an attempt the schedule started is its history row
+// from the start, and its end makes it Completed or Failed. It is not an
+// entry yet: no reader of the history shows or counts it (finishedEntry),
+// and HistoryStatuses leaves it out, so that no filter names it.
+const StatusRunning HistoryStatus = "Running"
+
+// RecordsMigration is the migration that lets an attempt be its history
+// row from its start (StatusRunning). An engine starts attempts that way
+// only while no live instance knows fewer migrations (their releases read
+// no such row; Heartbeat's OlderLive).
+const RecordsMigration = 41
+
+// finishedEntry is the SQL condition, on a job_history row h, of an entry:
+// a finished attempt or a postponed occurrence, not an attempt running.
+const finishedEntry = `h.status <> 'Running'`
+
 // HistoryStatuses are the history statuses in the order filters list them.
 var HistoryStatuses = []HistoryStatus{StatusCompleted, StatusFailed, StatusPostponed}
 

@@ -209,6 +209,7 @@ func TestRollingUpgrade(t *testing.T) {
 	if len(unexpected) > 0 {
 		t.Errorf("requests for occurrences no job has: %v", unexpected)
 	}
+	checkRecords(t, dsn, steps[len(steps)-1])
 	// Each mix of releases saw occurrences: 3 old, 2 old and 1 new, 1 old
 	// and 2 new, 3 new.
 	bounds := append(append([]time.Time{t0}, steps...), cutoff)
@@ -607,4 +608,30 @@ func (tg *target) count() int {
 	tg.mu.Lock()
 	defer tg.mu.Unlock()
 	return tg.reqs
+}
+
+// checkRecords checks the history's two kinds of attempt: this tree starts
+// an occurrence as a record (its history row from the start, migration
+// 0041, lease_owner set) only while no instance of the previous release is
+// alive, whose reads know no running row, so no record started before
+// lastOld (when the last previous instance was stopped). It logs how many
+// entries each kind wrote.
+func checkRecords(t *testing.T, dsn string, lastOld time.Time) {
+	t.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var records, rows, early int
+	if err := db.QueryRow(`SELECT count(*) FILTER (WHERE lease_owner IS NOT NULL),
+			count(*) FILTER (WHERE lease_owner IS NULL AND attempt_id IS NOT NULL),
+			count(*) FILTER (WHERE lease_owner IS NOT NULL AND start_time < $1)
+		FROM job_history`, lastOld).Scan(&records, &rows, &early); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("history: %d attempts recorded as records (after the previous release left), %d as job_attempts rows", records, rows)
+	if early > 0 {
+		t.Errorf("%d records started while an instance of the previous release was alive", early)
+	}
 }

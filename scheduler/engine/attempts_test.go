@@ -148,8 +148,9 @@ func TestExpiredLeaseIsRecordedInterruptedAndRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`UPDATE job_attempts SET lease_expires_at = clock_timestamp() - interval '1 millisecond'
-		WHERE job_id = $1`, id); err != nil {
+	// The occurrence's attempt is a record (its running history row).
+	if _, err := db.Exec(`UPDATE job_history SET lease_expires_at = clock_timestamp() - interval '1 millisecond'
+		WHERE job_id = $1 AND status = 'Running'`, id); err != nil {
 		t.Fatal(err)
 	}
 	e.drain()

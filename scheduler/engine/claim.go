@@ -115,6 +115,8 @@ func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
 		Plan:   func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
 		Lease:  e.leaseFor,
 		Target: e.targetOf,
+
+		AttemptRows: e.attemptRows.Load(),
 	}
 }
 

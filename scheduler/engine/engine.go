@@ -259,6 +259,10 @@ type Engine struct {
 
 	// crashed drops every result instead of writing it (tests: a crash).
 	crashed atomic.Bool
+	// attemptRows is the last heartbeat's OlderLive: while an instance
+	// of a release before models.RecordsMigration is alive, claims start
+	// attempts as job_attempts rows (models.ClaimRequest.AttemptRows).
+	attemptRows atomic.Bool
 	// onFinish, when set before Start, sees every written batch (tests).
 	onFinish func([]models.AttemptOutcome, []models.FinishedAttempt)
 }

@@ -80,6 +80,10 @@ func (e *Engine) beat() bool {
 			"instance", e.id, "gap", before.Sub(last).String())
 	}
 	e.recordBeat(before, after, res.DatabaseTime)
+	if e.attemptRows.Swap(res.OlderLive) != res.OlderLive {
+		e.logger.Info("engine: how attempts are started changed", "instance", e.id,
+			"attempt_rows", res.OlderLive)
+	}
 	if _, err := e.store.FeedBackfills(ctx, e.clock.Now()); err != nil && e.bgCtx.Err() == nil {
 		e.logger.Warn("engine: feeding backfills failed", "instance", e.id, "err", err)
 	}
