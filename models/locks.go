@@ -30,8 +30,9 @@ package models
 //     its key's order), then collection_job_counts in collection id
 //     order (refreshJobCounts, after the last change of jobs, without
 //     touching its key, so that no foreign key check locks the
-//     collection again); the quota of jobs is checked there
-//     (checkJobQuota);
+//     collection again; or addJobCount, the write of one job, which
+//     locks its one row by its update); the quota of jobs is checked
+//     there (checkJobQuota, countJobWrite);
 //  5. the target limits' rows (target_limits, migration 0037), after
 //     everything else a claim locks: the claim holds the rows of the
 //     limits it tags attempts for FOR KEY SHARE (holdForLimits, key
