@@ -16,9 +16,9 @@ import (
 // the slowest round trip, so that the writers queued behind a busy row
 // wait longer still. A few at a time, each finishes and releases its
 // locks sooner; the writes beyond the limit wait in the process, holding
-// neither a connection nor a lock (BenchmarkConcurrentWrites: with 20
-// clients on 2 cores, a limit of 4 cuts the p99 by half or more and
-// raises the throughput).
+// neither a connection nor a lock (BenchmarkConcurrentWrites, 20 clients
+// on 2 cores: the p99 falls by a quarter to a half, the throughput stays;
+// see BENCHMARKS.md).
 type writeLimit chan struct{}
 
 // defaultWriteLimit is Options.MaxConcurrentWrites' default: twice the
