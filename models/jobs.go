@@ -59,25 +59,6 @@ func (s *Store) JobByName(ctx context.Context, collectionID int64, name string) 
 	return &j, nil
 }
 
-// LockJobByName locks the job named name in collectionID (compared
-// case-insensitively) FOR NO KEY UPDATE until the end of the transaction
-// s is bound to (Audited), and returns it as JobByName does, or
-// ErrNotFound: a write that reads a job to change it (PATCH, a
-// replacement keeping secrets) reads what no other write changes before
-// it commits (locks.go). Outside a transaction the lock ends at once.
-func (s *Store) LockJobByName(ctx context.Context, collectionID int64, name string) (*Job, error) {
-	var ids []int64
-	err := s.db.WithContext(ctx).Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
-		collectionID, name).Scan(&ids).Error
-	if err != nil {
-		return nil, translate("models: lock job", err)
-	}
-	if len(ids) == 0 {
-		return nil, translate("models: lock job", ErrNotFound)
-	}
-	return s.JobByName(ctx, collectionID, name)
-}
-
 // DeleteJob removes the job and its history, or returns ErrNotFound.
 func (s *Store) DeleteJob(ctx context.Context, id int64) error {
 	var n int64

@@ -21,8 +21,8 @@ package models
 //     transactions;
 //  3. the jobs, in id order (lockJobs, deleteJobs, lockJobsOfWrites
 //     before upsertJobs' upsert, FinishAttempts). The writes of jobs that
-//     exist (a replacement of one job, LockJobByName before the catalog
-//     reads what it changes; state changes, deletes, bulk actions) and the
+//     exist (a replacement or patch of one job, whose catalog reads it with
+//     its lock, ReadJobToChange; state changes, deletes, bulk actions) and the
 //     engine, which claims jobs (FOR UPDATE SKIP LOCKED), lock jobs
 //     without their collection and never lock a collection afterwards;
 //  4. the rows derived from the jobs: their facets and results (keyed by
