@@ -9,7 +9,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +42,11 @@ func newLoadServerOn(tb testing.TB, clients int, dsn string, pooler models.Poole
 	tb.Helper()
 	opts := testdb.Options()
 	opts.MaxOpenConns = clients + 5
+	// The store's limit of concurrent write transactions, to measure
+	// another (-1: none); unset, the default.
+	if v, err := strconv.Atoi(os.Getenv("SKED_BENCH_MAX_WRITES")); err == nil {
+		opts.MaxConcurrentWrites = v
+	}
 	opts.Pooler = pooler
 	store := testdb.Open(tb, dsn, opts)
 	ctx := context.Background()
@@ -205,6 +212,10 @@ func concurrentAPIWrites(t *testing.T, s *loadServer) {
 // to be sent, so a slow answer delays and counts against the writes after
 // it): the latency at that rate rather than at the saturation the unpaced
 // runs measure.
+//
+// SKED_BENCH_MAX_WRITES=N runs the server's store with a limit of N
+// concurrent write transactions (models.Options.MaxConcurrentWrites; -1:
+// none) instead of the default, to compare.
 func BenchmarkConcurrentWrites(b *testing.B) {
 	for _, run := range []struct {
 		clients int

@@ -168,12 +168,19 @@ func insertEngineAudit(tx *gorm.DB, id int64, action string, now time.Time) erro
 // there what depends on the moment it commits.
 func (s *Store) AuditedThen(ctx context.Context, op string, fn func(tx *Store) ([]AuditEntry, error), then func(tx *Store) error) error {
 	return withRetry(ctx, func(int) error {
+		if err := s.writes.acquire(ctx); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		defer s.writes.release()
 		// beforeCommit: the error came before the commit was sent (BEGIN
 		// or the body failed), so nothing of this try was committed.
 		beforeCommit := true
 		err := s.inTx(ctx, op, func(db *gorm.DB) error {
 			txs := *s
 			txs.db = db
+			// A write nested in this one (the same transaction) waits for
+			// no second slot.
+			txs.writes = nil
 			es, err := fn(&txs)
 			if err != nil {
 				return err

@@ -3,10 +3,12 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"sked/models/jobdef"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
+
+	"sked/models/jobdef"
 )
 
 // Job is a stored job: its definition exactly as the user sent it, plus the
@@ -57,25 +59,6 @@ func (s *Store) JobByName(ctx context.Context, collectionID int64, name string) 
 	return &j, nil
 }
 
-// LockJobByName locks the job named name in collectionID (compared
-// case-insensitively) FOR NO KEY UPDATE until the end of the transaction
-// s is bound to (Audited), and returns it as JobByName does, or
-// ErrNotFound: a write that reads a job to change it (PATCH, a
-// replacement keeping secrets) reads what no other write changes before
-// it commits (locks.go). Outside a transaction the lock ends at once.
-func (s *Store) LockJobByName(ctx context.Context, collectionID int64, name string) (*Job, error) {
-	var ids []int64
-	err := s.db.WithContext(ctx).Raw(`SELECT id FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR NO KEY UPDATE`,
-		collectionID, name).Scan(&ids).Error
-	if err != nil {
-		return nil, translate("models: lock job", err)
-	}
-	if len(ids) == 0 {
-		return nil, translate("models: lock job", ErrNotFound)
-	}
-	return s.JobByName(ctx, collectionID, name)
-}
-
 // DeleteJob removes the job and its history, or returns ErrNotFound.
 func (s *Store) DeleteJob(ctx context.Context, id int64) error {
 	var n int64
@@ -92,6 +75,71 @@ func (s *Store) DeleteJob(ctx context.Context, id int64) error {
 		return translate("models: delete job", ErrNotFound)
 	}
 	return nil
+}
+
+// DeletedJob is a job DeleteJobNamed deleted, as it was: its name as
+// stored and its definition (the audit log's "before").
+type DeletedJob struct {
+	ID         int64
+	Name       string
+	Definition json.RawMessage
+}
+
+// DeleteJobNamed deletes the job named name in collectionID (compared
+// case-insensitively) with its history and returns it as it was, or
+// ErrNotFound (deleteJobNamed).
+func (s *Store) DeleteJobNamed(ctx context.Context, collectionID int64, name string) (*DeletedJob, error) {
+	var out *DeletedJob
+	// Inside a transaction (the catalog's) it runs in it without a
+	// savepoint: its error aborts that transaction anyway.
+	err := s.db.WithContext(ctx).Session(&gorm.Session{DisableNestedTransaction: true}).Transaction(func(tx *gorm.DB) (err error) {
+		out, err = deleteJobNamed(tx, collectionID, name)
+		return err
+	})
+	if err != nil {
+		return nil, translate("models: delete job", err)
+	}
+	return out, nil
+}
+
+// deleteJobNamed is DeleteJobNamed in tx: deleteJobs for one job, which
+// reads the job with its lock (the newest version, the one it deletes),
+// and takes it out of its collection's counts with addJobCount rather
+// than a recount.
+func deleteJobNamed(tx *gorm.DB, collectionID int64, name string) (*DeletedJob, error) {
+	var rows []DeletedJob
+	if err := tx.Raw(`SELECT id, name, definition FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR UPDATE`,
+		collectionID, name).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("delete job: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	var states []jobdef.State
+	err := tx.Raw(`
+		WITH d AS (DELETE FROM jobs WHERE id = ? RETURNING id, job_collection_id, state), g AS (
+			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
+			FROM d
+			JOIN job_history h ON h.job_id = d.id
+			JOIN job_collections c ON c.id = d.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			GROUP BY 1, 2, 3
+		), u AS (`+historyHoursTake+`)
+		SELECT state FROM d`, rows[0].ID).Scan(&states).Error
+	if err != nil {
+		return nil, fmt.Errorf("delete job: %w", err)
+	}
+	if len(states) == 0 {
+		return nil, fmt.Errorf("delete job %d: locked but not deleted", rows[0].ID)
+	}
+	_, ok, err := addJobCount(tx, collectionID, states[0], "")
+	if err == nil && !ok {
+		err = refreshJobCounts(tx, collectionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &rows[0], nil
 }
 
 // JobDetail is a job with the engine's count of the occurrences it has

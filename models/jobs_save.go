@@ -78,8 +78,8 @@ func (s *Store) SaveJob(ctx context.Context, w JobWrite) (*Job, bool, error) {
 // that exists is locked and replaced; a job to create is inserted by the
 // upsert (a concurrent creation of the same name makes it a replacement,
 // which the upsert reports), its collection's existence checked by the
-// foreign key, and the quota checked after the counts are refreshed, under
-// their row's lock (checkJobQuota), so that creations of one collection
+// foreign key, and the quota checked where the counts are added to, under
+// their row's lock (countJobWrite), so that creations of one collection
 // queue only there, at the end of their transactions (locks.go).
 func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 	var before []jobdef.State // the replaced job's state
@@ -107,21 +107,53 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 		return nil, false, fmt.Errorf("upsert of job %q wrote %d rows", w.Name, len(rows))
 	}
 	j, created := rows[0].Job, rows[0].Inserted
-	// A replacement that keeps the job's state leaves the counts as they
-	// are, and does not queue for their row with every other writer of
-	// the collection.
-	if created || len(before) == 0 || before[0] != j.State {
-		if err := refreshJobCounts(tx, w.CollectionID); err != nil {
-			return nil, false, err
-		}
-	}
-	if created {
-		up := []upserted{{ID: j.ID, CollectionID: j.JobCollectionID, Inserted: true}}
-		if err := checkJobQuota(tx, []JobWrite{w}, up); err != nil {
-			return nil, false, err
-		}
+	if err := countJobWrite(tx, w, before, j.State, created); err != nil {
+		return nil, false, err
 	}
 	return &j, created, nil
+}
+
+// countJobWrite counts the write w of one job into its collection's
+// counts, last in its transaction, and checks the quota of a job it
+// created. before is the job's state as locked before the write (none:
+// there was no job), state its state now. A replacement that keeps the
+// state leaves the counts as they are, and does not queue for their row
+// with every other writer of the collection; a creation or a change of
+// state adds to them (addJobCount), where the quota is checked: the row
+// stays locked to the commit, so that concurrent creations pass one at a
+// time and never overshoot. A replacement of a job created meanwhile by
+// another transaction (no state before, none created), whose state before
+// is unknown, the first job of a collection (no counts row) and a row
+// found wrong (addJobCount) recount the collection (refreshJobCounts)
+// instead.
+func countJobWrite(tx *gorm.DB, w JobWrite, before []jobdef.State, state jobdef.State, created bool) error {
+	var from jobdef.State
+	switch {
+	case created:
+	case len(before) == 0:
+		return refreshJobCounts(tx, w.CollectionID)
+	case before[0] == state:
+		return nil
+	default:
+		from = before[0]
+	}
+	total, ok, err := addJobCount(tx, w.CollectionID, from, state)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if err := refreshJobCounts(tx, w.CollectionID); err != nil {
+			return err
+		}
+		if created {
+			return checkJobQuota(tx, []JobWrite{w}, []upserted{{CollectionID: w.CollectionID, Inserted: true}})
+		}
+		return nil
+	}
+	if created && w.MaxJobs > 0 {
+		return overQuota(total, 1, int64(w.MaxJobs))
+	}
+	return nil
 }
 
 // jobStateNoteSet is the SET list of the state note columns of a job
@@ -312,17 +344,24 @@ func checkJobQuota(tx *gorm.DB, writes []JobWrite, up []upserted) error {
 		return fmt.Errorf("check the job quota: %w", err)
 	}
 	for _, t := range totals {
-		limit, made := int64(limit[t.JobCollectionID]), made[t.JobCollectionID]
-		if t.Total <= limit {
-			continue
+		if err := overQuota(t.Total, made[t.JobCollectionID], int64(limit[t.JobCollectionID])); err != nil {
+			return err
 		}
-		if held := t.Total - made; held < limit {
-			return &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
-				"The collection holds %d jobs: %d more would exceed its quota maxJobCount of %d.", held, made, limit)}
-		}
-		return JobWrite{MaxJobs: int(limit)}.checkQuota(t.Total - made)
 	}
 	return nil
+}
+
+// overQuota returns a *QuotaError when a collection that holds total jobs,
+// made of them by the write, holds more than limit.
+func overQuota(total, made, limit int64) error {
+	if total <= limit {
+		return nil
+	}
+	if held := total - made; held < limit {
+		return &QuotaError{Quota: "maxJobCount", Message: fmt.Sprintf(
+			"The collection holds %d jobs: %d more would exceed its quota maxJobCount of %d.", held, made, limit)}
+	}
+	return JobWrite{MaxJobs: int(limit)}.checkQuota(total - made)
 }
 
 // collectionsOf returns the collections of writes, each once, in the

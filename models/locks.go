@@ -21,8 +21,8 @@ package models
 //     transactions;
 //  3. the jobs, in id order (lockJobs, deleteJobs, lockJobsOfWrites
 //     before upsertJobs' upsert, FinishAttempts). The writes of jobs that
-//     exist (a replacement of one job, LockJobByName before the catalog
-//     reads what it changes; state changes, deletes, bulk actions) and the
+//     exist (a replacement or patch of one job, whose catalog reads it with
+//     its lock, ReadJobToChange; state changes, deletes, bulk actions) and the
 //     engine, which claims jobs (FOR UPDATE SKIP LOCKED), lock jobs
 //     without their collection and never lock a collection afterwards;
 //  4. the rows derived from the jobs: their facets and results (keyed by
@@ -30,8 +30,9 @@ package models
 //     its key's order), then collection_job_counts in collection id
 //     order (refreshJobCounts, after the last change of jobs, without
 //     touching its key, so that no foreign key check locks the
-//     collection again); the quota of jobs is checked there
-//     (checkJobQuota);
+//     collection again; or addJobCount, the write of one job, which
+//     locks its one row by its update); the quota of jobs is checked
+//     there (checkJobQuota, countJobWrite);
 //  5. the target limits' rows (target_limits, migration 0037), after
 //     everything else a claim locks: the claim holds the rows of the
 //     limits it tags attempts for FOR KEY SHARE (holdForLimits, key

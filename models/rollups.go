@@ -6,7 +6,9 @@ package models
 //   - collection_job_counts: a collection's jobs by state. Every statement
 //     that inserts or deletes jobs or changes their state is followed by
 //     refreshJobCounts (or refreshJobCountsOf) for the collections it
-//     touched; jobs are deleted through deleteJobs.
+//     touched, or, for the write of one job it holds locked (saveJobTx,
+//     deleteJobNamed), by addJobCount; jobs are deleted through deleteJobs
+//     or deleteJobNamed.
 //   - history_hours: executions per workspace, hour and status. Every
 //     history insert adds to it (historyHoursAdd in the engine's result
 //     statement, rollHistoryEntry for single entries) and every delete of
@@ -24,6 +26,8 @@ import (
 	"slices"
 
 	"gorm.io/gorm"
+
+	"sked/models/jobdef"
 )
 
 // refreshJobCounts recounts the jobs by state of each collection in ids
@@ -83,6 +87,47 @@ func refreshJobCounts(tx *gorm.DB, ids ...int64) error {
 		return fmt.Errorf("refresh job counts: %w", err)
 	}
 	return nil
+}
+
+// addJobCount counts the write of one job of collection coll into its
+// counts row: the job was in state from (empty: it did not exist) and is
+// now in state to (empty: deleted). Its one statement locks the row to the
+// end of the transaction, so that a write of one job, which knows exactly
+// what it changed (it holds the job's lock), queues for the row only from
+// its last change of jobs to its commit, and does not count the whole
+// collection again as refreshJobCounts does. The two agree: an update
+// adds to the newest committed row, and a recount, locking the row first,
+// counts after every write that added to it committed. It returns the
+// collection's jobs in all after the change; ok is false, and nothing
+// changed, when the collection has no counts row yet, or when a count
+// would fall below zero (the row was wrong: something changed jobs
+// without counting them): call refreshJobCounts, which makes the row, or
+// makes it right.
+func addJobCount(tx *gorm.DB, coll int64, from, to jobdef.State) (total int64, ok bool, err error) {
+	delta := map[jobdef.State]int64{}
+	for _, st := range []jobdef.State{from, to} {
+		switch st {
+		case "", jobdef.Enabled, jobdef.Disabled, jobdef.Completed, jobdef.Faulted:
+		default:
+			return 0, false, fmt.Errorf("count jobs: unknown state %q", st)
+		}
+	}
+	delta[from]--
+	delta[to]++
+	e, d, c, f := delta[jobdef.Enabled], delta[jobdef.Disabled], delta[jobdef.Completed], delta[jobdef.Faulted]
+	var totals []int64
+	err = tx.Raw(`UPDATE collection_job_counts SET enabled = enabled + ?, disabled = disabled + ?,
+			completed = completed + ?, faulted = faulted + ?
+		WHERE job_collection_id = ? AND enabled + ? >= 0 AND disabled + ? >= 0 AND completed + ? >= 0 AND faulted + ? >= 0
+		RETURNING enabled + disabled + completed + faulted`,
+		e, d, c, f, coll, e, d, c, f).Scan(&totals).Error
+	if err != nil {
+		return 0, false, fmt.Errorf("count jobs: %w", err)
+	}
+	if len(totals) == 0 {
+		return 0, false, nil
+	}
+	return totals[0], true, nil
 }
 
 // refreshJobCountsOf is refreshJobCounts for the collections of the jobs

@@ -109,8 +109,23 @@ func TestRollupsMatchCounts(t *testing.T) {
 					err = f.store.DeleteJobs(f.ctx, ids)
 				}
 			case 7:
-				if ids := jobs(1); len(ids) == 1 {
+				ids := jobs(1)
+				if len(ids) == 0 {
+					continue
+				}
+				if rnd.IntN(2) == 0 {
 					err = f.store.DeleteJob(f.ctx, ids[0])
+					break
+				}
+				// By name, spelled in another case: counted by addJobCount.
+				var coll int64
+				var upper string
+				if err = db.QueryRow(`SELECT job_collection_id, upper(name) FROM jobs WHERE id = $1`, ids[0]).Scan(&coll, &upper); err != nil {
+					break
+				}
+				var d *models.DeletedJob
+				if d, err = f.store.DeleteJobNamed(f.ctx, coll, upper); err == nil && d.ID != ids[0] {
+					err = fmt.Errorf("DeleteJobNamed(%q) deleted job %d, want %d", upper, d.ID, ids[0])
 				}
 			case 8:
 				for _, id := range jobs(4) {

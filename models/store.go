@@ -21,6 +21,12 @@ type Options struct {
 	PasswordCost int
 	// MaxOpenConns caps the connection pool. Zero means 20.
 	MaxOpenConns int
+	// MaxConcurrentWrites caps how many write transactions of the
+	// catalog (AuditedThen) run at once; the others wait for a slot
+	// before they begin (writeLimit). Zero means twice GOMAXPROCS, and at
+	// least 4; below zero, no limit. The engine's transactions and reads
+	// are not counted.
+	MaxConcurrentWrites int
 	// SecretKeys seal and open the secrets of jobs (AES-256, SecretKeySize
 	// bytes each): the first seals, every one opens. With none, jobs
 	// without secrets work and writing a job with secrets fails with
@@ -90,6 +96,8 @@ type Store struct {
 	// embedded ones. Only tests set it.
 	migrationFS fs.FS
 	guard       *poolGuard
+	// writes bounds the concurrent write transactions of AuditedThen.
+	writes writeLimit
 }
 
 // Open connects to the PostgreSQL database named by dsn (a postgres:// URL
@@ -146,7 +154,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if deadAfter == 0 {
 		deadAfter = defaultInstanceDeadAfter
 	}
-	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box, release: opts.Release, deadAfter: deadAfter, guard: guard}, nil
+	return &Store{db: db, passwordCost: cost, dummyHash: dummy, box: box, release: opts.Release, deadAfter: deadAfter, guard: guard,
+		writes: newWriteLimit(opts.MaxConcurrentWrites)}, nil
 }
 
 // dialect returns the GORM dialector of dsn behind pooler, whose pool

@@ -31,11 +31,15 @@ func (c *Catalog) putJob(ctx context.Context, actor Actor, coll *models.Collecti
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, false, err
 	}
+	p, err := c.prepareJob(ctx, coll, name, body, how)
+	if err != nil {
+		return nil, false, err
+	}
 	var j *models.Job
 	var created bool
-	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+	err = c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		if j, created, err = tc.saveJob(ctx, coll, name, body, how, rec, actor.UserName); err != nil {
+		if j, created, err = tc.saveJob(ctx, p, rec, actor.UserName); err != nil {
 			return err
 		}
 		rec.Job, rec.Detail = j.Name, createdDetail(created)
@@ -56,11 +60,21 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 	if err := c.allow(ctx, actor, rec.Change); err != nil {
 		return nil, err
 	}
+	if !json.Valid(body) || !isObject(body) {
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "job", Message: "must be a JSON object"}}}
+	}
+	p, err := c.prepareJob(ctx, coll, name, body, savePatch)
+	if err != nil {
+		return nil, err
+	}
 	var j *models.Job
-	err := c.audited(ctx, actor, rec, func(tc *Catalog) error {
+	err = c.audited(ctx, actor, rec, func(tc *Catalog) error {
 		var err error
-		j, err = tc.patchJob(ctx, coll, name, body, rec, actor.UserName)
-		return err
+		if j, _, err = tc.saveJob(ctx, p, rec, actor.UserName); err != nil {
+			return err
+		}
+		rec.Job = j.Name
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -68,34 +82,20 @@ func (c *Catalog) PatchJob(ctx context.Context, actor Actor, coll *models.Collec
 	return j, nil
 }
 
-// patchJob is PatchJob in the write's transaction.
-func (c *Catalog) patchJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, rec *record, by string) (*models.Job, error) {
-	cur, err := c.store.LockJobByName(ctx, coll.ID, name)
-	if err != nil {
-		return nil, err
-	}
-	if !json.Valid(body) || !isObject(body) {
-		return nil, &problem.List{Problems: []problem.Problem{{Path: "job", Message: "must be a JSON object"}}}
-	}
-	patch := json.RawMessage(body)
+// patched returns the body that the merge patch patch (a JSON object,
+// either shape) makes of the stored job cur: its definition, state and
+// note (a patch that enables the job clears the note: the store keeps
+// it only on a disabled job) with what patch gives replaced.
+func patched(cur *models.JobToChange, patch []byte) []byte {
 	var top map[string]json.RawMessage
-	_ = json.Unmarshal(body, &top)
+	_ = json.Unmarshal(patch, &top)
 	for k, v := range top {
 		if equalFold(k, "properties") && isObject(v) {
 			patch = v
 		}
 	}
-	// The stored state and note are the base the patch changes (a patch
-	// that enables the job clears the note: the store keeps it only on a
-	// disabled job).
 	st, _ := json.Marshal(map[string]string{"state": string(cur.State), "stateNote": cur.StateNote})
-	base := mergePatch(cur.Definition, st)
-	j, _, err := c.saveJob(ctx, coll, cur.Name, mergePatch(base, patch), savePatch, rec, by)
-	if err != nil {
-		return nil, err
-	}
-	rec.Job = j.Name
-	return j, nil
+	return mergePatch(mergePatch(cur.Definition, st), patch)
 }
 
 // jobSave says how saveJob treats the job it may replace.
@@ -104,7 +104,8 @@ type jobSave int
 const (
 	// savePut creates the job or replaces it (PUT).
 	savePut jobSave = iota
-	// savePatch replaces the job, which must exist (PATCH: ErrNotFound).
+	// savePatch merges a patch into the job, which must exist (PATCH:
+	// ErrNotFound; patched).
 	savePatch
 	// saveCreate creates the job and never replaces one: a taken name is
 	// a problem of jobName (nameTaken).
@@ -114,44 +115,72 @@ const (
 	saveEdit
 )
 
-// saveJob writes the job name of coll from body as how says, keeping the
-// secrets body leaves out, and fills rec's Before, After and Secrets; by
-// is the writer's name (the job's StateChangedBy when its state or note
-// changes).
-//
-// It prepares the write (parsing, calendars, the recurrence, the quota)
-// from a plain read of the job it replaces, then locks that job and reads
-// it again: only when what the write keeps of it (its secrets, its note)
-// changed meanwhile, or it was deleted, is the write prepared again, so
-// that writers of one job queue for its row through the write itself, not
-// through the preparation.
-func (c *Catalog) saveJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, how jobSave, rec *record, by string) (*models.Job, bool, error) {
+// preparedJob is a write of a job prepared by prepareJob, before its
+// transaction, from the job it replaces as read without a lock.
+type preparedJob struct {
+	coll *models.CollectionRow
+	name string
+	// body is the write's body as given (PATCH: the patch).
+	body []byte
+	how  jobSave
+	// cur is the job the write replaces as read (nil: none), w the write
+	// prepared from it.
+	cur *models.JobToChange
+	w   models.JobWrite
+}
+
+// prepareJob prepares the write of the job name of coll from body as how
+// says (parsing, calendars, the recurrence, the quota: prepareSave) from
+// a plain read of the job it replaces, outside the write's transaction,
+// so that the transaction holds its locks (and its slot of the store's
+// concurrent writes) only for the locking read and the write (saveJob).
+func (c *Catalog) prepareJob(ctx context.Context, coll *models.CollectionRow, name string, body []byte, how jobSave) (*preparedJob, error) {
 	if !ValidName(name) {
-		return nil, false, &problem.List{Problems: []problem.Problem{{Path: "jobName",
+		return nil, &problem.List{Problems: []problem.Problem{{Path: "jobName",
 			Message: fmt.Sprintf("%q is not a job name (a letter or digit, then up to 99 letters, digits, '-' or '_')", name)}}}
 	}
-	cur, err := c.jobToChange(ctx, coll, name, false)
-	if err != nil {
-		return nil, false, err
+	p := &preparedJob{coll: coll, name: name, body: body, how: how}
+	var err error
+	if p.cur, err = c.jobToChange(ctx, coll, name, false); err != nil {
+		return nil, err
 	}
-	if cur != nil && how == saveCreate {
-		return nil, false, nameTaken(name)
+	if p.cur != nil && how == saveCreate {
+		return nil, nameTaken(name)
 	}
-	w, err := c.prepareSave(ctx, coll, name, body, how, cur)
-	if err != nil {
-		return nil, false, err
+	if p.w, err = c.prepareSave(ctx, coll, name, body, how, p.cur); err != nil {
+		return nil, err
 	}
+	return p, nil
+}
+
+// saveJob writes the job p prepared, keeping the secrets its body leaves
+// out, and fills rec's Before, After and Secrets; by is the writer's name
+// (the job's StateChangedBy when its state or note changes). It runs in
+// the write's transaction (each try of it).
+//
+// It locks the job p read and reads it again: only when what the write
+// takes from it (its secrets, its note; for a patch, also its definition
+// and state) changed meanwhile, or it was deleted, is the write prepared
+// again, so that writers of one job queue for its row through the write
+// itself, not through the preparation.
+func (c *Catalog) saveJob(ctx context.Context, p *preparedJob, rec *record, by string) (*models.Job, bool, error) {
+	coll, name, how := p.coll, p.name, p.how
+	cur, w := p.cur, p.w
 	if cur != nil {
 		locked, err := c.jobToChange(ctx, coll, name, true)
 		if err != nil {
 			return nil, false, err
 		}
-		if locked == nil || locked.ID != cur.ID || locked.StateNote != cur.StateNote || !maps.Equal(locked.Secrets, cur.Secrets) {
-			if w, err = c.prepareSave(ctx, coll, name, body, how, locked); err != nil {
+		if locked == nil || locked.ID != cur.ID || locked.StateNote != cur.StateNote || !maps.Equal(locked.Secrets, cur.Secrets) ||
+			how == savePatch && (locked.State != cur.State || !bytes.Equal(locked.Definition, cur.Definition)) {
+			if w, err = c.prepareSave(ctx, coll, name, p.body, how, locked); err != nil {
 				return nil, false, err
 			}
 		}
 		cur = locked
+	}
+	if cur == nil && how == savePatch {
+		return nil, false, fmt.Errorf("catalog: patch job %q: %w", name, models.ErrNotFound)
 	}
 	var keep jobdef.Secrets
 	if cur != nil {
@@ -183,12 +212,19 @@ func (c *Catalog) jobToChange(ctx context.Context, coll *models.CollectionRow, n
 }
 
 // prepareSave parses body keeping what it leaves out of cur (its secrets;
-// its note for saveEdit; cur nil: nothing to keep) and prepares the write
+// its note for saveEdit; cur nil: nothing to keep; for savePatch, body is
+// a patch of cur, which must exist: patched) and prepares the write
 // of the job name of coll (Prepare).
 func (c *Catalog) prepareSave(ctx context.Context, coll *models.CollectionRow, name string, body []byte, how jobSave, cur *models.JobToChange) (models.JobWrite, error) {
 	var keep jobdef.Secrets
 	if cur != nil {
 		keep = cur.Secrets
+	}
+	if how == savePatch {
+		if cur == nil {
+			return models.JobWrite{}, fmt.Errorf("catalog: patch job %q: %w", name, models.ErrNotFound)
+		}
+		body = patched(cur, body)
 	}
 	job, err := jobdef.ParseWith(body, jobdef.Options{Keep: keep})
 	if err != nil {
@@ -278,12 +314,12 @@ func (c *Catalog) DeleteJob(ctx context.Context, actor Actor, coll *models.Colle
 		return err
 	}
 	return c.audited(ctx, actor, rec, func(tc *Catalog) error {
-		cur, err := tc.store.JobByName(ctx, coll.ID, name)
+		d, err := tc.store.DeleteJobNamed(ctx, coll.ID, name)
 		if err != nil {
 			return err
 		}
-		rec.Job, rec.Before = cur.Name, cur.Definition
-		return tc.store.DeleteJob(ctx, cur.ID)
+		rec.Job, rec.Before = d.Name, d.Definition
+		return nil
 	})
 }
 

@@ -37,7 +37,7 @@ var catalogOwnedWrites = []string{
 	// The audit log's transaction.
 	"Audited", "AuditedThen",
 	// Jobs, collections, job state, run now, imports.
-	"SaveJob", "SaveJobs", "DeleteJob", "DeleteJobs", "PutCollection", "DeleteCollection",
+	"SaveJob", "SaveJobs", "DeleteJob", "DeleteJobNamed", "DeleteJobs", "PutCollection", "DeleteCollection",
 	"SetCollectionStateNote", "SetJobState", "SetJobsState", "RunNow", "RunNowWith", "RunJobsNow", "Rerun", "CreateBackfill", "CancelBackfill",
 	"ReplanJob", "ApplyImport", "SetFirstRuns",
 	// Calendars.
