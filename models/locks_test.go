@@ -66,8 +66,11 @@ func TestAuditedRetriesADeadlock(t *testing.T) {
 			t.Errorf("write %d: %v (%+v)", w, err, pgErr)
 		}
 	}
-	if n := runs[0].Load() + runs[1].Load(); n != 3 {
-		t.Errorf("the bodies ran %d and %d times, want one of them twice", runs[0].Load(), runs[1].Load())
+	// The deadlock's victim runs again. Its retry may reach the other's
+	// job before the survivor, which was queued for it, takes it, and
+	// deadlock once more: at least one body runs twice.
+	if n := runs[0].Load() + runs[1].Load(); n < 3 {
+		t.Errorf("the bodies ran %d and %d times, want one of them again after the deadlock", runs[0].Load(), runs[1].Load())
 	}
 	db, err := sql.Open("pgx", f.dsn)
 	if err != nil {
