@@ -107,6 +107,11 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 		return nil, false, fmt.Errorf("upsert of job %q wrote %d rows", w.Name, len(rows))
 	}
 	j, created := rows[0].Job, rows[0].Inserted
+	if mayTrigger(w, created) {
+		if err := syncTriggers(tx, []int64{j.ID}); err != nil {
+			return nil, false, err
+		}
+	}
 	// A replacement that keeps the job's state leaves the counts as they
 	// are, and does not queue for their row with every other writer of
 	// the collection.
@@ -243,6 +248,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 	}
 	up, err := s.upsertJobs(tx, writes, progress)
 	if err != nil {
+		return nil, err
+	}
+	if err := syncTriggersOf(tx, writes, up); err != nil {
 		return nil, err
 	}
 	if err := refreshJobCounts(tx, collIDs...); err != nil {
