@@ -1,6 +1,8 @@
 package catalog_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -107,5 +109,42 @@ func TestDeletingAnUpstreamIsRefused(t *testing.T) {
 	var edges int
 	if err := e.db.QueryRow(`SELECT count(*) FROM job_trigger_upstreams`).Scan(&edges); err != nil || edges != 0 {
 		t.Fatalf("edges left = %d, %v", edges, err)
+	}
+}
+
+// TestImportAndExportCarryTriggers checks that an import whose job runs
+// after a job listed later in the same file is accepted (the names are
+// checked against the file's jobs and the workspace's together), that an
+// import naming a job neither holds is refused with nothing written, and
+// that the export writes the trigger back.
+func TestImportAndExportCarryTriggers(t *testing.T) {
+	e := newEnv(t)
+	before := e.fingerprint()
+	bad := `[{"name":"report","properties":{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},
+		"trigger":{"after":["rg/jc/nope"]}}}]`
+	if _, err := e.catImport(bad, "rg", "jc", catalog.ImportOptions{}); problem.As(err) == nil ||
+		!strings.Contains(err.Error(), "trigger.after[0]: there is no job rg/jc/nope") {
+		t.Fatalf("import naming a missing job: %v", err)
+	}
+	if e.fingerprint() != before {
+		t.Fatal("a refused import changed the jobs")
+	}
+	good := `[{"name":"report","properties":{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},
+		"trigger":{"after":["rg/jc/extract"],"on":"failed"}}},
+	  {"name":"extract","properties":{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},
+		"recurrence":{"frequency":"day"}}}]`
+	if rep, err := e.catImport(good, "rg", "jc", catalog.ImportOptions{}); err != nil || !rep.Applied {
+		t.Fatalf("import: %v %+v", err, rep)
+	}
+	out, err := e.cat.ExportJob(e.ctx, ref("rg", "jc"), "report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(compact.String(), `"trigger":{"after":["rg/jc/extract"],"on":"failed"}`) {
+		t.Fatalf("export %s", out)
 	}
 }
