@@ -233,6 +233,9 @@ type JobPageView struct {
 	// Backfill is the backfill block (SPEC §16.3): the form for operators
 	// and up, and the job's backfills; nil on the history page.
 	Backfill *BackfillPanel
+	// Chain are the jobs it runs after and that run after it (SPEC
+	// §17.1, triggers_views.go); empty on the history page.
+	Chain TriggerChainView
 }
 
 // JobStatus is the #job-status fragment: state, counters, next
