@@ -59,6 +59,10 @@ var jobFormLabels = map[string]string{
 	"recurrence.calendars.exclude":           "Calendars",
 	"recurrence.calendars.include":           "Calendars",
 	"recurrence.calendars.onExcluded":        "A run on such a day",
+	"trigger":                                "Repeat every",
+	"trigger.after":                          "Runs after",
+	"trigger.on":                             "Run when they",
+	"trigger.within":                         "Within",
 }
 
 // JobFormLabel returns the label of the job form's field for a job JSON
@@ -101,7 +105,8 @@ func JobFormSentence(path, message string) string {
 // preview updates: every field JobFormErrors may key but the job's name,
 // which only Save checks.
 var JobFormSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
-	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout", "window"}
+	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout", "window",
+	"trigger_after", "trigger_on", "trigger_within"}
 
 // formErrorSlot maps a job JSON path to the slot of the form that shows
 // its problem ("" for none: the problem is listed above the form).
@@ -120,6 +125,8 @@ func formErrorSlot(path string) string {
 		return "calendars"
 	case strings.HasPrefix(path, "action.retryPolicy"):
 		return "retry"
+	case path == "trigger" || strings.HasPrefix(path, "trigger."):
+		return triggerErrorSlot(path) // jobform_trigger.go
 	}
 	switch path {
 	case "action.request.uri":
