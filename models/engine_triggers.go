@@ -127,9 +127,10 @@ type TriggerEnd struct {
 
 // FireTriggers queues, at now, the runs that the recorded upstream ends
 // call for (SPEC §17.1), one downstream job per transaction, and returns
-// how many runs it queued. A downstream that is not enabled, no longer
-// has a trigger, or whose startTime is after an end, drops those ends (a
-// trigger while it is disabled is lost, like a missed occurrence). Safe
+// how many runs it queued. A downstream that is not enabled (or whose
+// collection is not), no longer has a trigger, or whose startTime is
+// after an end, drops those ends (a trigger while it is disabled is lost,
+// like a missed occurrence). Safe
 // for concurrent use by several engines: a downstream's ends are consumed
 // under its row's lock, once.
 func (s *Store) FireTriggers(ctx context.Context, now time.Time) (int, error) {
@@ -160,10 +161,12 @@ func (s *Store) FireTriggers(ctx context.Context, now time.Time) (int, error) {
 func fireTrigger(tx *gorm.DB, d int64, now time.Time) (int, error) {
 	var j []struct {
 		State           jobdef.State
+		CollectionState string
 		OccurrenceCount int64
 		Definition      []byte
 	}
-	if err := tx.Raw(`SELECT state, occurrence_count, definition FROM jobs WHERE id = ? FOR NO KEY UPDATE`, d).Scan(&j).Error; err != nil {
+	if err := tx.Raw(`SELECT j.state, c.state AS collection_state, j.occurrence_count, j.definition
+		FROM jobs j JOIN job_collections c ON c.id = j.job_collection_id WHERE j.id = ? FOR NO KEY UPDATE OF j`, d).Scan(&j).Error; err != nil {
 		return 0, err
 	}
 	var ends []struct {
@@ -174,7 +177,7 @@ func fireTrigger(tx *gorm.DB, d int64, now time.Time) (int, error) {
 		Scan(&ends).Error; err != nil {
 		return 0, err
 	}
-	if len(j) == 0 || j[0].State != jobdef.Enabled || len(ends) == 0 {
+	if len(j) == 0 || j[0].State != jobdef.Enabled || j[0].CollectionState != string(CollectionEnabled) || len(ends) == 0 {
 		return 0, nil
 	}
 	job, err := jobdef.ParseWith(j[0].Definition, jobdef.Options{SecretsOptional: true, Stored: true})
