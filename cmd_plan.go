@@ -64,6 +64,9 @@ type change struct {
 	// apply makes the change and returns a line to print (a webhook's
 	// secret), or "".
 	apply func(ctx context.Context) (string, error)
+	// upstreams are the keys of the jobs a job runs after (triggerKeys),
+	// for the order of the jobs' changes (orderByTriggers).
+	upstreams []string
 }
 
 // runPlan implements sked apply and sked diff: it reads the files of -f,
@@ -198,6 +201,7 @@ func computePlan(ctx context.Context, c *client.Client, want *desired, prune boo
 		plan = append(plan, cs...)
 	}
 	slices.SortStableFunc(plan, func(a, b change) int { return a.stage - b.stage })
+	orderByTriggers(plan) // cmd_plan_triggers.go
 	return plan, nil
 }
 
@@ -266,7 +270,7 @@ func collectionPlan(ctx context.Context, c *client.Client, wc *wantCollection, p
 		if !ok {
 			name, body := wj.name, wj.body
 			plan = append(plan, change{stage: stageJobs, action: "create", what: "job", id: id, src: wj.src,
-				after: normJob(wj.def), apply: func(ctx context.Context) (string, error) {
+				after: normJob(wj.def), upstreams: triggerKeys(ref.Subscription, wj.def), apply: func(ctx context.Context) (string, error) {
 					_, err := c.PutJob(ctx, ref, name, body)
 					return "", err
 				}})
@@ -296,7 +300,7 @@ func collectionPlan(ctx context.Context, c *client.Client, wc *wantCollection, p
 			put = withState(put, hasPath(put, "properties"), string(curState), curNote)
 		}
 		plan = append(plan, change{stage: stageJobs, action: "update", what: "job", id: id, src: wj.src,
-			before: before, after: after, apply: func(ctx context.Context) (string, error) {
+			before: before, after: after, upstreams: triggerKeys(ref.Subscription, wj.def), apply: func(ctx context.Context) (string, error) {
 				_, err := c.PutJob(ctx, ref, name, put)
 				return "", err
 			}})
@@ -312,7 +316,7 @@ func collectionPlan(ctx context.Context, c *client.Client, wc *wantCollection, p
 				before = normJob(curDef)
 			}
 			plan = append(plan, change{stage: stageDeleteJobs, action: "delete", what: "job", id: ref.String() + "/" + name,
-				before: before, apply: func(ctx context.Context) (string, error) {
+				before: before, upstreams: triggerKeys(ref.Subscription, curDef), apply: func(ctx context.Context) (string, error) {
 					return "", c.DeleteJob(ctx, ref, name)
 				}})
 		}

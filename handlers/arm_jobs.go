@@ -183,6 +183,9 @@ func (s *Server) listHistory(c echo.Context) error {
 	for i := range entries[:min(len(entries), p.top)] {
 		out.Value = append(out.Value, toARMHistory(coll, j, &entries[i]))
 	}
+	if err := s.addTriggerLinks(c.Request().Context(), j, entries[:len(out.Value)], out.Value); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, out)
 }
 

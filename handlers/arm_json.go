@@ -194,6 +194,11 @@ type armHistoryProperties struct {
 	// LimitWaitMs is how long the attempt waited for its host's target
 	// limit, in milliseconds (extension); absent when no limit held it.
 	LimitWaitMs *int64 `json:"limitWaitMs,omitempty"`
+	// TriggeredBy are the upstream ends that triggered the entry's run,
+	// and Triggered the runs its end triggered (extensions, SPEC §17.1,
+	// history_triggers.go); absent when there are none.
+	TriggeredBy []armTriggerCause `json:"triggeredBy,omitempty"`
+	Triggered   []armTriggeredRun `json:"triggered,omitempty"`
 }
 
 // toARMHistory writes one history entry of job j.

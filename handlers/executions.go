@@ -67,6 +67,9 @@ func (s *Server) executionView(c echo.Context, row *models.CollectionRow, j *mod
 	}
 	v := web.NewExecutionView(row, j, d, web.CanFor(string(s.roleIn(c, row.WorkspaceID))), s.clock())
 	v.CSRFToken = csrfToken(c)
+	if v.Triggers, err = s.executionTriggers(c.Request().Context(), j, d); err != nil { // job_page_triggers.go
+		return v, err
+	}
 	return v, nil
 }
 

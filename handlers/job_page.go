@@ -77,6 +77,9 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 		if v.Deadline, err = s.deadlineView(ctx, j, pj, now); err != nil {
 			return v, err
 		}
+		if v.Chain, err = s.triggerChain(ctx, j.ID); err != nil { // job_page_triggers.go
+			return v, err
+		}
 		scope := alertScope{ResourceGroup: row.ResourceGroup, Collection: row.Name, Job: j.Name}
 		if v.Alerts, err = s.alertsView(c, row.WorkspaceID, scope, nil); err != nil {
 			return v, err

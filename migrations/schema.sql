@@ -596,6 +596,58 @@ CREATE TABLE public.job_slow_runs (
     CONSTRAINT job_slow_runs_action_check CHECK ((action = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text])))
 );
 
+-- Name: job_trigger_causes; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_trigger_causes (
+    downstream_id bigint NOT NULL,
+    expected_time timestamp with time zone NOT NULL,
+    upstream_id bigint NOT NULL,
+    upstream_history_id bigint NOT NULL,
+    upstream_ended_at timestamp with time zone NOT NULL
+);
+
+-- Name: job_trigger_ends; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_trigger_ends (
+    id bigint NOT NULL,
+    downstream_id bigint NOT NULL,
+    upstream_id bigint NOT NULL,
+    history_id bigint NOT NULL,
+    ended_at timestamp with time zone NOT NULL,
+    succeeded boolean NOT NULL
+);
+
+-- Name: job_trigger_ends_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+
+ALTER TABLE public.job_trigger_ends ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_trigger_ends_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- Name: job_trigger_upstreams; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_trigger_upstreams (
+    downstream_id bigint NOT NULL,
+    upstream_id bigint NOT NULL,
+    "position" integer NOT NULL,
+    on_status text NOT NULL,
+    CONSTRAINT job_trigger_upstreams_on_status_check CHECK ((on_status = ANY (ARRAY['succeeded'::text, 'failed'::text, 'finished'::text]))),
+    CONSTRAINT job_trigger_upstreams_position_check CHECK (("position" >= 0))
+);
+
+-- Name: job_trigger_waits; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_trigger_waits (
+    downstream_id bigint NOT NULL,
+    upstream_id bigint NOT NULL,
+    history_id bigint NOT NULL,
+    ended_at timestamp with time zone NOT NULL
+);
+
 -- Name: jobs_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 
 ALTER TABLE public.jobs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
@@ -1037,6 +1089,26 @@ ALTER TABLE ONLY public.job_results
 ALTER TABLE ONLY public.job_slow_runs
     ADD CONSTRAINT job_slow_runs_pkey PRIMARY KEY (attempt_id);
 
+-- Name: job_trigger_causes job_trigger_causes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_causes
+    ADD CONSTRAINT job_trigger_causes_pkey PRIMARY KEY (downstream_id, expected_time, upstream_id);
+
+-- Name: job_trigger_ends job_trigger_ends_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_ends
+    ADD CONSTRAINT job_trigger_ends_pkey PRIMARY KEY (id);
+
+-- Name: job_trigger_upstreams job_trigger_upstreams_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_upstreams
+    ADD CONSTRAINT job_trigger_upstreams_pkey PRIMARY KEY (downstream_id, upstream_id);
+
+-- Name: job_trigger_waits job_trigger_waits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_waits
+    ADD CONSTRAINT job_trigger_waits_pkey PRIMARY KEY (downstream_id, upstream_id);
+
 -- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.jobs
@@ -1302,6 +1374,18 @@ CREATE INDEX job_slow_runs_job_idx ON public.job_slow_runs USING btree (job_id, 
 -- Name: job_slow_runs_raised_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX job_slow_runs_raised_idx ON public.job_slow_runs USING btree (raised_at);
+
+-- Name: job_trigger_causes_upstream_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_trigger_causes_upstream_idx ON public.job_trigger_causes USING btree (upstream_history_id);
+
+-- Name: job_trigger_ends_downstream_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_trigger_ends_downstream_idx ON public.job_trigger_ends USING btree (downstream_id, id);
+
+-- Name: job_trigger_upstreams_upstream_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_trigger_upstreams_upstream_idx ON public.job_trigger_upstreams USING btree (upstream_id);
 
 -- Name: jobs_collection_due_idx; Type: INDEX; Schema: public; Owner: -
 
@@ -1596,6 +1680,21 @@ ALTER TABLE ONLY public.job_results
 
 ALTER TABLE ONLY public.job_slow_runs
     ADD CONSTRAINT job_slow_runs_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
+-- Name: job_trigger_causes job_trigger_causes_downstream_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_causes
+    ADD CONSTRAINT job_trigger_causes_downstream_id_fkey FOREIGN KEY (downstream_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
+-- Name: job_trigger_upstreams job_trigger_upstreams_downstream_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_upstreams
+    ADD CONSTRAINT job_trigger_upstreams_downstream_id_fkey FOREIGN KEY (downstream_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
+-- Name: job_trigger_waits job_trigger_waits_downstream_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_trigger_waits
+    ADD CONSTRAINT job_trigger_waits_downstream_id_fkey FOREIGN KEY (downstream_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
 
 -- Name: jobs jobs_job_collection_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

@@ -364,14 +364,18 @@ const pendingAttemptColumns = `
 		JOIN job_collections c ON c.id = j.job_collection_id`
 
 // startPendingAttempts starts up to limit due pending attempts (retries,
-// error actions, run now) of enabled jobs in enabled collections. Those
+// error actions, run now, triggered runs) of enabled jobs in enabled
+// collections. It skips an attempt whose job another transaction holds
+// (a write disabling it deletes its pending attempts under the job's
+// lock: waiting for that job while holding the attempt would deadlock);
+// the next claim takes it. Those
 // to a host with a limit (limits) are held for it instead (tagAttempts):
 // startLimited starts them.
 func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits) ([]ClaimedAttempt, error) {
 	var due []ClaimedAttempt
 	err := tx.Raw(pendingAttemptColumns+`
 		WHERE a.status = 'pending' AND a.due_at <= ? AND a.target_host IS NULL AND j.state = 'enabled' AND c.state = 'Enabled'
-		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED`, req.Now, limit).Scan(&due).Error
+		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED FOR NO KEY UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error
 	if err != nil {
 		return nil, fmt.Errorf("select pending attempts: %w", err)
 	}
@@ -416,7 +420,10 @@ func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int, l
 // startAttempts starts the pending attempts due (locked by the claim): it
 // leases them to req.Owner and sets their LeaseExpiresAt and, for one held
 // by a target limit, how long it waited (LimitWaitMs, from its
-// LimitHeldAt to req.Now).
+// LimitHeldAt to req.Now). It locks their jobs in id order before it
+// writes their last run (locks.go): two claims starting attempts of the
+// same jobs (run now twice, or one upstream's end triggering several
+// jobs twice) would otherwise lock them in two orders and deadlock.
 func (s *Store) startAttempts(tx *gorm.DB, req ClaimRequest, due []ClaimedAttempt) error {
 	if len(due) == 0 {
 		return nil
@@ -450,7 +457,8 @@ func (s *Store) startAttempts(tx *gorm.DB, req ClaimRequest, due []ClaimedAttemp
 		             started_at = ?::timestamptz, limit_wait_ms = l.wait_ms
 		      FROM l WHERE t.id = l.id
 		      RETURNING t.id, t.lease_expires_at),
-		j AS (UPDATE jobs SET last_run_at = ?::timestamptz WHERE id IN (SELECT job_id FROM l))
+		j AS (UPDATE jobs SET last_run_at = ?::timestamptz
+		      FROM (SELECT id FROM jobs WHERE id IN (SELECT job_id FROM l) ORDER BY id FOR NO KEY UPDATE) k WHERE jobs.id = k.id)
 		SELECT id, lease_expires_at FROM a`,
 		string(data), req.Owner, req.Now, req.Now).Scan(&ends).Error
 	if err != nil {

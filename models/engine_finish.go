@@ -53,6 +53,10 @@ type AttemptOutcome struct {
 	// its end frees a slot that waiting attempts need, so the engine
 	// records it without delay (no lingering for a batch).
 	Limited bool
+	// Upstream says other jobs run after the attempt's job (SPEC §17.1):
+	// the engine records it without delay too, since their runs wait for
+	// its end.
+	Upstream bool
 }
 
 // FinishedAttempt reports what FinishAttempts did with one outcome.
@@ -76,6 +80,10 @@ type FinishedAttempt struct {
 	// Notifications counts the notifications that the attempt's events
 	// stored (or counted into a digest) for the alert rules of its job.
 	Notifications int
+	// Triggers counts the jobs that run after the attempt's job for which
+	// its end was recorded (SPEC §17.1): the engine then fires them
+	// (Store.FireTriggers).
+	Triggers int
 }
 
 // FinishAttempts records outcomes in one transaction: per attempt, its
@@ -252,6 +260,12 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 		if err := feedBackfillsOf(tx, backfills, at.Truncate(time.Microsecond)); err != nil {
 			return err
 		}
+	}
+	// Upstream ends for the jobs that run after them (SPEC §17.1); a
+	// triggered job is not ended for lacking occurrences.
+	ending, err = recordTriggerEnds(tx, outcomes, byID, out, ending) // engine_triggers.go
+	if err != nil {
+		return err
 	}
 	ended := map[int64]jobdef.State{}
 	if err := endFinishedJobs(tx, outcomes, byID, out, ending, ended); err != nil {

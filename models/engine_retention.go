@@ -42,7 +42,7 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 	db := s.db.WithContext(ctx)
 	if r.FinishedJobMaxAge > 0 {
 		err := db.Transaction(func(tx *gorm.DB) (err error) {
-			st.Jobs, err = deleteJobs(tx, "j.ended_at IS NOT NULL AND j.ended_at < ?", now.Add(-r.FinishedJobMaxAge))
+			st.Jobs, err = deleteJobs(tx, "j.ended_at IS NOT NULL AND j.ended_at < ? AND "+notUpstream, now.Add(-r.FinishedJobMaxAge))
 			return err
 		})
 		if err != nil {

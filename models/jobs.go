@@ -104,8 +104,9 @@ func (s *Store) DeleteJobNamed(ctx context.Context, collectionID int64, name str
 
 // deleteJobNamed is DeleteJobNamed in tx: deleteJobs for one job, which
 // reads the job with its lock (the newest version, the one it deletes),
-// and takes it out of its collection's counts with addJobCount rather
-// than a recount.
+// refuses to delete an upstream of another job (a *ConflictError, as
+// deleteJobs does), and takes it out of its collection's counts with
+// addJobCount rather than a recount.
 func deleteJobNamed(tx *gorm.DB, collectionID int64, name string) (*DeletedJob, error) {
 	var rows []DeletedJob
 	if err := tx.Raw(`SELECT id, name, definition FROM jobs WHERE job_collection_id = ? AND lower(name) = lower(?) FOR UPDATE`,
@@ -115,12 +116,15 @@ func deleteJobNamed(tx *gorm.DB, collectionID int64, name string) (*DeletedJob, 
 	if len(rows) == 0 {
 		return nil, ErrNotFound
 	}
+	if err := refuseDeletingUpstreams(tx, []int64{rows[0].ID}); err != nil { // triggers.go
+		return nil, err
+	}
 	var states []jobdef.State
 	err := tx.Raw(`
 		WITH d AS (DELETE FROM jobs WHERE id = ? RETURNING id, job_collection_id, state), g AS (
 			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
 			FROM d
-			JOIN job_history h ON h.job_id = d.id
+			JOIN job_history h ON h.job_id = d.id AND `+finishedEntry+`
 			JOIN job_collections c ON c.id = d.job_collection_id
 			JOIN resource_groups rg ON rg.id = c.resource_group_id
 			GROUP BY 1, 2, 3

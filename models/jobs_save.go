@@ -107,6 +107,11 @@ func (s *Store) saveJobTx(tx *gorm.DB, w JobWrite) (*Job, bool, error) {
 		return nil, false, fmt.Errorf("upsert of job %q wrote %d rows", w.Name, len(rows))
 	}
 	j, created := rows[0].Job, rows[0].Inserted
+	if mayTrigger(w, created) {
+		if err := syncTriggers(tx, []int64{j.ID}); err != nil {
+			return nil, false, err
+		}
+	}
 	if err := countJobWrite(tx, w, before, j.State, created); err != nil {
 		return nil, false, err
 	}
@@ -275,6 +280,9 @@ func (s *Store) saveJobsTx(tx *gorm.DB, writes []JobWrite, progress func(done in
 	}
 	up, err := s.upsertJobs(tx, writes, progress)
 	if err != nil {
+		return nil, err
+	}
+	if err := syncTriggersOf(tx, writes, up); err != nil {
 		return nil, err
 	}
 	if err := refreshJobCounts(tx, collIDs...); err != nil {

@@ -157,6 +157,9 @@ func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
+	if err := refuseDeletingUpstreams(tx, ids); err != nil { // triggers.go
+		return 0, err
+	}
 	var colls []int64
 	err := tx.Raw(`
 		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id), g AS (

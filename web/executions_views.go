@@ -33,8 +33,11 @@ type ExecutionPageView struct {
 	// defined.
 	Changes string
 	// Reruns are the entries that re-ran this one's occurrence from it.
-	Reruns  []LinkView
-	Message string
+	Reruns []LinkView
+	// Triggers are the upstream executions that triggered this run and
+	// the runs its end triggered (SPEC §17.1, triggers_views.go).
+	Triggers ExecutionTriggersView
+	Message  string
 	// Request and Response are nil when none was stored; NoExchange says
 	// why.
 	Request    *ExchangeRequestView

@@ -85,6 +85,10 @@ func ReadJobForm(f url.Values) JobForm {
 		ExcludeCalendars: f["exclude_calendars"],
 		OnExcluded:       f.Get("on_excluded"),
 		Deadline:         readDeadline(f),
+		// "Runs after" (properties.trigger, jobform_trigger.go).
+		TriggerAfter:  f.Get("trigger_after"),
+		TriggerOn:     f.Get("trigger_on"),
+		TriggerWithin: strings.TrimSpace(f.Get("trigger_within")),
 	}
 	for _, d := range weekdayNames {
 		if slices.Contains(f["week_days"], d) {
@@ -207,7 +211,10 @@ func (f JobForm) BuilderJSON() []byte {
 	if d := f.Deadline.json(); d != nil {
 		job["deadline"] = d
 	}
-	if f.Frequency != "" {
+	if f.Frequency == FrequencyAfter {
+		job["trigger"] = f.triggerJSON()
+	}
+	if f.Frequency != "" && f.Frequency != FrequencyAfter {
 		rec := map[string]any{"frequency": f.Frequency}
 		if f.Interval != "" {
 			rec["interval"] = number(f.Interval)
@@ -414,6 +421,9 @@ func JobFormFrom(job *jobdef.Job) (jf JobForm, unsupported string) {
 	}
 	if job.StartTime != nil {
 		jf.StartTime = wall(*job.StartTime)
+	}
+	if t := job.Trigger; t != nil {
+		jf.fillTrigger(t)
 	}
 	if r := job.Recurrence; r != nil {
 		jf.ExcludeCalendars, jf.OnExcluded = calendarsOfJob(r)

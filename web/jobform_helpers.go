@@ -19,7 +19,7 @@ var (
 	actionTypeChoices  = []Choice{{"http", "HTTP"}, {"https", "HTTPS"}}
 	methodChoices      = []Choice{{"GET", "GET"}, {"POST", "POST"}, {"PUT", "PUT"}, {"PATCH", "PATCH"}, {"DELETE", "DELETE"}, {"HEAD", "HEAD"}, {"OPTIONS", "OPTIONS"}}
 	authChoices        = []Choice{{"", "None"}, {"basic", "Basic (user name and password)"}, {"clientCertificate", "Client certificate (PKCS#12)"}, {"activeDirectoryOAuth", "Microsoft Entra ID (OAuth client credentials)"}}
-	frequencyChoices   = []Choice{{"", "Once (no recurrence)"}, {"second", "Seconds"}, {"minute", "Minutes"}, {"hour", "Hours"}, {"day", "Days"}, {"week", "Weeks"}, {"month", "Months"}, {"year", "Years"}}
+	frequencyChoices   = []Choice{{"", "Once (no recurrence)"}, {FrequencyAfter, "After other jobs"}, {"second", "Seconds"}, {"minute", "Minutes"}, {"hour", "Hours"}, {"day", "Days"}, {"week", "Weeks"}, {"month", "Months"}, {"year", "Years"}}
 	endChoices         = []Choice{{"never", "Never"}, {"count", "After a number of runs"}, {"until", "On a date"}}
 	retryChoices       = []Choice{{"", "Default (4 retries every 30 s)"}, {"none", "No retries"}, {"fixed", "Fixed interval"}, {"exponential", "Exponential backoff (each wait doubles)"}}
 	stateChoices       = []Choice{{string(jobdef.Enabled), jobdef.Enabled.Label()}, {string(jobdef.Disabled), jobdef.Disabled.Label()}}

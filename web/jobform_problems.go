@@ -62,6 +62,10 @@ var jobFormLabels = map[string]string{
 	"deadline":                               "Deadline",
 	"deadline.succeedWithin":                 "Must succeed within",
 	"deadline.maxDuration":                   "Alert if a run takes longer than",
+	"trigger":                                "Repeat every",
+	"trigger.after":                          "Runs after",
+	"trigger.on":                             "Run when they",
+	"trigger.within":                         "Within",
 }
 
 // JobFormLabel returns the label of the job form's field for a job JSON
@@ -105,7 +109,8 @@ func JobFormSentence(path, message string) string {
 // which only Save checks.
 var JobFormSlots = []string{"action_type", "method", "uri", "headers", "body", "auth", "start_time", "time_zone", "frequency",
 	"interval", "end", "minutes", "hours", "week_days", "month_days", "occurrences", "months", "calendars", "retry", "error_action", "timeout", "window",
-	"succeed_within", "max_duration"}
+	"succeed_within", "max_duration",
+	"trigger_after", "trigger_on", "trigger_within"}
 
 // formErrorSlot maps a job JSON path to the slot of the form that shows
 // its problem ("" for none: the problem is listed above the form).
@@ -124,6 +129,8 @@ func formErrorSlot(path string) string {
 		return "calendars"
 	case strings.HasPrefix(path, "action.retryPolicy"):
 		return "retry"
+	case path == "trigger" || strings.HasPrefix(path, "trigger."):
+		return triggerErrorSlot(path) // jobform_trigger.go
 	}
 	switch path {
 	case "action.request.uri":

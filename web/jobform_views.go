@@ -35,6 +35,10 @@ type JobForm struct {
 	OnExcluded       string
 	// Deadline is properties.deadline (jobform_deadline.go).
 	Deadline JobFormDeadline
+	// TriggerAfter (one rg/jc/job per line), TriggerOn and TriggerWithin
+	// are properties.trigger, when Frequency is FrequencyAfter
+	// (jobform_trigger.go).
+	TriggerAfter, TriggerOn, TriggerWithin string
 
 	// Errors are field errors; Problems the ones no field shows; Notice a
 	// message above the form (such as why the form cannot show a job).

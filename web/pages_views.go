@@ -236,6 +236,9 @@ type JobPageView struct {
 	// Deadline is the deadline block (present_deadline.go); nil for a job
 	// without a deadline or deadline events, and on the history page.
 	Deadline *JobDeadlineView
+	// Chain are the jobs it runs after and that run after it (SPEC
+	// §17.1, triggers_views.go); empty on the history page.
+	Chain TriggerChainView
 }
 
 // JobStatus is the #job-status fragment: state, counters, next

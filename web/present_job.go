@@ -115,6 +115,10 @@ func NewJobStatus(row *models.CollectionRow, j *models.JobDetail, pj StoredJob, 
 		case jobdef.Faulted:
 			st.NextNote = "The job is faulted: its last occurrence failed and none is left."
 		default:
+			if pj.Job != nil && pj.Job.Trigger != nil {
+				st.NextNote = "The job runs after other jobs (see Chain): it has no schedule of its own."
+				break
+			}
 			st.NextNote = "No occurrence is left."
 		}
 	}

@@ -102,6 +102,10 @@ type Job struct {
 	StartTime *DateTime
 	// Recurrence is the recurrence, or nil for a one-time job.
 	Recurrence *Recurrence
+	// Trigger is properties.trigger (extension, SPEC §17.1), or nil: a
+	// job with a trigger has no recurrence and runs only after its
+	// upstream jobs (trigger.go).
+	Trigger *Trigger
 	// State is the requested state; Enabled when absent.
 	State State
 	// StateNote is why the job is disabled (properties.stateNote,

@@ -38,6 +38,9 @@ func (j *Job) MarshalProperties(opts MarshalOptions) json.RawMessage {
 	if r := j.Recurrence; r != nil {
 		w.raw("recurrence", j.marshalRecurrence(opts))
 	}
+	if j.Trigger != nil {
+		w.raw("trigger", j.Trigger.marshal())
+	}
 	w.str("state", string(j.State))
 	if j.StateNote != "" {
 		w.str("stateNote", j.StateNote)

@@ -92,6 +92,7 @@ func ParseWith(data []byte, opts Options) (*Job, error) {
 		job.Recurrence = parseRecurrence(raw, &ps)
 		defaultCronStart(raw, job) // cron.go
 	}
+	parseTrigger(props, job, &ps) // trigger.go
 	parseState(props, job, &ps)
 	parseStateNote(props, job, &ps)
 	job.MisfirePolicy = MisfirePolicy(parseEnum(props, "misfirePolicy", string(MisfireSkip),

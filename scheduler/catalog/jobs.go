@@ -282,7 +282,7 @@ func (c *Catalog) Prepare(coll *models.JobCollection, name string, job *jobdef.J
 	// Occurrences are whole seconds: a job without startTime runs at the
 	// second of its creation, which may be before now (as the planner
 	// looks, plan.Decide).
-	if _, ok := rule.Next(now.Add(-time.Second)); !ok && job.State == jobdef.Enabled {
+	if _, ok := rule.Next(now.Add(-time.Second)); !ok && job.State == jobdef.Enabled && job.Trigger == nil {
 		state = jobdef.Completed
 	}
 	def := *job

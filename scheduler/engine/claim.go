@@ -190,6 +190,7 @@ func (e *Engine) execute(ctx context.Context, a *models.ClaimedAttempt) models.A
 	o.Owner = e.id
 	o.Description = describe(cj)
 	o.Limited = a.TargetHost != ""
+	o.Upstream = e.upstreams.has(a.JobID) // triggers.go
 	return o
 }
 

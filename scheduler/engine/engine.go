@@ -175,6 +175,8 @@ type Deps struct {
 type Engine struct {
 	cfg Config
 	id  string
+	// upstreams are the jobs that other jobs run after (triggers.go).
+	upstreams upstreamSet
 	// schemaVersion is the newest migration this build knows, recorded
 	// with each heartbeat.
 	schemaVersion int

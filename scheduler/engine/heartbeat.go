@@ -87,6 +87,8 @@ func (e *Engine) beat() bool {
 	if _, err := e.store.FeedBackfills(ctx, e.clock.Now()); err != nil && e.bgCtx.Err() == nil {
 		e.logger.Warn("engine: feeding backfills failed", "instance", e.id, "err", err)
 	}
+	e.fireTriggers(ctx) // triggers.go: the ends that an engine recorded and did not fire (it stopped)
+	e.refreshUpstreams(ctx)
 	if res.Expired > 0 {
 		e.logger.Warn("engine: attempts of instances without heartbeat handed over for recovery", "instance", e.id,
 			"attempts", res.Expired)

@@ -76,7 +76,7 @@ func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 	var linger <-chan time.Time
 	// A failure, or the end of an attempt under a target limit (its slot
 	// is waited for), lingers only resultLinger.
-	failed := !batch[0].Succeeded || batch[0].Limited
+	failed := !batch[0].Succeeded || batch[0].Limited || batch[0].Upstream
 	for len(batch) < e.cfg.ResultBatch {
 		select {
 		case o, ok := <-e.results:
@@ -85,7 +85,7 @@ func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 			}
 			e.awaiting.Add(-1)
 			batch = append(batch, o)
-			failed = failed || !o.Succeeded || o.Limited
+			failed = failed || !o.Succeeded || o.Limited || o.Upstream
 			continue
 		default:
 		}
@@ -108,7 +108,7 @@ func (e *Engine) fill(batch []models.AttemptOutcome) []models.AttemptOutcome {
 			}
 			e.awaiting.Add(-1)
 			batch = append(batch, o)
-			if (!o.Succeeded || o.Limited) && !failed || e.awaiting.Load() <= 0 {
+			if (!o.Succeeded || o.Limited || o.Upstream) && !failed || e.awaiting.Load() <= 0 {
 				return batch // a failure waits for nothing; nothing else runs
 			}
 		case <-linger:
@@ -172,6 +172,7 @@ func (e *Engine) observe(batch []models.AttemptOutcome, done []models.FinishedAt
 			e.logger.Info("engine: job ended", "job_id", f.JobID)
 		}
 	}
+	e.fireTriggersOf(done) // triggers.go
 	if e.onFinish != nil {
 		e.onFinish(batch, done)
 	}

@@ -140,8 +140,8 @@ func (e *Engine) takeRide(max int) []models.AttemptOutcome {
 // an attempt whose slot waiting attempts need).
 func (e *Engine) rideable(batch []models.AttemptOutcome) bool {
 	for i := range batch {
-		if !batch[i].Succeeded || batch[i].Limited {
-			return false // a failure, or a target limit's slot: at once
+		if !batch[i].Succeeded || batch[i].Limited || batch[i].Upstream {
+			return false // a failure, a target limit's slot, or jobs waiting for its end: at once
 		}
 	}
 	return true

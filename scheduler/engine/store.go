@@ -49,6 +49,12 @@ type Store interface {
 	// the heartbeat's safety net for what the writes that feed them did
 	// not see. It returns how many it looked at.
 	FeedBackfills(ctx context.Context, now time.Time) (int, error)
+	// FireTriggers queues, at now, the runs of the jobs that run after
+	// other jobs whose recorded upstream ends call for one (SPEC §17.1),
+	// and returns how many it queued.
+	FireTriggers(ctx context.Context, now time.Time) (int, error)
+	// UpstreamJobs returns the ids of the jobs that other jobs run after.
+	UpstreamJobs(ctx context.Context) ([]int64, error)
 	// RemoveInstance deletes instance id's heartbeat row unless it still
 	// holds running attempts, and reports whether the row is gone.
 	RemoveInstance(ctx context.Context, id string) (bool, error)

@@ -166,6 +166,12 @@ func (s *memStore) RemoveInstance(context.Context, string) (bool, error) { retur
 // FeedBackfills has no backfills to feed.
 func (s *memStore) FeedBackfills(context.Context, time.Time) (int, error) { return 0, nil }
 
+// FireTriggers has no triggers to fire.
+func (s *memStore) FireTriggers(context.Context, time.Time) (int, error) { return 0, nil }
+
+// UpstreamJobs has no triggers either.
+func (s *memStore) UpstreamJobs(context.Context) ([]int64, error) { return nil, nil }
+
 // memStore's collections do not sign, and it holds no notifications.
 
 func (s *memStore) SigningOf(context.Context, int64) (*models.Signing, error) {

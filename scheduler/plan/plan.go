@@ -143,6 +143,8 @@ const MaxMissedCount = 1_000_000
 //   - Skipped and overlapping occurrences do not count against
 //     recurrence.count; run occurrences do.
 //   - A job left without occurrence and with nothing open ends (End).
+//   - A triggered job (a rule with Triggered() true, SPEC §17.1) gets
+//     nothing: no next run, no end.
 //
 // It returns an error when the rule cannot be compiled.
 func Decide(st State, pol Policy, compile Compile, now time.Time) (Decision, error) {
@@ -162,6 +164,12 @@ func Decide(st State, pol Policy, compile Compile, now time.Time) (Decision, err
 	rule, err := compile(base)
 	if err != nil {
 		return Decision{}, fmt.Errorf("plan: %w", err)
+	}
+	if t, ok := rule.(interface{ Triggered() bool }); ok && t.Triggered() {
+		// A triggered job (SPEC §17.1) has no occurrence of its own and
+		// never ends for lack of one: its runs are queued by its
+		// upstream jobs' ends (models/engine_triggers.go).
+		return Decision{ScheduledCount: st.ScheduledCount}, nil
 	}
 	count := int64(rule.Count())
 	exhausted := func() bool { return count > 0 && d.ScheduledCount >= count }

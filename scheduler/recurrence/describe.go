@@ -20,6 +20,15 @@ import (
 // succeed within 2 hours").
 func (r *Rule) Description() string {
 	var b strings.Builder
+	if r.triggered {
+		// "Runs after rg/jc/A succeeds"; a startTime is when the job
+		// starts to follow its upstream jobs.
+		b.WriteString("Runs " + r.job.Trigger.Describe(formatSpan))
+		if r.job.StartTime != nil {
+			b.WriteString(", from " + r.fmtLocal(r.anchor))
+		}
+		return b.String()
+	}
 	if r.once {
 		b.WriteString("Once at " + r.fmtLocal(r.onceAt))
 	} else {

@@ -53,6 +53,9 @@ func (r *Rule) Next(after time.Time) (time.Time, bool) {
 // the rule without its calendars: what first returns for a rule that
 // excludes none.
 func (r *Rule) regular(t0 int64) (occurrence, bool) {
+	if r.triggered {
+		return occurrence{}, false
+	}
 	if r.once {
 		if r.onceAt >= t0 {
 			return occurrence{at: r.onceAt, wall: r.zone.wall(r.onceAt)}, true

@@ -26,9 +26,10 @@ type Rule struct {
 	zone    zone
 	created int64 // the creation moment, whole Unix seconds (sub-seconds dropped)
 
-	once   bool  // one-time job: a single execution at onceAt
-	onceAt int64 // Unix seconds
-	runNow bool  // recurrence with a schedule and no startTime: run at creation, then the schedule
+	once      bool  // one-time job: a single execution at onceAt
+	triggered bool  // job with a trigger (SPEC §17.1): no occurrence of its own
+	onceAt    int64 // Unix seconds
+	runNow    bool  // recurrence with a schedule and no startTime: run at creation, then the schedule
 
 	freq     jobdef.Frequency
 	interval int64
@@ -138,6 +139,10 @@ func compile(job *jobdef.Job, created time.Time) (*Rule, error) {
 			// a spring-forward day runs at 03:30, and 02:30 on later days).
 			r.anchorWall = wallOf(st.Time)
 		}
+	}
+	if job.Trigger != nil {
+		r.triggered = true
+		return r, nil
 	}
 	rec := job.Recurrence
 	if rec == nil {
@@ -451,6 +456,11 @@ func (r *Rule) Until() (time.Time, bool) {
 	}
 	return time.Unix(r.until, 0).In(r.zone.loc), true
 }
+
+// Triggered reports whether the rule is a triggered job's (SPEC §17.1):
+// it has no occurrence of its own (Next finds none), and a job without
+// occurrences is not completed for that (plan.Decide).
+func (r *Rule) Triggered() bool { return r.triggered }
 
 // IsOnce reports whether the job is a one-time job (no recurrence).
 func (r *Rule) IsOnce() bool { return r.once }

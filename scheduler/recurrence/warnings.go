@@ -15,6 +15,9 @@ const maxMonthsScanned = 1200
 // such a day, clamping to the month's last day, times moved or merged by
 // daylight saving, no future occurrence, and the cut-off by count or endTime.
 func (r *Rule) warnings(occ []execution, n int) []string {
+	if r.triggered {
+		return []string{}
+	}
 	w := []string{}
 	job := r.job
 	if job.State == jobdef.Disabled {

@@ -122,6 +122,10 @@ func jobFieldRules(m *jobModel) []fieldRule {
 		fieldRule{"recurrence.calendars", rec.AtName("calendars")},
 		fieldRule{"recurrence.calendars.exclude", rec.AtName("calendars").AtListIndex(0).AtName("exclude")},
 		fieldRule{"recurrence.calendars.onExcluded", rec.AtName("calendars").AtListIndex(0).AtName("on_excluded")},
+		fieldRule{"trigger", path.Root("trigger")},
+		fieldRule{"trigger.after", path.Root("trigger").AtListIndex(0).AtName("after")},
+		fieldRule{"trigger.on", path.Root("trigger").AtListIndex(0).AtName("on")},
+		fieldRule{"trigger.within", path.Root("trigger").AtListIndex(0).AtName("within")},
 	)
 	main, mainAuth := actionBlockNames("action_", m.ActionWeb, m.ActionStorageQueue, m.ActionServiceBusQueue, m.ActionServiceBusTopic)
 	errBlock, errAuth := actionBlockNames("error_action_", m.ErrorActionWeb, m.ErrorActionStorageQueue, m.ErrorActionServiceBusQueue, m.ErrorActionServiceBusTopic)

@@ -20,6 +20,7 @@ type armJobProps struct {
 	StartTime     string         `json:"startTime,omitempty"`
 	Action        *armAction     `json:"action,omitempty"`
 	Recurrence    *armRecurrence `json:"recurrence,omitempty"`
+	Trigger       *armTrigger    `json:"trigger,omitempty"`
 	State         string         `json:"state,omitempty"`
 	StateNote     string         `json:"stateNote,omitempty"`
 	MisfirePolicy string         `json:"misfirePolicy,omitempty"`

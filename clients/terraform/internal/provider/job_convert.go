@@ -45,6 +45,9 @@ func (m *jobModel) toAPI() armJob {
 	if len(m.Recurrence) > 0 {
 		p.Recurrence = recurrenceToAPI(m.Recurrence[0])
 	}
+	if len(m.Trigger) > 0 {
+		p.Trigger = triggerToAPI(m.Trigger[0])
+	}
 	return j
 }
 
@@ -170,6 +173,7 @@ func (m *jobModel) fromAPI(a armJob, id armID) {
 		}
 	}
 
+	m.Trigger = triggerFromAPI(p.Trigger, prior.Trigger)
 	m.Recurrence = nil
 	if ar := p.Recurrence; ar != nil {
 		var pr recurrenceModel

@@ -21,6 +21,7 @@ type jobModel struct {
 	ErrorActionServiceBusTopic []serviceBusTopicModel `tfsdk:"error_action_service_bus_topic"`
 	Retry                      []retryModel           `tfsdk:"retry"`
 	Recurrence                 []recurrenceModel      `tfsdk:"recurrence"`
+	Trigger                    []triggerModel         `tfsdk:"trigger"`
 	StartTime                  types.String           `tfsdk:"start_time"`
 	State                      types.String           `tfsdk:"state"`
 	StateNote                  types.String           `tfsdk:"state_note"`

@@ -206,6 +206,7 @@ func jobSchema() schema.Schema {
 						Description: "The longest wait of an exponential retry (default PT1H; Sked extension)."},
 				}},
 			},
+			"trigger": triggerBlock(), // job_trigger.go
 			"recurrence": schema.ListNestedBlock{
 				Description:  "When the job runs again; without it the job runs once.",
 				Validators:   oneBlock(),
