@@ -215,10 +215,15 @@ type SlowAttempt struct {
 func (s *Store) RaiseJobSlowRun(ctx context.Context, a SlowAttempt) (bool, error) {
 	raised := false
 	err := s.inTx(ctx, "models: raise slowRun", func(tx *gorm.DB) error {
+		// The attempt runs as its job_attempts row or, started by the
+		// schedule, as its record (its history row, attempt_id).
 		res := tx.Exec(`INSERT INTO job_slow_runs (attempt_id, job_id, action, expected_time, started_at, raised_at)
-			SELECT id, job_id, action, expected_time, started_at, ? FROM job_attempts
+			SELECT id, job_id, action, expected_time, started_at, ?::timestamptz FROM job_attempts
 			WHERE id = ? AND status = 'running'
-			ON CONFLICT (attempt_id) DO NOTHING`, a.Now.UTC(), a.AttemptID)
+			UNION ALL
+			SELECT attempt_id, job_id, action_name, expected_execution_time, start_time, ?::timestamptz FROM job_history
+			WHERE job_id = ? AND status = 'Running' AND attempt_id = ?
+			ON CONFLICT (attempt_id) DO NOTHING`, a.Now.UTC(), a.AttemptID, a.Now.UTC(), a.JobID, a.AttemptID)
 		if res.Error != nil {
 			return fmt.Errorf("raise slowRun: %w", res.Error)
 		}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -117,32 +116,7 @@ func (e *Engine) watchSlow(a *models.ClaimedAttempt, cj *compiledJob) func() {
 // which finds the deadlines other engines recorded. It decides nothing
 // while the engine may not claim (claimBlocked).
 func (e *Engine) watchDeadlines() {
-	for {
-		delay := e.cfg.SafetyPoll
-		if err := e.claimBlocked(); err == nil {
-			next, err := e.evaluateDeadlines(e.bgCtx)
-			switch {
-			case errors.Is(err, context.Canceled) && e.bgCtx.Err() != nil:
-				return
-			case err != nil:
-				e.logger.Warn("engine: evaluating deadlines failed", "err", err)
-				delay = e.cfg.ErrorBackoff
-			case !next.IsZero():
-				delay = min(delay, max(0, next.Sub(e.clock.Now())))
-			}
-		} else {
-			delay = min(delay, e.cfg.HeartbeatInterval)
-		}
-		t := e.clock.NewTimer(delay)
-		select {
-		case <-e.bgCtx.Done():
-			t.Stop()
-			return
-		case <-t.C():
-		case <-e.deadlines.poke:
-		}
-		t.Stop()
-	}
+	e.watchTimed("deadlines", e.evaluateDeadlines, e.deadlines.poke)
 }
 
 // evaluateDeadlines runs one round of watchDeadlines at the engine's now

@@ -36,32 +36,7 @@ const maxMonitorDecisions = 500
 // It decides nothing while the engine may not claim (claimBlocked: no
 // heartbeat yet, or the clock too far from the database's).
 func (e *Engine) watchMonitors() {
-	for {
-		delay := e.cfg.SafetyPoll
-		if err := e.claimBlocked(); err == nil {
-			next, err := e.evaluateMonitors(e.bgCtx)
-			switch {
-			case errors.Is(err, context.Canceled) && e.bgCtx.Err() != nil:
-				return
-			case err != nil:
-				e.logger.Warn("engine: evaluating monitors failed", "err", err)
-				delay = e.cfg.ErrorBackoff
-			case !next.IsZero():
-				delay = min(delay, max(0, next.Sub(e.clock.Now())))
-			}
-		} else {
-			delay = min(delay, e.cfg.HeartbeatInterval)
-		}
-		t := e.clock.NewTimer(delay)
-		select {
-		case <-e.bgCtx.Done():
-			t.Stop()
-			return
-		case <-t.C():
-		case <-e.monitorPoke:
-		}
-		t.Stop()
-	}
+	e.watchTimed("monitors", e.evaluateMonitors, e.monitorPoke)
 }
 
 // pokeMonitors makes watchMonitors look again at once; a wake-up already
