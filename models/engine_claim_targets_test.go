@@ -192,16 +192,20 @@ func TestClaimCountsTargetStartsPerSecond(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	limitedJobs(t, db, coll.ID, 100, t0)
 	// Claims start nothing per second-limited in the last 200 ms of a
-	// second: the round begins at the start of one (the machine's clock is
-	// the database's).
-	if into := time.Since(time.Now().Truncate(time.Second)); into > 500*time.Millisecond {
-		time.Sleep(time.Second - into + 20*time.Millisecond)
-	}
+	// second: each round begins at the start of one (the machine's clock
+	// is the database's). On a loaded machine a round's 20 claims may all
+	// land in those 200 ms; then the next round tries again.
 	var before, after time.Time
 	if err := db.QueryRow(`SELECT date_trunc('second', clock_timestamp())`).Scan(&before); err != nil {
 		t.Fatal(err)
 	}
-	started := claimRound(t, store, t0.Add(time.Second), host, 0)
+	var started []models.ClaimedAttempt
+	for round := 0; round < 3 && len(started) == 0; round++ {
+		if into := time.Since(time.Now().Truncate(time.Second)); into > 500*time.Millisecond {
+			time.Sleep(time.Second - into + 20*time.Millisecond)
+		}
+		started = claimRound(t, store, t0.Add(time.Second), host, round)
+	}
 	if err := db.QueryRow(`SELECT date_trunc('second', clock_timestamp())`).Scan(&after); err != nil {
 		t.Fatal(err)
 	}
