@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"sked/models/jobdef"
 )
 
@@ -93,7 +95,19 @@ func (s *Store) ReadJobToChange(ctx context.Context, collectionID int64, name st
 		StateNote  string
 		Secrets    []byte
 	}
-	if err := s.db.WithContext(ctx).Raw(q, collectionID, name).Scan(&rows).Error; err != nil {
+	err := s.db.WithContext(ctx).Raw(q, collectionID, name).Scan(&rows).Error
+	if err != nil && !lock && (lostConnection(err) || pgconn.SafeToRetry(err)) {
+		// A plain read (a writer's preparation, outside its transaction)
+		// on a connection the server dropped (a restart, a failover): the
+		// pool's other connections are as dead, and a read is safe to
+		// run again on a new one, as the write's transaction would be.
+		if s.guard != nil {
+			s.guard.dropAll()
+		}
+		rows = rows[:0]
+		err = s.db.WithContext(ctx).Raw(q, collectionID, name).Scan(&rows).Error
+	}
+	if err != nil {
 		return nil, translate("models: read job to change", err)
 	}
 	if len(rows) == 0 {

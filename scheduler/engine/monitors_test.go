@@ -247,7 +247,10 @@ func TestMonitorEventsOnceAcrossEngines(t *testing.T) {
 		}
 		engines = append(engines, eng)
 	}
-	e.clock.Set(nextHour(e.clock.Now()).Add(time.Minute))
+	// Past the end of grace of the next occurrence at least 10 minutes
+	// after the start ping, so that its maxDuration has passed too,
+	// whatever the minute the test starts at.
+	e.clock.Set(nextHour(e.clock.Now().Add(10 * time.Minute)).Add(time.Minute))
 	for range 3 {
 		var wg sync.WaitGroup
 		for _, eng := range engines {
