@@ -120,16 +120,7 @@ func deleteJobNamed(tx *gorm.DB, collectionID int64, name string) (*DeletedJob, 
 		return nil, err
 	}
 	var states []jobdef.State
-	err := tx.Raw(`
-		WITH d AS (DELETE FROM jobs WHERE id = ? RETURNING id, job_collection_id, state), g AS (
-			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
-			FROM d
-			JOIN job_history h ON h.job_id = d.id AND `+finishedEntry+`
-			JOIN job_collections c ON c.id = d.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			GROUP BY 1, 2, 3
-		), u AS (`+historyHoursTake+`)
-		SELECT state FROM d`, rows[0].ID).Scan(&states).Error
+	err := tx.Raw(deleteJobsSQL(`SELECT state FROM d`), []int64{rows[0].ID}).Scan(&states).Error
 	if err != nil {
 		return nil, fmt.Errorf("delete job: %w", err)
 	}

@@ -161,20 +161,28 @@ func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
 		return 0, err
 	}
 	var colls []int64
-	err := tx.Raw(`
-		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id), g AS (
-			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
-			FROM d
-			JOIN job_history h ON h.job_id = d.id AND `+finishedEntry+`
-			JOIN job_collections c ON c.id = d.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			GROUP BY 1, 2, 3
-		), u AS (`+historyHoursTake+`)
-		SELECT DISTINCT job_collection_id FROM d`, ids).Scan(&colls).Error
+	err := tx.Raw(deleteJobsSQL(`SELECT DISTINCT job_collection_id FROM d`), ids).Scan(&colls).Error
 	if err != nil {
 		return 0, fmt.Errorf("delete jobs: %w", err)
 	}
 	return int64(len(ids)), refreshJobCounts(tx, colls...)
+}
+
+// deleteJobsSQL is the statement that deletes the jobs whose ids are its
+// argument, with their history, and takes that history's entries out of
+// history_hours (a running record is not an entry); answer is its final
+// SELECT over d, the deleted jobs (id, job_collection_id, state).
+func deleteJobsSQL(answer string) string {
+	return `
+		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id, state), g AS (
+			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
+			FROM d
+			JOIN job_history h ON h.job_id = d.id AND ` + finishedEntry + `
+			JOIN job_collections c ON c.id = d.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			GROUP BY 1, 2, 3
+		), u AS (` + historyHoursTake + `)
+		` + answer
 }
 
 // historyHoursTake is the statement that subtracts the counts g
