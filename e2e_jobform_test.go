@@ -94,23 +94,36 @@ func TestBrowserJobBuilder(t *testing.T) {
 	if !shown(false, false, false) {
 		t.Errorf("hidden fields show: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
-	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.ID("error_action")),
-		chromedp.Click(chromedp.CSS(`input[name="end"][value="count"]`)),
-	)
-	if err != nil {
-		t.Fatal(err)
+	// setChecked clicks an input until it is checked as wanted: the
+	// preview's refresh after the first click may move the page under a
+	// second click that was aimed before it, so a click is confirmed, not
+	// assumed.
+	setChecked := func(sel string, want bool) {
+		t.Helper()
+		for try := 0; ; try++ {
+			checked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+sel+`').checked`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if checked == want {
+				return
+			}
+			if try == 5 {
+				t.Fatalf("%s: still checked=%v after %d clicks", sel, checked, try)
+			}
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
+	setChecked("#error_action", true)
+	setChecked(`input[name="end"][value="count"]`, true)
 	if !shown(true, true, false) {
 		t.Errorf("after choosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
-	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.ID("error_action")),
-		chromedp.Click(chromedp.CSS(`input[name="end"][value="never"]`)),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
+	setChecked("#error_action", false)
+	setChecked(`input[name="end"][value="never"]`, true)
 	if !shown(false, false, false) {
 		t.Errorf("after unchoosing: error_uri %v, count %v, end_time %v", visible("error_uri"), visible("count"), visible("end_time"))
 	}
