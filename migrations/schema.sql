@@ -532,7 +532,40 @@ CREATE TABLE public.job_history (
     CONSTRAINT job_history_check CHECK (((end_time IS NULL) OR (end_time >= start_time))),
     CONSTRAINT job_history_repeat_count_check CHECK ((repeat_count >= 0)),
     CONSTRAINT job_history_rerun_by_check CHECK ((length(rerun_by) <= 255)),
-    CONSTRAINT job_history_retry_count_check CHECK ((retry_count >= 0))
+    CONSTRAINT job_history_retry_count_check CHECK ((retry_count >= 0)),
+    CONSTRAINT job_history_status_check CHECK ((status = ANY (ARRAY['Completed'::text, 'Failed'::text, 'Postponed'::text, 'Running'::text])))
+)
+PARTITION BY RANGE (start_time);
+
+-- Name: job_history_default; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_history_default (
+    id bigint NOT NULL,
+    job_id bigint NOT NULL,
+    start_time timestamp with time zone NOT NULL,
+    end_time timestamp with time zone,
+    expected_execution_time timestamp with time zone NOT NULL,
+    action_name text NOT NULL,
+    status text NOT NULL,
+    message text DEFAULT ''::text NOT NULL,
+    retry_count integer DEFAULT 0 NOT NULL,
+    repeat_count bigint DEFAULT 0 NOT NULL,
+    lateness_ms bigint,
+    attempt_id bigint,
+    rerun_of bigint,
+    rerun_by text,
+    changes jsonb,
+    backfill_id bigint,
+    limit_wait_ms bigint,
+    lease_owner text,
+    lease_expires_at timestamp with time zone,
+    due_at timestamp with time zone,
+    CONSTRAINT job_history_action_name_check CHECK ((action_name = ANY (ARRAY['MainAction'::text, 'ErrorAction'::text]))),
+    CONSTRAINT job_history_check CHECK (((end_time IS NULL) OR (end_time >= start_time))),
+    CONSTRAINT job_history_repeat_count_check CHECK ((repeat_count >= 0)),
+    CONSTRAINT job_history_rerun_by_check CHECK ((length(rerun_by) <= 255)),
+    CONSTRAINT job_history_retry_count_check CHECK ((retry_count >= 0)),
+    CONSTRAINT job_history_status_check CHECK ((status = ANY (ARRAY['Completed'::text, 'Failed'::text, 'Postponed'::text, 'Running'::text])))
 )
 WITH (fillfactor='50');
 
@@ -547,6 +580,26 @@ CREATE TABLE public.job_history_details (
     idempotency_key text,
     request jsonb,
     response jsonb,
+    start_time timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT job_history_details_idempotency_key_check CHECK ((length(idempotency_key) <= 255)),
+    CONSTRAINT job_history_details_instance_check CHECK ((length(instance) <= 255)),
+    CONSTRAINT job_history_details_request_size CHECK ((pg_column_size(request) <= 65536)),
+    CONSTRAINT job_history_details_response_size CHECK ((pg_column_size(response) <= 65536))
+)
+PARTITION BY RANGE (start_time);
+
+-- Name: job_history_details_default; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.job_history_details_default (
+    history_id bigint NOT NULL,
+    instance text,
+    due_at timestamp with time zone,
+    claimed_at timestamp with time zone,
+    sent_at timestamp with time zone,
+    idempotency_key text,
+    request jsonb,
+    response jsonb,
+    start_time timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT job_history_details_idempotency_key_check CHECK ((length(idempotency_key) <= 255)),
     CONSTRAINT job_history_details_instance_check CHECK ((length(instance) <= 255)),
     CONSTRAINT job_history_details_request_size CHECK ((pg_column_size(request) <= 65536)),
@@ -975,6 +1028,14 @@ CREATE TABLE public.workspaces (
     CONSTRAINT workspaces_id_check CHECK ((id ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,89}$'::text))
 );
 
+-- Name: job_history_default; Type: TABLE ATTACH; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_history ATTACH PARTITION public.job_history_default DEFAULT;
+
+-- Name: job_history_details_default; Type: TABLE ATTACH; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.job_history_details ATTACH PARTITION public.job_history_details_default DEFAULT;
+
 -- Name: audit_entries id; Type: DEFAULT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.audit_entries ALTER COLUMN id SET DEFAULT nextval('public.audit_entries_id_seq'::regclass);
@@ -1063,21 +1124,6 @@ ALTER TABLE ONLY public.job_deadlines
 
 ALTER TABLE ONLY public.job_facets
     ADD CONSTRAINT job_facets_pkey PRIMARY KEY (job_id);
-
--- Name: job_history_details job_history_details_pkey; Type: CONSTRAINT; Schema: public; Owner: -
-
-ALTER TABLE ONLY public.job_history_details
-    ADD CONSTRAINT job_history_details_pkey PRIMARY KEY (history_id);
-
--- Name: job_history job_history_pkey; Type: CONSTRAINT; Schema: public; Owner: -
-
-ALTER TABLE ONLY public.job_history
-    ADD CONSTRAINT job_history_pkey PRIMARY KEY (id);
-
--- Name: job_history job_history_status_check; Type: CHECK CONSTRAINT; Schema: public; Owner: -
-
-ALTER TABLE public.job_history
-    ADD CONSTRAINT job_history_status_check CHECK ((status = ANY (ARRAY['Completed'::text, 'Failed'::text, 'Postponed'::text, 'Running'::text]))) NOT VALID;
 
 -- Name: job_results job_results_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
@@ -1331,29 +1377,69 @@ CREATE INDEX job_facets_search_trgm_idx ON public.job_facets USING gin (search p
 
 CREATE INDEX job_facets_time_zone_idx ON public.job_facets USING btree (lower(time_zone));
 
--- Name: job_history_failed_start_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: job_history_id_start_idx; Type: INDEX; Schema: public; Owner: -
 
-CREATE INDEX job_history_failed_start_idx ON public.job_history USING btree (start_time DESC, id DESC) WHERE (status = 'Failed'::text);
+CREATE UNIQUE INDEX job_history_id_start_idx ON ONLY public.job_history USING btree (id, start_time);
 
--- Name: job_history_job_start_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: job_history_default_id_start_time_idx; Type: INDEX; Schema: public; Owner: -
 
-CREATE INDEX job_history_job_start_idx ON public.job_history USING btree (job_id, start_time DESC, id DESC);
-
--- Name: job_history_job_status_start_idx; Type: INDEX; Schema: public; Owner: -
-
-CREATE INDEX job_history_job_status_start_idx ON public.job_history USING btree (job_id, status, start_time DESC, id DESC);
+CREATE UNIQUE INDEX job_history_default_id_start_time_idx ON public.job_history_default USING btree (id, start_time);
 
 -- Name: job_history_occurrence_idx; Type: INDEX; Schema: public; Owner: -
 
-CREATE INDEX job_history_occurrence_idx ON public.job_history USING btree (job_id, expected_execution_time);
+CREATE INDEX job_history_occurrence_idx ON ONLY public.job_history USING btree (job_id, expected_execution_time);
+
+-- Name: job_history_default_job_id_expected_execution_time_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_default_job_id_expected_execution_time_idx ON public.job_history_default USING btree (job_id, expected_execution_time);
+
+-- Name: job_history_job_start_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_job_start_idx ON ONLY public.job_history USING btree (job_id, start_time DESC, id DESC);
+
+-- Name: job_history_default_job_id_start_time_id_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_default_job_id_start_time_id_idx ON public.job_history_default USING btree (job_id, start_time DESC, id DESC);
+
+-- Name: job_history_job_status_start_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_job_status_start_idx ON ONLY public.job_history USING btree (job_id, status, start_time DESC, id DESC);
+
+-- Name: job_history_default_job_id_status_start_time_id_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_default_job_id_status_start_time_id_idx ON public.job_history_default USING btree (job_id, status, start_time DESC, id DESC);
 
 -- Name: job_history_running_idx; Type: INDEX; Schema: public; Owner: -
 
-CREATE INDEX job_history_running_idx ON public.job_history USING btree (lease_expires_at) WHERE (status = 'Running'::text);
+CREATE INDEX job_history_running_idx ON ONLY public.job_history USING btree (lease_expires_at) WHERE (status = 'Running'::text);
+
+-- Name: job_history_default_lease_expires_at_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_default_lease_expires_at_idx ON public.job_history_default USING btree (lease_expires_at) WHERE (status = 'Running'::text);
+
+-- Name: job_history_failed_start_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_failed_start_idx ON ONLY public.job_history USING btree (start_time DESC, id DESC) WHERE (status = 'Failed'::text);
+
+-- Name: job_history_default_start_time_id_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_default_start_time_id_idx ON public.job_history_default USING btree (start_time DESC, id DESC) WHERE (status = 'Failed'::text);
 
 -- Name: job_history_start_brin; Type: INDEX; Schema: public; Owner: -
 
-CREATE INDEX job_history_start_brin ON public.job_history USING brin (start_time);
+CREATE INDEX job_history_start_brin ON ONLY public.job_history USING brin (start_time);
+
+-- Name: job_history_default_start_time_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX job_history_default_start_time_idx ON public.job_history_default USING brin (start_time);
+
+-- Name: job_history_details_history_start_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE UNIQUE INDEX job_history_details_history_start_idx ON ONLY public.job_history_details USING btree (history_id, start_time);
+
+-- Name: job_history_details_default_history_id_start_time_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE UNIQUE INDEX job_history_details_default_history_id_start_time_idx ON public.job_history_details_default USING btree (history_id, start_time);
 
 -- Name: job_results_failures_idx; Type: INDEX; Schema: public; Owner: -
 
@@ -1531,6 +1617,38 @@ CREATE INDEX user_identities_user_id_idx ON public.user_identities USING btree (
 
 CREATE UNIQUE INDEX users_username_key ON public.users USING btree (lower(username));
 
+-- Name: job_history_default_id_start_time_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_id_start_idx ATTACH PARTITION public.job_history_default_id_start_time_idx;
+
+-- Name: job_history_default_job_id_expected_execution_time_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_occurrence_idx ATTACH PARTITION public.job_history_default_job_id_expected_execution_time_idx;
+
+-- Name: job_history_default_job_id_start_time_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_job_start_idx ATTACH PARTITION public.job_history_default_job_id_start_time_id_idx;
+
+-- Name: job_history_default_job_id_status_start_time_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_job_status_start_idx ATTACH PARTITION public.job_history_default_job_id_status_start_time_id_idx;
+
+-- Name: job_history_default_lease_expires_at_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_running_idx ATTACH PARTITION public.job_history_default_lease_expires_at_idx;
+
+-- Name: job_history_default_start_time_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_failed_start_idx ATTACH PARTITION public.job_history_default_start_time_id_idx;
+
+-- Name: job_history_default_start_time_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_start_brin ATTACH PARTITION public.job_history_default_start_time_idx;
+
+-- Name: job_history_details_default_history_id_start_time_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+
+ALTER INDEX public.job_history_details_history_start_idx ATTACH PARTITION public.job_history_details_default_history_id_start_time_idx;
+
 -- Name: audit_entries audit_entries_append_only; Type: TRIGGER; Schema: public; Owner: -
 
 CREATE TRIGGER audit_entries_append_only BEFORE DELETE OR UPDATE ON public.audit_entries FOR EACH ROW EXECUTE FUNCTION public.audit_entries_append_only();
@@ -1661,14 +1779,9 @@ ALTER TABLE ONLY public.job_deadlines
 ALTER TABLE ONLY public.job_facets
     ADD CONSTRAINT job_facets_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
 
--- Name: job_history_details job_history_details_history_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
-
-ALTER TABLE ONLY public.job_history_details
-    ADD CONSTRAINT job_history_details_history_id_fkey FOREIGN KEY (history_id) REFERENCES public.job_history(id) ON DELETE CASCADE;
-
 -- Name: job_history job_history_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 
-ALTER TABLE ONLY public.job_history
+ALTER TABLE public.job_history
     ADD CONSTRAINT job_history_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
 
 -- Name: job_results job_results_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -227,6 +227,10 @@ func (s *Store) ClaimDue(ctx context.Context, req ClaimRequest) ([]ClaimedAttemp
 // transaction of its own). It first records req.Outcomes in the same
 // transaction: when that fails, nothing is recorded or claimed.
 func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+	// The database keeps microseconds: a record's start time (its
+	// ClaimedAttempt.StartedAt) is then exactly its row's, which its
+	// end names (AttemptOutcome.HistoryStart).
+	req.Now = req.Now.Truncate(time.Microsecond)
 	var out []ClaimedAttempt
 	var res ClaimResult
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {

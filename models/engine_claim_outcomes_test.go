@@ -55,7 +55,7 @@ func TestClaimRecordsOutcomesBeforeClaiming(t *testing.T) {
 	outcomes := make([]models.AttemptOutcome, 2)
 	for i, a := range first.Attempts {
 		ok := a.JobID == ids[0]
-		outcomes[i] = models.AttemptOutcome{AttemptID: a.ID, HistoryID: a.HistoryID, Owner: "inst", Now: t0.Add(time.Second), Succeeded: ok,
+		outcomes[i] = models.AttemptOutcome{AttemptID: a.ID, HistoryID: a.HistoryID, HistoryStart: a.StartedAt, Owner: "inst", Now: t0.Add(time.Second), Succeeded: ok,
 			Message: "done", Faulted: !ok, OccurrenceFaulted: !ok}
 	}
 	t1 := t0.Add(time.Minute)

@@ -22,9 +22,13 @@ type NextAttempt struct {
 // AttemptOutcome is the result of one attempt, for FinishAttempts.
 type AttemptOutcome struct {
 	// AttemptID is the finished attempt; HistoryID its history row when it
-	// is a record (ClaimedAttempt.HistoryID), 0 for a job_attempts row.
-	AttemptID int64
-	HistoryID int64
+	// is a record (ClaimedAttempt.HistoryID), 0 for a job_attempts row,
+	// and HistoryStart that row's start time (ClaimedAttempt.StartedAt, as
+	// stored: the history is partitioned on it, migration 0042). A record
+	// whose HistoryStart differs from its row's is not recorded.
+	AttemptID    int64
+	HistoryID    int64
+	HistoryStart time.Time
 	// Owner must still hold the attempt's lease. With Expired, the lease
 	// must instead have run out before Now (an interrupted attempt).
 	Owner   string
@@ -126,6 +130,7 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 	type wire struct {
 		ID         int64     `json:"id"`
 		HID        int64     `json:"hid"`
+		HST        time.Time `json:"hst"`
 		Owner      string    `json:"owner"`
 		Expired    bool      `json:"expired"`
 		Fin        time.Time `json:"fin"`
@@ -142,7 +147,7 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 		if err != nil {
 			return nil, fmt.Errorf("models: finish attempts: %w", err)
 		}
-		ws[i] = wire{ID: o.AttemptID, HID: o.HistoryID, Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
+		ws[i] = wire{ID: o.AttemptID, HID: o.HistoryID, HST: o.HistoryStart.UTC(), Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
 			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted,
 			detailWire: det}
 	}
@@ -285,7 +290,7 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 // the batch (jsonb).
 var recordOutcomesSQL = `
 			WITH o AS (
-				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, hid bigint, owner text, expired boolean,
+				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, hid bigint, hst timestamptz, owner text, expired boolean,
 					fin timestamptz, ok boolean, msg text, faulted boolean, ended boolean, occ_faulted boolean,
 					sent timestamptz, ikey text, req jsonb, resp jsonb)
 			), da AS (
@@ -304,6 +309,7 @@ var recordOutcomesSQL = `
 					end_time = greatest(o.fin, t.start_time), message = o.msg
 				FROM o
 				WHERE t.id = ANY (ARRAY(SELECT hid FROM o WHERE hid <> 0)) AND t.id = o.hid AND t.status = 'Running'
+				  AND t.start_time = ANY (ARRAY(SELECT hst FROM o WHERE hid <> 0)) AND t.start_time = o.hst
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING o.id, t.job_id, t.action_name AS action, t.retry_count + 1 AS attempt, t.due_at,
 					t.start_time AS started_at, t.expected_execution_time AS expected_time, t.repeat_count AS occurrence,
@@ -335,9 +341,9 @@ var recordOutcomesSQL = `
 				SELECT job_id, started_at, status, lateness_ms FROM r
 			), hh AS (` + historyHoursAdd("e") + `
 			), d AS (
-				INSERT INTO job_history_details (history_id, instance, due_at, claimed_at, sent_at, idempotency_key,
-				                                 request, response)
-				SELECT history_id, instance, due_at, started_at, sent, nullif(ikey, ''), req, resp
+				INSERT INTO job_history_details (history_id, start_time, instance, due_at, claimed_at, sent_at,
+				                                 idempotency_key, request, response)
+				SELECT history_id, started_at, instance, due_at, started_at, sent, nullif(ikey, ''), req, resp
 				FROM a
 			), g AS (
 				SELECT job_id, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed,

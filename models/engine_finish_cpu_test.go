@@ -61,7 +61,7 @@ func benchFinishCPU(b *testing.B, records bool) {
 		for k := 0; k < len(ids); k += batch {
 			outs := make([]models.AttemptOutcome, 0, batch)
 			for n, id := range ids[k:min(k+batch, len(ids))] {
-				outs = append(outs, models.AttemptOutcome{AttemptID: id, HistoryID: hids[k+n], Owner: "bench", Now: t0.Add(time.Second),
+				outs = append(outs, models.AttemptOutcome{AttemptID: id, HistoryID: hids[k+n], HistoryStart: t0, Owner: "bench", Now: t0.Add(time.Second),
 					Succeeded: true, Message: "Http Action - Response from host '127.0.0.1': 'OK'", Exchange: benchExchange(id, t0)})
 			}
 			res, err := store.FinishAttempts(ctx, outs)

@@ -88,7 +88,7 @@ func TestFinishStatementPlannedOnce(t *testing.T) {
 		hid[id] = hids[i]
 	}
 	outcome := func(id int64) models.AttemptOutcome {
-		return models.AttemptOutcome{AttemptID: id, HistoryID: hid[id], Owner: "bench", Now: t0.Add(time.Second), Succeeded: true,
+		return models.AttemptOutcome{AttemptID: id, HistoryID: hid[id], HistoryStart: t0, Owner: "bench", Now: t0.Add(time.Second), Succeeded: true,
 			Message: "OK", Exchange: benchExchange(id, t0)}
 	}
 	for _, id := range ids[:7] {

@@ -93,12 +93,12 @@ func TestAttemptRecords(t *testing.T) {
 	// One batch finishes both: the record's row becomes its entry.
 	end := started.Add(time.Second)
 	fin, err := store.FinishAttempts(ctx, []models.AttemptOutcome{
-		{AttemptID: rec[0].ID, HistoryID: rec[0].HistoryID, Owner: "other", Now: end, Succeeded: true}})
+		{AttemptID: rec[0].ID, HistoryID: rec[0].HistoryID, HistoryStart: rec[0].StartedAt, Owner: "other", Now: end, Succeeded: true}})
 	if err != nil || fin[0].Recorded {
 		t.Fatalf("finish by another owner: %+v (%v), want nothing recorded", fin, err)
 	}
 	fin, err = store.FinishAttempts(ctx, []models.AttemptOutcome{
-		{AttemptID: rec[0].ID, HistoryID: rec[0].HistoryID, Owner: "inst", Now: end, Succeeded: true, Message: "200",
+		{AttemptID: rec[0].ID, HistoryID: rec[0].HistoryID, HistoryStart: rec[0].StartedAt, Owner: "inst", Now: end, Succeeded: true, Message: "200",
 			Exchange: &models.Exchange{SentAt: started, IdempotencyKey: "k"}},
 		{AttemptID: row[0].ID, Owner: "inst", Now: end, Message: "500"},
 	})
@@ -137,7 +137,7 @@ func TestAttemptRecords(t *testing.T) {
 	if err != nil || reported == nil || reported.HistoryID != exp[0].HistoryID {
 		t.Fatalf("expired: %+v (%v), want the record reported", got, err)
 	}
-	fin, err = store.FinishAttempts(ctx, []models.AttemptOutcome{{AttemptID: reported.ID, HistoryID: reported.HistoryID,
+	fin, err = store.FinishAttempts(ctx, []models.AttemptOutcome{{AttemptID: reported.ID, HistoryID: reported.HistoryID, HistoryStart: reported.StartedAt,
 		Owner: "other", Expired: true, Now: end, Message: "interrupted"}})
 	if err != nil || !fin[0].Recorded {
 		t.Fatalf("interrupted: %+v (%v)", fin, err)

@@ -50,7 +50,7 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		}
 	}
 	if r.HistoryMaxAge > 0 {
-		n, err := deleteHistory(db, `h.start_time < ?`, now.Add(-r.HistoryMaxAge))
+		n, err := pruneHistoryByAge(db, now.Add(-r.HistoryMaxAge))
 		if err != nil {
 			return st, translate("models: prune history", err)
 		}

@@ -174,7 +174,9 @@ func deleteJobs(tx *gorm.DB, where string, args ...any) (int64, error) {
 // SELECT over d, the deleted jobs (id, job_collection_id, state).
 func deleteJobsSQL(answer string) string {
 	return `
-		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id, state), g AS (
+		WITH d AS (DELETE FROM jobs WHERE id IN ? RETURNING id, job_collection_id, state),
+		dd AS (DELETE FROM job_history_details x USING d JOIN job_history h ON h.job_id = d.id
+		       WHERE x.history_id = h.id AND x.start_time = h.start_time), g AS (
 			SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
 			FROM d
 			JOIN job_history h ON h.job_id = d.id AND ` + finishedEntry + `
@@ -202,9 +204,18 @@ const historySlot = `(pg_backend_pid() % 16)::smallint`
 // record (finishedEntry) is not an entry and stays. It returns
 // how many it deleted.
 func deleteHistory(db *gorm.DB, where string, args ...any) (int64, error) {
+	return deleteHistoryIn(db, "job_history", where, args...)
+}
+
+// deleteHistoryIn is deleteHistory in table: job_history or one of its
+// partitions (history_partitions.go). The details of the entries deleted
+// go with them (those the previous release wrote, whose start time is
+// when they were written, go with their partition).
+func deleteHistoryIn(db *gorm.DB, table, where string, args ...any) (int64, error) {
 	var n int64
 	err := db.Raw(`
-		WITH d AS (DELETE FROM job_history h WHERE (`+where+`) AND `+finishedEntry+` RETURNING h.job_id, h.start_time, h.status), g AS (
+		WITH d AS (DELETE FROM `+table+` h WHERE (`+where+`) AND `+finishedEntry+` RETURNING h.id, h.job_id, h.start_time, h.status),
+		dd AS (DELETE FROM job_history_details x USING d WHERE x.history_id = d.id AND x.start_time = d.start_time), g AS (
 			SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
 			FROM d
 			JOIN jobs j ON j.id = d.job_id

@@ -24,6 +24,7 @@ func (e *Engine) Start() error {
 		e.bg.Go(e.forwardDue)
 	}
 	e.bg.Go(e.heartbeat)
+	e.bg.Go(e.historyPartitions)
 	e.bg.Go(e.watchMonitors)
 	e.bg.Go(e.watchDeadlines)
 	if e.cfg.RetentionInterval > 0 {

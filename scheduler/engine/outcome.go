@@ -13,7 +13,7 @@ import (
 // action once, else the end of the occurrence. The exchange of res goes
 // with it to the history's details.
 func outcome(a *models.ClaimedAttempt, spec *jobdef.Action, mainSpec *jobdef.Action, res action.Result, now time.Time) models.AttemptOutcome {
-	o := models.AttemptOutcome{AttemptID: a.ID, HistoryID: a.HistoryID, Now: now, Succeeded: res.Succeeded, Message: res.Message, Exchange: res.Exchange}
+	o := models.AttemptOutcome{AttemptID: a.ID, HistoryID: a.HistoryID, HistoryStart: a.StartedAt, Now: now, Succeeded: res.Succeeded, Message: res.Message, Exchange: res.Exchange}
 	if res.Succeeded {
 		// An error action only runs when the main action faulted.
 		o.OccurrenceFaulted = a.Action == models.ErrorAction

@@ -44,3 +44,31 @@ func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 	}
 	return st, nil
 }
+
+// historyPartitionInterval is how often an engine makes sure the
+// history's partitions of the coming days exist (at its start, then every
+// hour): days ahead of need (models.HistoryDaysAhead), so that an engine
+// that was stopped for days, or a day's partition that could not be
+// created (a lock not granted in time), is caught up long before its day.
+const historyPartitionInterval = time.Hour
+
+// historyPartitions creates the history's coming day partitions at Start
+// and every historyPartitionInterval until the engine stops.
+func (e *Engine) historyPartitions() {
+	for {
+		n, err := e.store.EnsureHistoryPartitions(e.bgCtx, e.clock.Now())
+		switch {
+		case err != nil && e.bgCtx.Err() == nil:
+			e.logger.Warn("engine: history partitions", "err", err)
+		case n > 0:
+			e.logger.Info("engine: history partitions created", "partitions", n)
+		}
+		t := e.clock.NewTimer(historyPartitionInterval)
+		select {
+		case <-e.bgCtx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+	}
+}

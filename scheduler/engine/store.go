@@ -58,6 +58,10 @@ type Store interface {
 	// RemoveInstance deletes instance id's heartbeat row unless it still
 	// holds running attempts, and reports whether the row is gone.
 	RemoveInstance(ctx context.Context, id string) (bool, error)
+	// EnsureHistoryPartitions creates the history's day partitions from
+	// now's day through models.HistoryDaysAhead days after it, those
+	// missing, and returns how many it created.
+	EnsureHistoryPartitions(ctx context.Context, now time.Time) (int, error)
 	// Prune deletes, as of now, what the retention settings r say is too
 	// old or too much.
 	Prune(ctx context.Context, now time.Time, r models.Retention) (models.PruneStats, error)

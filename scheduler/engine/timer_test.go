@@ -146,6 +146,7 @@ func (s *memStore) ReleaseAttempts(_ context.Context, _ string, ids []int64, now
 	s.released = append(s.released, ids...)
 	return int64(len(ids)), nil
 }
+func (s *memStore) EnsureHistoryPartitions(context.Context, time.Time) (int, error) { return 0, nil }
 func (s *memStore) Prune(context.Context, time.Time, models.Retention) (models.PruneStats, error) {
 	return models.PruneStats{}, nil
 }
