@@ -210,7 +210,8 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	if err := tx.Exec(`SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan`).Error; err != nil {
 		return fmt.Errorf("finish attempts: %w", err)
 	}
-	err := tx.Raw(recordOutcomesSQL, data).Scan(&rows).Error
+	lo, hi := recordSpan(outcomes)
+	err := tx.Raw(recordOutcomesSQL, data, lo, hi).Scan(&rows).Error
 	if err == nil {
 		err = tx.Exec(`SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL plan_cache_mode TO DEFAULT`).Error
 	}
@@ -286,8 +287,13 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	return nil
 }
 
-// recordOutcomesSQL is recordOutcomes' statement; its one parameter is
-// the batch (jsonb).
+// recordOutcomesSQL is recordOutcomes' statement; its parameters are
+// the batch (jsonb) and the earliest and latest start of its records
+// (recordSpan): the history is partitioned by start (migration 0042),
+// and bounds given as parameters let the plan, generic as it is, leave
+// out every partition but the records' own when the statement starts (an
+// array of the batch's starts would not: PostgreSQL prunes on an array
+// only when it is a constant).
 var recordOutcomesSQL = `
 			WITH o AS (
 				SELECT * FROM jsonb_to_recordset(?::jsonb) AS o(id bigint, hid bigint, hst timestamptz, owner text, expired boolean,
@@ -309,7 +315,7 @@ var recordOutcomesSQL = `
 					end_time = greatest(o.fin, t.start_time), message = o.msg
 				FROM o
 				WHERE t.id = ANY (ARRAY(SELECT hid FROM o WHERE hid <> 0)) AND t.id = o.hid AND t.status = 'Running'
-				  AND t.start_time = ANY (ARRAY(SELECT hst FROM o WHERE hid <> 0)) AND t.start_time = o.hst
+				  AND t.start_time BETWEEN ?::timestamptz AND ?::timestamptz AND t.start_time = o.hst
 				  AND ((NOT o.expired AND t.lease_owner = o.owner) OR (o.expired AND t.lease_expires_at < now()))
 				RETURNING o.id, t.job_id, t.action_name AS action, t.retry_count + 1 AS attempt, t.due_at,
 					t.start_time AS started_at, t.expected_execution_time AS expected_time, t.repeat_count AS occurrence,
@@ -379,6 +385,27 @@ var recordOutcomesSQL = `
 			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, NULL, NULL, NULL, u.state, u.next_run_at,
 			       u.needs_schedule, u.consecutive_faults, false
 			FROM u`
+
+// recordSpan returns the earliest and latest HistoryStart of the records
+// among outcomes (the epoch twice when there is none: no partition is
+// read).
+func recordSpan(outcomes []AttemptOutcome) (lo, hi time.Time) {
+	lo, hi = time.Unix(0, 0).UTC(), time.Unix(0, 0).UTC()
+	first := true
+	for _, o := range outcomes {
+		if o.HistoryID == 0 {
+			continue
+		}
+		if first || o.HistoryStart.Before(lo) {
+			lo = o.HistoryStart
+		}
+		if first || o.HistoryStart.After(hi) {
+			hi = o.HistoryStart
+		}
+		first = false
+	}
+	return lo, hi
+}
 
 // finishedRow is an attempt recorded by FinishAttempts with its job's
 // state. FinishAttempts' statement returns the attempts (JobRow false)

@@ -3,6 +3,7 @@ package models_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,8 @@ func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
 	// Two connections prepare the statement while the table is empty, as
 	// an engine's connections do in their first batches; one with
 	// sequential scans off. Each caches its plan.
-	stmt := strings.Replace(models.RecordOutcomesSQL, "?::jsonb", "$1::jsonb", 1)
+	stmt := strings.Replace(strings.Replace(strings.Replace(models.RecordOutcomesSQL, "?::jsonb", "$1::jsonb", 1),
+		"?::timestamptz", "$2::timestamptz", 1), "?::timestamptz", "$3::timestamptz", 1)
 	prepare := func(seqscan string) *sql.Conn {
 		t.Helper()
 		conn, err := db.Conn(ctx)
@@ -37,7 +39,7 @@ func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
 		}
 		t.Cleanup(func() { conn.Close() })
 		for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `SET enable_seqscan = ` + seqscan,
-			`PREPARE finish (jsonb) AS ` + stmt, `EXECUTE finish ('[]')`} {
+			`PREPARE finish (jsonb, timestamptz, timestamptz) AS ` + stmt, `EXECUTE finish ('[]', 'epoch', 'epoch')`} {
 			if _, err := conn.ExecContext(ctx, q); err != nil {
 				t.Fatalf("%s: %v", q, err)
 			}
@@ -61,7 +63,7 @@ func TestFinishStatementPlanOnAYoungTable(t *testing.T) {
 	}
 	plan := func(conn *sql.Conn) string {
 		t.Helper()
-		rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE finish ('[]')`)
+		rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE finish ('[]', 'epoch', 'epoch')`)
 		return planLines(t, rows, err)
 	}
 	if p := plan(on); !strings.Contains(p, "Seq Scan on job_attempts") {
@@ -117,5 +119,62 @@ func TestFinishStatementPlannedOnce(t *testing.T) {
 	if seqscan != "on" || mode != "auto" {
 		t.Errorf("after the results, the transaction runs with enable_seqscan %s and plan_cache_mode %s, want on and auto",
 			seqscan, mode)
+	}
+}
+
+// TestFinishReadsOneHistoryPartition: the end of a record finds its row in
+// the one partition of the history that its start time names (migration
+// 0042), not by probing every day's partition on the id.
+func TestFinishReadsOneHistoryPartition(t *testing.T) {
+	store, db := storeAndDB(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "jc")
+	t0 := time.Date(2031, 5, 3, 10, 0, 0, 0, time.UTC)
+	for _, at := range []time.Time{t0.AddDate(0, 0, -8), t0} { // 16 days of partitions
+		if _, err := store.EnsureHistoryPartitions(ctx, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids, hids := runningAttempts(t, db, coll.ID, 0, 4, t0, true)
+	batch := `[`
+	for i := range ids {
+		if i > 0 {
+			batch += ","
+		}
+		batch += fmt.Sprintf(`{"id": %d, "hid": %d, "hst": %q, "owner": "bench", "expired": false, "fin": %q, "ok": true, "msg": "OK", "ended": true}`,
+			ids[i], hids[i], t0.Format(time.RFC3339Nano), t0.Add(time.Second).Format(time.RFC3339Nano))
+	}
+	batch += `]`
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, `ROLLBACK`)
+	stmt := strings.Replace(strings.Replace(strings.Replace(models.RecordOutcomesSQL, "?::jsonb", "$1::jsonb", 1),
+		"?::timestamptz", "$2::timestamptz", 1), "?::timestamptz", "$3::timestamptz", 1)
+	if _, err := conn.ExecContext(ctx, `PREPARE finish (jsonb, timestamptz, timestamptz) AS `+stmt); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE finish ('%s', '%s', '%s')`,
+		batch, t0.Format(time.RFC3339), t0.Format(time.RFC3339)))
+	plan := planLines(t, rows, err)
+	scanned := map[string]bool{}
+	for line := range strings.Lines(plan) {
+		if i := strings.Index(line, " on job_history_2"); i >= 0 && strings.Contains(line, "Index") && !strings.Contains(line, "never executed") {
+			scanned[strings.Fields(line[i+4:])[0]] = true
+		}
+	}
+	if len(scanned) != 1 || !scanned["job_history_20310503"] {
+		t.Errorf("the end of records on 2031-05-03 read the partitions %v, want job_history_20310503 only:\n%s", scanned, plan)
+	}
+	if !strings.Contains(plan, "Subplans Removed: 24") {
+		t.Errorf("the plan does not leave out the 24 other partitions when it starts:\n%s", plan)
+	}
+	if !strings.Contains(plan, "Update on job_history t_1 (actual rows=4") {
+		t.Errorf("the records were not updated:\n%s", plan)
 	}
 }

@@ -196,7 +196,7 @@ func TestAuthenticate(t *testing.T) {
 
 // newCollection creates a collection in the default workspace, creating
 // the workspace (through a first user) when there is none yet.
-func newCollection(t *testing.T, store *models.Store, group, name string) *models.JobCollection {
+func newCollection(t testing.TB, store *models.Store, group, name string) *models.JobCollection {
 	t.Helper()
 	if needs, _ := store.NeedsSetup(context.Background()); needs {
 		if _, err := store.CreateUser(context.Background(), models.NewUser{Username: "owner", Password: "password123"}); err != nil && !strings.Contains(err.Error(), "taken") {
