@@ -3,8 +3,10 @@ package models_test
 import (
 	"context"
 	"database/sql"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -139,7 +141,37 @@ func insertJob(t testing.TB, store *models.Store, collID int64, name string) int
 // in, a day holding a running record, and everything newer; the stored
 // history's until partition and the default one are pruned row by row.
 func TestHistoryRetentionDropsDays(t *testing.T) {
-	store, db := storeAndDB(t)
+	// history_hours' hours are the sessions' time zone's: in one whose
+	// hours start off the UTC hour, a day's first and last hours are
+	// shared with the days beside it.
+	for _, zone := range []string{"UTC", "Asia/Kolkata"} {
+		t.Run(zone, func(t *testing.T) { retentionDropsDays(t, zone) })
+	}
+}
+
+// retentionDropsDays is TestHistoryRetentionDropsDays with every session
+// in zone.
+func retentionDropsDays(t *testing.T, zone string) {
+	dsn := testdb.DSN(t)
+	if strings.Contains(dsn, "://") {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		dsn += sep + "timezone=" + url.QueryEscape(zone)
+	} else {
+		dsn += " timezone=" + zone
+	}
+	store := testdb.Open(t, dsn, testdb.Options())
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var got string
+	if err := db.QueryRow(`SHOW timezone`).Scan(&got); err != nil || got != zone {
+		t.Fatalf("the session's time zone is %q (%v), want %s", got, err, zone)
+	}
 	ctx := context.Background()
 	day0 := time.Date(2031, 3, 1, 0, 0, 0, 0, time.UTC)
 	if _, err := store.EnsureHistoryPartitions(ctx, day0); err != nil {

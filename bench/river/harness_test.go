@@ -211,6 +211,10 @@ type result struct {
 	// walSyncsPer1k the cluster's WAL flushes per 1,000 executions.
 	sessions      int64
 	walSyncsPer1k float64
+	// procPer1k is this process's CPU seconds per 1,000 executions
+	// during the run (processCPUSeconds): the engine or River's client,
+	// and the sink.
+	procPer1k float64
 }
 
 // summarise computes a run's figures from the sink; cpu and commits are

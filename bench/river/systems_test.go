@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
+	"syscall"
 	"testing"
 	"time"
 
@@ -53,14 +54,17 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	load := loadavg()
 	cpu0, commits0, sessions0, syncs0 := c.cpuSeconds(tb), c.commits(tb, name), c.sessions(tb, name), c.walSyncs(tb)
 	kinds := startCPUKinds(tb, c)
+	proc0 := processCPUSeconds(tb)
 	start()
 	time.Sleep(time.Until(s.due(n - 1).Add(grace)))
 	stop()
+	proc := processCPUSeconds(tb) - proc0
 	time.Sleep(600 * time.Millisecond) // the statistics of closed sessions are flushed
 	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
 	r.load1 = load
 	r.sessions = c.sessions(tb, name) - sessions0
 	if r.executed > 0 {
+		r.procPer1k = proc * 1000 / float64(r.executed)
 		r.walSyncsPer1k = float64(c.walSyncs(tb)-syncs0) * 1000 / float64(r.executed)
 		by := kinds.stop()
 		r.backendPer1k = by["backend"] * 1000 / float64(r.executed)
@@ -227,4 +231,16 @@ func prepareRiver(tb testing.TB, dsn string, s *sink, n int) (start, stop func()
 		pool.Close()
 	}
 	return start, stop
+}
+
+// processCPUSeconds is the CPU time (user and system) this test process
+// has used: the system under test (Sked's engine or River's client), the
+// sink's handlers (the same work per call for both) and the harness.
+func processCPUSeconds(tb testing.TB) float64 {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
