@@ -120,6 +120,13 @@ type ClaimRequest struct {
 	// only while some workspace has a limit. Nil: no attempt counts under
 	// a limit.
 	Target func(jobID int64, def json.RawMessage, secrets jobdef.Secrets, action ActionName) string
+	// RecoverAll makes the claim look for expired leases among all the
+	// running records, not only the recent ones (recentRecords): the
+	// engine sets it on its first claim and then once a minute, which
+	// finds the records of an outage longer than the window. False (the
+	// zero value) looks at the recent ones, as every frequent statement
+	// does.
+	RecoverAll bool
 	// NextWake asks Claim to also return, when the claim started fewer
 	// than Limit attempts, the next wake-up (what Store.NextWake returns
 	// once the claim committed), read in the claim's transaction so that
@@ -280,7 +287,7 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 			out = append(out, started...)
 		}
 		started = len(out)
-		expired, err := s.expiredLeases(tx)
+		expired, err := s.expiredLeases(tx, req)
 		if err != nil {
 			return err
 		}
@@ -308,7 +315,7 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 // (scheduleBulk); those with postponed entries or an end one by one.
 func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) error {
 	var pending []EngineJob
-	if err := tx.Raw(engineJobSelect+`
+	if err := tx.Raw(engineJobSelect(req.Now)+`
 		WHERE j.needs_schedule AND j.state = 'enabled'
 		ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch).Scan(&pending).Error; err != nil {
 		return fmt.Errorf("select jobs to schedule: %w", err)
@@ -513,7 +520,7 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits cl
 // it held for a target limit.
 func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits, evs *[]jobEvent) ([]ClaimedAttempt, int, int, error) {
 	var due []EngineJob
-	if err := tx.Raw(engineJobSelect+`
+	if err := tx.Raw(engineJobSelect(req.Now)+`
 		JOIN job_collections c ON c.id = j.job_collection_id
 		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
 		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
@@ -601,8 +608,14 @@ func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limit
 
 // expiredLeases returns, locked, the running attempts whose engine lost
 // them (crash, lost connection): their lease expired before now by the
-// database's clock (the start of the claim's transaction).
-func (s *Store) expiredLeases(tx *gorm.DB) ([]ClaimedAttempt, error) {
+// database's clock (the start of the claim's transaction). Records are
+// looked for among the recent ones (recentRecords) unless req asks
+// for all (RecoverAll).
+func (s *Store) expiredLeases(tx *gorm.DB, req ClaimRequest) ([]ClaimedAttempt, error) {
+	recent := ` AND ` + recentRecords("h.start_time", req.Now)
+	if req.RecoverAll {
+		recent = ""
+	}
 	var expired []ClaimedAttempt
 	// Both kinds of running attempt in one statement: job_attempts rows
 	// and records (running history rows, migration 0041).
@@ -619,7 +632,7 @@ func (s *Store) expiredLeases(tx *gorm.DB) ([]ClaimedAttempt, error) {
 			       h.repeat_count AS occurrence, h.due_at, h.start_time AS started_at, h.lease_expires_at,
 			       1 AS attempt_base, NULL::bigint AS rerun_of
 			FROM job_history h JOIN jobs j ON j.id = h.job_id
-			WHERE h.status = 'Running' AND h.lease_expires_at < now()
+			WHERE h.status = 'Running' AND h.lease_expires_at < now()` + recent + `
 			ORDER BY h.lease_expires_at LIMIT ? FOR UPDATE OF h SKIP LOCKED
 		)
 		SELECT * FROM a UNION ALL SELECT * FROM h`, claimBatch, claimBatch).Scan(&expired).Error; err != nil {
@@ -632,14 +645,19 @@ func (s *Store) expiredLeases(tx *gorm.DB) ([]ClaimedAttempt, error) {
 	return expired, nil
 }
 
-// engineJobSelect is the head of the queries that lock jobs for planning.
-const engineJobSelect = `
+// engineJobSelect is the head of the queries that lock jobs for planning
+// as of now; the running records they count are the recent ones
+// (recentRecords).
+func engineJobSelect(now time.Time) string {
+	return `
 	SELECT j.id, j.job_collection_id, j.definition, j.secrets, j.next_run_at, j.schedule_base, j.needs_schedule,
 	       j.scheduled_count, j.occurrence_count, j.last_expected_at,
 	       ` + lastOccurrenceFaultedOf + ` AS last_occurrence_faulted, ` + signingAtColumn + `,
 	       (SELECT count(*) FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running'))
-	       + (SELECT count(*) FROM job_history o WHERE o.job_id = j.id AND o.status = 'Running') AS open_attempts
+	       + (SELECT count(*) FROM job_history o WHERE o.job_id = j.id AND o.status = 'Running'
+	          AND ` + recentRecords("o.start_time", now) + `) AS open_attempts
 	FROM jobs j`
+}
 
 // signingAtColumn reads, in the claim's queries of jobs j, the updated_at
 // of the signing secret of j's collection (NULL when it does not sign).

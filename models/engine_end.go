@@ -46,6 +46,12 @@ func endFinishedJobs(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*fin
 	if err != nil {
 		return fmt.Errorf("end %d jobs: %w", len(ws), err)
 	}
+	earliest := ws[0].At
+	for _, w := range ws {
+		if w.At.Before(earliest) {
+			earliest = w.At
+		}
+	}
 	var got []struct {
 		ID    int64
 		State jobdef.State
@@ -59,7 +65,8 @@ func endFinishedJobs(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*fin
 			FROM e
 			WHERE j.id = e.id AND j.state = 'enabled' AND j.next_run_at IS NULL AND NOT j.needs_schedule
 			  AND NOT EXISTS (SELECT 1 FROM job_attempts o WHERE o.job_id = j.id AND o.status IN ('pending', 'running'))
-			  AND NOT EXISTS (SELECT 1 FROM job_history o WHERE o.job_id = j.id AND o.status = 'Running')
+			  AND NOT EXISTS (SELECT 1 FROM job_history o WHERE o.job_id = j.id AND o.status = 'Running'
+			                  AND `+recentRecords("o.start_time", earliest)+`)
 			RETURNING j.id, j.state, j.name, j.job_collection_id, e.at, e.ord
 		), a AS (
 			INSERT INTO audit_entries (at, workspace_id, actor_kind, actor_name, via, action, resource)

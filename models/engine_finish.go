@@ -379,11 +379,11 @@ var recordOutcomesSQL = `
 			SELECT false AS job_row, a.id, a.job_id, a.action, a.attempt, a.due_at, a.started_at, a.expected_time,
 			       a.occurrence, a.attempt_base, a.rerun_of, a.rerun_by, a.changes, a.changes_shown, a.backfill_id,
 			       '' AS state, NULL::timestamptz AS next_run_at, false AS needs_schedule, 0 AS consecutive_faults,
-			       a.target_host IS NOT NULL AS limited
+			       a.target_host IS NOT NULL AS limited, a.history_id
 			FROM a
 			UNION ALL
 			SELECT true, 0, u.id, '', 0, 'epoch', 'epoch', 'epoch', 0, 0, NULL, NULL, NULL, NULL, NULL, u.state, u.next_run_at,
-			       u.needs_schedule, u.consecutive_faults, false
+			       u.needs_schedule, u.consecutive_faults, false, 0
 			FROM u`
 
 // recordSpan returns the earliest and latest HistoryStart of the records
@@ -438,6 +438,8 @@ type finishedRow struct {
 	// Limited says the attempt counted under a target limit: its end
 	// frees a slot.
 	Limited bool
+	// HistoryID is the attempt's history entry.
+	HistoryID int64
 }
 
 // joinFinishedRows returns the attempts of rows by id, each with its job's

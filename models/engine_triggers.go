@@ -41,12 +41,11 @@ import (
 // occurrence of its own and is never completed for lacking one.
 func recordTriggerEnds(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*finishedRow, out []FinishedAttempt, ending []int) ([]int, error) {
 	type endWire struct {
-		Ord      int       `json:"ord"`
-		JobID    int64     `json:"job_id"`
-		Expected time.Time `json:"expected"`
-		Retry    int       `json:"retry"`
-		Fin      time.Time `json:"fin"`
-		OK       bool      `json:"ok"`
+		Ord     int       `json:"ord"`
+		JobID   int64     `json:"job_id"`
+		History int64     `json:"history_id"`
+		Fin     time.Time `json:"fin"`
+		OK      bool      `json:"ok"`
 	}
 	var ends []endWire
 	for i, o := range outcomes {
@@ -54,7 +53,7 @@ func recordTriggerEnds(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*f
 		if r == nil || r.Action != MainAction || (o.Next != nil && o.Next.Action == MainAction) {
 			continue
 		}
-		ends = append(ends, endWire{Ord: i, JobID: r.JobID, Expected: r.ExpectedTime, Retry: r.Attempt - 1,
+		ends = append(ends, endWire{Ord: i, JobID: r.JobID, History: r.HistoryID,
 			Fin: o.Now.Truncate(time.Microsecond), OK: o.Succeeded})
 	}
 	if len(ends) > 0 {
@@ -68,15 +67,13 @@ func recordTriggerEnds(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*f
 		}
 		err = tx.Raw(`
 			WITH x AS (
-				SELECT * FROM json_to_recordset(?::json) AS x(ord int, job_id bigint, expected timestamptz, retry int,
-					fin timestamptz, ok boolean)
+				SELECT * FROM json_to_recordset(?::json) AS x(ord int, job_id bigint, history_id bigint, fin timestamptz,
+					ok boolean)
 			), i AS (
 				INSERT INTO job_trigger_ends (downstream_id, upstream_id, history_id, ended_at, succeeded)
-				SELECT e.downstream_id, x.job_id, h.id, x.fin, x.ok
+				SELECT e.downstream_id, x.job_id, x.history_id, x.fin, x.ok
 				FROM x
 				JOIN job_trigger_upstreams e ON e.upstream_id = x.job_id
-				JOIN LATERAL (SELECT h.id FROM job_history h WHERE h.job_id = x.job_id AND h.expected_execution_time = x.expected
-					AND h.action_name = 'MainAction' AND h.retry_count = x.retry ORDER BY h.id DESC LIMIT 1) h ON true
 				WHERE e.on_status = 'finished' OR (e.on_status = 'succeeded') = x.ok
 				RETURNING upstream_id, history_id
 			)

@@ -43,7 +43,8 @@ func nextWake(db *gorm.DB, now time.Time) (at time.Time, ok bool, err error) {
 		    JOIN job_collections c ON c.id = j.job_collection_id
 		    WHERE a.target_host IS NOT NULL AND a.status = 'pending' AND j.state = 'enabled' AND c.state = 'Enabled')),
 		(SELECT min(lease_expires_at) FROM job_attempts WHERE status = 'running') - now() + ?::timestamptz,
-		(SELECT min(lease_expires_at) FROM job_history WHERE status = 'Running') - now() + ?::timestamptz,
+		(SELECT min(lease_expires_at) FROM job_history WHERE status = 'Running' AND `+recentRecords("start_time", now)+`)
+		  - now() + ?::timestamptz,
 		(SELECT CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE needs_schedule AND state = 'enabled')
 		        THEN 'epoch'::timestamptz END)
 		) AS at`, now, now, now).Scan(&row).Error

@@ -25,6 +25,24 @@ import (
 // least as long as the retention, at most a day longer. The until and
 // default partitions are pruned row by row.
 
+// recentRecords is the condition that col (a record's start_time) lies
+// in the window where the engine's frequent statements look for running
+// records (SPEC §18): from the UTC midnight of the day before now's to the
+// end of the day after it, as literals, so that PostgreSQL leaves the
+// history's other partitions out when it plans the statement (a
+// parameter would be planned for every partition once the plan is
+// generic, and an expression of now() is pruned only when it runs, after
+// planning them all), and the statement's text changes once a day
+// (prepared statements stay cached). A record runs at most
+// jobdef.MaxTimeout with a lease a little longer: one that started before
+// the window lost its lease long ago, and only the full recovery
+// (ClaimRequest.RecoverAll) finds it.
+func recentRecords(col string, now time.Time) string {
+	day := now.UTC().Truncate(24 * time.Hour)
+	return col + " >= '" + day.AddDate(0, 0, -1).Format(time.RFC3339) + "'::timestamptz AND " +
+		col + " < '" + day.AddDate(0, 0, 2).Format(time.RFC3339) + "'::timestamptz"
+}
+
 // historyTables are the partitioned tables, the history first: both are
 // created and dropped day by day together.
 var historyTables = []string{"job_history", "job_history_details"}

@@ -320,3 +320,45 @@ func TestHistoryPartitionsMigrateStoredHistory(t *testing.T) {
 	}
 	testdb.CheckRollups(t, db, "migrated")
 }
+
+// TestOldRunningRecordsFoundByFullRecovery: the claims look for expired
+// leases among the recent records only (the window that spares them the
+// history's older partitions); a record left running by an outage longer
+// than that window is found by a claim that asks for all (RecoverAll).
+func TestOldRunningRecordsFoundByFullRecovery(t *testing.T) {
+	store, db := storeAndDB(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "jc")
+	job := insertJob(t, store, coll.ID, "stranded")
+	now := time.Now().UTC().Truncate(time.Second)
+	for _, ago := range []time.Duration{time.Hour, 72 * time.Hour} {
+		if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status,
+				attempt_id, lease_owner, lease_expires_at, due_at)
+			VALUES ($1, $2, $2, 'MainAction', 'Running', nextval('job_attempts_id_seq'), 'gone', $2::timestamptz + interval '1 minute', $2)`,
+			job, now.Add(-ago)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expired := func(all bool) []time.Time {
+		t.Helper()
+		res, err := store.Claim(ctx, models.ClaimRequest{Now: now, Owner: "me", RecoverAll: all,
+			Plan: func(*models.EngineJob) *models.JobPlan { return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var starts []time.Time
+		for _, a := range res.Attempts {
+			if a.Expired {
+				starts = append(starts, a.StartedAt.UTC())
+			}
+		}
+		slices.SortFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+		return starts
+	}
+	if got := expired(false); len(got) != 1 || !got[0].Equal(now.Add(-time.Hour)) {
+		t.Errorf("a claim reported the expired records started at %v, want the recent one only", got)
+	}
+	if got := expired(true); len(got) != 2 || !got[0].Equal(now.Add(-72*time.Hour)) {
+		t.Errorf("a full recovery reported the expired records started at %v, want both", got)
+	}
+}

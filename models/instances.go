@@ -41,6 +41,10 @@ type Heartbeat struct {
 	// their attempts in flight are not theirs to lose. False (the zero
 	// value) recovers them.
 	SkipRecovery bool
+	// Now is the engine's clock, which places the window of recent
+	// records (recentRecords) in which live leases of dead instances
+	// are looked for; zero: the wall clock.
+	Now time.Time
 }
 
 // HeartbeatResult is what one beat did.
@@ -68,8 +72,10 @@ type HeartbeatResult struct {
 // reading, so that a claim starting after the commit already sees them
 // expired. Attempts locked by another transaction are left for the next
 // beat. The engines are told to look again (a plain notification) when
-// any expired.
-const heartbeatSQL = `
+// any expired. Records are looked for from recent on (recentRecords):
+// a live lease is younger.
+func heartbeatSQL(now time.Time) string {
+	return `
 	WITH t AS MATERIALIZED (SELECT clock_timestamp() AS at),
 	r AS (
 		INSERT INTO engine_instances (id, started_at, heartbeat_at, version, schema_version)
@@ -87,8 +93,9 @@ const heartbeatSQL = `
 		RETURNING 1
 	), xr AS (
 		UPDATE job_history SET lease_expires_at = (SELECT at FROM t) - interval '1 millisecond'
-		WHERE id IN (
-			SELECT h.id FROM engine_instances i JOIN job_history h ON h.lease_owner = i.id AND h.status = 'Running'
+		WHERE `+recentRecords("start_time", now)+` AND (id, start_time) IN (
+			SELECT h.id, h.start_time FROM engine_instances i JOIN job_history h ON h.lease_owner = i.id AND h.status = 'Running'
+			  AND `+recentRecords("h.start_time", now)+`
 			WHERE NOT ?::boolean AND i.heartbeat_at < (SELECT at FROM t) - ? * interval '1 microsecond' AND i.id <> ?
 			  AND h.lease_expires_at >= (SELECT at FROM t)
 			FOR UPDATE OF h SKIP LOCKED)
@@ -100,6 +107,7 @@ const heartbeatSQL = `
 		(SELECT count(*) FROM (SELECT pg_notify(?, '') FROM y LIMIT 1) n) AS notified,
 		EXISTS (SELECT 1 FROM engine_instances i WHERE i.id <> ? AND i.schema_version < ?
 		        AND i.heartbeat_at >= (SELECT at FROM t) - ? * interval '1 microsecond') AS older_live`
+}
 
 // Heartbeat records, in one statement, that instance hb.ID is alive now by
 // the database's clock, and makes the leases of the running attempts of
@@ -117,7 +125,11 @@ func (s *Store) Heartbeat(ctx context.Context, hb Heartbeat) (HeartbeatResult, e
 		OlderLive    bool
 	}
 	dead := hb.DeadAfter.Microseconds()
-	err := s.db.WithContext(ctx).Raw(heartbeatSQL, hb.ID, hb.Version, hb.SchemaVersion,
+	now := hb.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	err := s.db.WithContext(ctx).Raw(heartbeatSQL(now), hb.ID, hb.Version, hb.SchemaVersion,
 		hb.SkipRecovery, dead, hb.ID, hb.SkipRecovery, dead, hb.ID, NotifyChannel,
 		hb.ID, RecordsMigration, dead).Scan(&row).Error
 	if err != nil {

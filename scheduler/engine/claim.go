@@ -110,8 +110,12 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 }
 
 func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
+	all := false
+	if last := e.recoveredAll.Load(); last == 0 || now.Sub(time.Unix(0, last)) >= recoverAllInterval {
+		all = e.recoveredAll.CompareAndSwap(last, now.UnixNano())
+	}
 	return models.ClaimRequest{
-		Now: now, Owner: e.id, Limit: limit,
+		Now: now, Owner: e.id, Limit: limit, RecoverAll: all,
 		Plan:   func(j *models.EngineJob) *models.JobPlan { return e.plan(j, now) },
 		Lease:  e.leaseFor,
 		Target: e.targetOf,
@@ -119,6 +123,12 @@ func (e *Engine) claimRequest(now time.Time, limit int) models.ClaimRequest {
 		AttemptRows: e.attemptRows.Load(),
 	}
 }
+
+// recoverAllInterval is how often a claim looks for expired leases among
+// all the running records (ClaimRequest.RecoverAll) rather than the
+// recent ones: the records of an outage longer than the recent window are
+// recovered within a minute of the engine's start.
+const recoverAllInterval = time.Minute
 
 // interrupted is the outcome of an attempt whose lease expired.
 func (e *Engine) interrupted(a *models.ClaimedAttempt, now time.Time) models.AttemptOutcome {

@@ -265,6 +265,10 @@ type Engine struct {
 	// of a release before models.RecordsMigration is alive, claims start
 	// attempts as job_attempts rows (models.ClaimRequest.AttemptRows).
 	attemptRows atomic.Bool
+	// recoveredAll is when a claim last looked for expired leases among
+	// all running records (ClaimRequest.RecoverAll; Unix nanoseconds of
+	// the engine's clock, 0 before the first claim).
+	recoveredAll atomic.Int64
 	// onFinish, when set before Start, sees every written batch (tests).
 	onFinish func([]models.AttemptOutcome, []models.FinishedAttempt)
 }

@@ -64,7 +64,7 @@ func (e *Engine) beat() bool {
 	quiet := before.Before(e.clockState.quietUntil)
 	e.clockMu.Unlock()
 	res, err := e.store.Heartbeat(ctx, models.Heartbeat{ID: e.id, DeadAfter: e.cfg.DeadAfter,
-		Version: e.cfg.Version, SchemaVersion: e.schemaVersion, SkipRecovery: quiet})
+		Version: e.cfg.Version, SchemaVersion: e.schemaVersion, SkipRecovery: quiet, Now: e.clock.Now()})
 	after := e.own.Now()
 	e.clockMu.Lock()
 	e.clockState.failing = err != nil
