@@ -632,7 +632,7 @@ func (s *Store) expiredLeases(tx *gorm.DB, req ClaimRequest) ([]ClaimedAttempt, 
 			       h.repeat_count AS occurrence, h.due_at, h.start_time AS started_at, h.lease_expires_at,
 			       1 AS attempt_base, NULL::bigint AS rerun_of
 			FROM job_history h JOIN jobs j ON j.id = h.job_id
-			WHERE h.status = 'Running' AND h.lease_expires_at < now()` + recent + `
+			WHERE h.status = 'Running' AND h.lease_expires_at < now()`+recent+`
 			ORDER BY h.lease_expires_at LIMIT ? FOR UPDATE OF h SKIP LOCKED
 		)
 		SELECT * FROM a UNION ALL SELECT * FROM h`, claimBatch, claimBatch).Scan(&expired).Error; err != nil {

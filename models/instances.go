@@ -93,9 +93,9 @@ func heartbeatSQL(now time.Time) string {
 		RETURNING 1
 	), xr AS (
 		UPDATE job_history SET lease_expires_at = (SELECT at FROM t) - interval '1 millisecond'
-		WHERE `+recentRecords("start_time", now)+` AND (id, start_time) IN (
+		WHERE ` + recentRecords("start_time", now) + ` AND (id, start_time) IN (
 			SELECT h.id, h.start_time FROM engine_instances i JOIN job_history h ON h.lease_owner = i.id AND h.status = 'Running'
-			  AND `+recentRecords("h.start_time", now)+`
+			  AND ` + recentRecords("h.start_time", now) + `
 			WHERE NOT ?::boolean AND i.heartbeat_at < (SELECT at FROM t) - ? * interval '1 microsecond' AND i.id <> ?
 			  AND h.lease_expires_at >= (SELECT at FROM t)
 			FOR UPDATE OF h SKIP LOCKED)
