@@ -9,19 +9,30 @@ import (
 // retention prunes history, ended backfills, finished jobs, attempts, the
 // audit log and the delivery log every RetentionInterval, starting one minute after Start.
 func (e *Engine) retention() {
-	wait := min(time.Minute, e.cfg.RetentionInterval)
-	for {
-		t := e.clock.NewTimer(wait)
-		select {
-		case <-e.bgCtx.Done():
-			t.Stop()
-			return
-		case <-t.C():
-		}
-		wait = e.cfg.RetentionInterval
+	e.every(min(time.Minute, e.cfg.RetentionInterval), e.cfg.RetentionInterval, func() {
 		if _, err := e.prune(e.bgCtx); err != nil && e.bgCtx.Err() == nil {
 			e.logger.Warn("engine: retention failed", "err", err)
 		}
+	})
+}
+
+// every runs run after first (at once when first is zero), then every
+// interval, on the engine's clock, until the engine stops. It returns when
+// it does.
+func (e *Engine) every(first, interval time.Duration, run func()) {
+	for wait := first; ; wait = interval {
+		if wait > 0 {
+			t := e.clock.NewTimer(wait)
+			select {
+			case <-e.bgCtx.Done():
+				t.Stop()
+				return
+			case <-t.C():
+			}
+		} else if e.bgCtx.Err() != nil {
+			return
+		}
+		run()
 	}
 }
 
@@ -55,7 +66,7 @@ const historyPartitionInterval = time.Hour
 // historyPartitions creates the history's coming day partitions at Start
 // and every historyPartitionInterval until the engine stops.
 func (e *Engine) historyPartitions() {
-	for {
+	e.every(0, historyPartitionInterval, func() {
 		n, err := e.store.EnsureHistoryPartitions(e.bgCtx, e.clock.Now())
 		switch {
 		case err != nil && e.bgCtx.Err() == nil:
@@ -63,12 +74,5 @@ func (e *Engine) historyPartitions() {
 		case n > 0:
 			e.logger.Info("engine: history partitions created", "partitions", n)
 		}
-		t := e.clock.NewTimer(historyPartitionInterval)
-		select {
-		case <-e.bgCtx.Done():
-			t.Stop()
-			return
-		case <-t.C():
-		}
-	}
+	})
 }
