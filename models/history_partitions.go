@@ -2,10 +2,12 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 )
 
@@ -60,6 +62,14 @@ const historyPartitionLockKey = 0x736b656400000042
 // query) makes the engine try again at its next pass rather than stall
 // every writer queued behind the wait.
 const partitionDDLTimeout = "1s"
+
+// lockNotGranted reports whether err is a lock that partitionDDLTimeout
+// gave up waiting for (SQLSTATE 55P03): the partitions left to drop wait
+// for the next pass, and the rest of the retention goes on.
+func lockNotGranted(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "55P03"
+}
 
 // historyPartition is one partition of a history table: [From, To), From
 // zero for an until partition, both zero for the default one.
@@ -195,6 +205,9 @@ func pruneHistoryByAge(db *gorm.DB, cut time.Time) (int64, error) {
 			continue
 		}
 		n, err := dropHistoryPartition(db, p)
+		if lockNotGranted(err) {
+			break // every drop waits for the same table: the next pass drops them
+		}
 		if err != nil {
 			return total, err
 		}
@@ -221,6 +234,9 @@ func pruneHistoryByAge(db *gorm.DB, cut time.Time) (int64, error) {
 			}
 			return tx.Exec(`DROP TABLE IF EXISTS ` + p.Name).Error
 		})
+		if lockNotGranted(err) {
+			break
+		}
 		if err != nil {
 			return total, fmt.Errorf("drop %s: %w", p.Name, err)
 		}
