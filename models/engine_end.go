@@ -3,6 +3,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"sked/models/jobdef"
@@ -46,12 +47,7 @@ func endFinishedJobs(tx *gorm.DB, outcomes []AttemptOutcome, rows map[int64]*fin
 	if err != nil {
 		return fmt.Errorf("end %d jobs: %w", len(ws), err)
 	}
-	earliest := ws[0].At
-	for _, w := range ws {
-		if w.At.Before(earliest) {
-			earliest = w.At
-		}
-	}
+	earliest := slices.MinFunc(ws, func(a, b endWire) int { return a.At.Compare(b.At) }).At
 	var got []struct {
 		ID    int64
 		State jobdef.State

@@ -20,22 +20,7 @@ func partitionsOf(t testing.TB, db *sql.DB, table string) []string {
 	t.Helper()
 	rows, err := db.Query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
 		WHERE i.inhparent = $1::regclass ORDER BY 1`, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, n)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return strings.Split(planLines(t, rows, err), "\n") // a column of text, one row a line
 }
 
 // seedHistory inserts, for the job jobID, one finished entry with its
