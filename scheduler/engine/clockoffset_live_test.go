@@ -158,6 +158,14 @@ func TestEngineFarFromTheDatabaseClockStopsClaiming(t *testing.T) {
 				Deps{Clock: skewClock{skew}, Metrics: NewMetrics(reg), Notifier: models.NewListener(dsn, quietLogger())})
 			right := startLive(t, openStore(t, dsn), Config{InstanceID: "right"})
 			waitReady(t, right, true, 10*time.Second)
+			// The far engine is not ready before its first heartbeat
+			// either ("no heartbeat written yet"): its reason is judged
+			// once that heartbeat measured its offset.
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				if _, ok := far.ClockOffset(); ok || time.Now().After(deadline) {
+					break
+				}
+			}
 			err := waitReady(t, far, false, 10*time.Second)
 			// "clock offset from the database is -60.0s, above
 			// --max-clock-offset 5s", the offset as measured.
