@@ -67,6 +67,7 @@ func instanceOf(t *testing.T, store *models.Store, id int64, h models.HistoryEnt
 // reaches the target exactly once, and never before its time by the real
 // clock.
 func TestSkewedEnginesRunEachOccurrenceOnceNeverEarly(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.DSN(t)
 	var mu sync.Mutex
 	counts := map[string]int{}
@@ -215,6 +216,7 @@ func TestEngineFarFromTheDatabaseClockStopsClaiming(t *testing.T) {
 // with leases of 16 s: judged by the database's clock, none is taken for
 // dead and no lease is taken over; each attempt runs once and completes.
 func TestSkewedInstancesAreNeitherDeclaredDeadNorDeclareOthersDead(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.DSN(t)
 	tg := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
 		select {

@@ -39,6 +39,7 @@ func (e *Engine) kill() {
 // of the kill and runs its retry 15 s later. Meanwhile a live engine runs
 // an attempt for 40 s and keeps it: it is recorded Completed, once.
 func TestKilledInstanceAttemptsAreRecoveredWithinSeconds(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.DSN(t)
 	outside := openStore(t, dsn)
 	coll := newCollection(t, outside)

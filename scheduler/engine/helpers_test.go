@@ -2,12 +2,15 @@ package engine
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +23,25 @@ import (
 	"sked/scheduler/clocktest"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+// liveParallel is how many parallel tests the package runs at once when
+// -parallel is not given (the default is GOMAXPROCS). Its parallel tests
+// are the live ones: three engines on a real database, mostly waiting
+// for real time to pass (heartbeats, leases, minute jobs), so a third at
+// once keeps the package's time near its longest test's
+// (TestExactlyOnceAcrossThreeEngines, about 3.5 minutes) on two cores.
+const liveParallel = 3
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given && runtime.GOMAXPROCS(0) < liveParallel {
+		if err := flag.Set("test.parallel", strconv.Itoa(liveParallel)); err != nil {
+			panic(err)
+		}
+	}
+	testdb.Main(m)
+}
 
 // fakeClock is the shared test clock (clocktest.Clock) as an engine
 // Clock. Its timers never fire: tests that use it drive the engine with

@@ -204,6 +204,7 @@ func TestJobDisabledOrDeletedWhileItsAttemptRuns(t *testing.T) {
 }
 
 func TestCrashedEngineAttemptIsInterruptedAndRetriedByAnother(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.DSN(t)
 	storeA, storeB := openStore(t, dsn), openStore(t, dsn)
 	coll := newCollection(t, storeA)

@@ -131,6 +131,7 @@ func reEnable(t *testing.T, store *models.Store, coll *models.CollectionRow, tg 
 }
 
 func TestEveryAttemptWakesTheEngineWithoutTheSafetyPoll(t *testing.T) {
+	t.Parallel()
 	store := testdb.Store(t)
 	coll := newCollection(t, store)
 	tg := wakeTarget(t)
@@ -193,6 +194,7 @@ func engineOf(t *testing.T, store *models.Store, id int64, engines []*live) *liv
 // re-enabling, called from outside the engines (another instance's API),
 // wake the last engine by notification too.
 func TestAttemptsStoredByOneEngineWakeTheOthers(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.DSN(t)
 	outside := openStore(t, dsn)
 	coll := newCollection(t, outside)
