@@ -55,16 +55,39 @@ func startCPUKinds(tb testing.TB, c *cluster) *cpuKinds {
 	return k
 }
 
+// children returns the pids of pm's children: from the kernel's list
+// (/proc/PID/task/PID/children, which the postmaster's one thread holds),
+// or, where the kernel has none, every process (sample then keeps pm's
+// children by their parent). The list keeps the sampler's own CPU, which
+// counts in the run's process figure for both systems, to a few file
+// reads: reading every process's stat every 50 ms cost about 5 % of a
+// core.
+func children(pm int) []int {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pm, pm)); err == nil {
+		var pids []int
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	procs, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, p := range procs {
+		if pid, err := strconv.Atoi(p.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
 // sample reads the ticks of pm's children.
 func (k *cpuKinds) sample(pm int, initial bool) {
-	procs, _ := os.ReadDir("/proc")
+	pids := children(pm)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	for _, p := range procs {
-		pid, err := strconv.Atoi(p.Name())
-		if err != nil {
-			continue
-		}
+	for _, pid := range pids {
 		s, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
 			continue

@@ -92,7 +92,7 @@ func resetStatements(tb testing.TB, dsn string) {
 
 // logStatements logs (through dsn) the 15 statements of database name that
 // took the most time since resetStatements (calls, execution and planning
-// milliseconds, rows, WAL, blocks; nested statements such as the
+// milliseconds, times planned, rows, WAL, blocks; nested statements such as the
 // foreign-key checks included), and its 8 most written tables
 // (rows inserted, updated, updated HOT, deleted).
 func logStatements(tb testing.TB, dsn, name string) {
@@ -103,7 +103,7 @@ func logStatements(tb testing.TB, dsn, name string) {
 	}
 	defer db.Close()
 	rows, err := db.Query(`
-		SELECT s.calls, s.total_exec_time, s.total_plan_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
+		SELECT s.calls, s.plans, s.total_exec_time, s.total_plan_time, s.rows, s.wal_bytes, s.shared_blks_hit + s.shared_blks_read, left(regexp_replace(s.query, '\s+', ' ', 'g'), 160)
 		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
 		WHERE d.datname = $1 ORDER BY CASE WHEN $2 THEN s.calls::float8 ELSE s.total_exec_time END DESC LIMIT 30`, name,
 		os.Getenv("SKED_BENCH_STATEMENTS") == "calls")
@@ -112,16 +112,16 @@ func logStatements(tb testing.TB, dsn, name string) {
 	}
 	defer rows.Close()
 	var b strings.Builder
-	fmt.Fprintf(&b, "statements of %s:\n%8s %10s %8s %8s %10s %10s  query\n", name, "calls", "exec ms", "plan ms", "rows", "WAL kB", "blocks")
+	fmt.Fprintf(&b, "statements of %s:\n%8s %6s %10s %8s %8s %10s %10s  query\n", name, "calls", "plans", "exec ms", "plan ms", "rows", "WAL kB", "blocks")
 	for rows.Next() {
-		var calls, nrows, blocks int64
+		var calls, plans, nrows, blocks int64
 		var total, plan float64
 		var wal float64
 		var q string
-		if err := rows.Scan(&calls, &total, &plan, &nrows, &wal, &blocks, &q); err != nil {
+		if err := rows.Scan(&calls, &plans, &total, &plan, &nrows, &wal, &blocks, &q); err != nil {
 			tb.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%8d %10.1f %8.2f %8d %10.0f %10d  %s\n", calls, total, plan, nrows, wal/1024, blocks, q)
+		fmt.Fprintf(&b, "%8d %6d %10.1f %8.2f %8d %10.0f %10d  %s\n", calls, plans, total, plan, nrows, wal/1024, blocks, q)
 	}
 	if err := rows.Err(); err != nil {
 		tb.Fatal(err)
