@@ -14,6 +14,7 @@ package models
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -295,3 +296,44 @@ func syncTriggersOf(tx *gorm.DB, writes []JobWrite, up []upserted) error {
 // keeps an ended job that still triggers another (its delete would be
 // refused).
 const notUpstream = `NOT EXISTS (SELECT 1 FROM job_trigger_upstreams e WHERE e.upstream_id = j.id)`
+
+// ExistingJobPaths returns which of paths (jobs of workspace
+// workspaceID) exist, by their jobdef.JobPath.Key: names compare
+// case-insensitively, as a trigger's upstreams are resolved
+// (syncTriggers). It reads without locking: an import's check of the
+// names its file's triggers give, which the write checks again.
+func (s *Store) ExistingJobPaths(ctx context.Context, workspaceID string, paths []jobdef.JobPath) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	type ref struct {
+		RG  string `json:"rg"`
+		JC  string `json:"jc"`
+		Job string `json:"job"`
+	}
+	refs := make([]ref, len(paths))
+	for i, p := range paths {
+		refs[i] = ref{RG: p.ResourceGroup, JC: p.Collection, Job: p.Job}
+	}
+	data, err := json.Marshal(refs)
+	if err != nil {
+		return nil, fmt.Errorf("models: existing job paths: %w", err)
+	}
+	var found []ref
+	err = s.db.WithContext(ctx).Raw(`
+		SELECT r.rg, r.jc, r.job
+		FROM json_to_recordset(?::json) AS r(rg text, jc text, job text)
+		WHERE EXISTS (SELECT 1 FROM resource_groups g
+			JOIN job_collections c ON c.resource_group_id = g.id
+			JOIN jobs j ON j.job_collection_id = c.id
+			WHERE g.workspace_id = ? AND lower(g.name) = lower(r.rg) AND lower(c.name) = lower(r.jc)
+			  AND lower(j.name) = lower(r.job))`, string(data), workspaceID).Scan(&found).Error
+	if err != nil {
+		return nil, translate("models: existing job paths", err)
+	}
+	for _, f := range found {
+		out[jobdef.JobPath{ResourceGroup: f.RG, Collection: f.JC, Job: f.Job}.Key()] = true
+	}
+	return out, nil
+}

@@ -285,6 +285,9 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 			opts.Progress(i+1, len(file.Jobs))
 		}
 	}
+	if err := c.checkImportTriggers(ctx, rep, file, colls, parsed); err != nil {
+		return nil, err
+	}
 	rep.Summary.Jobs = len(file.Jobs)
 	if opts.DryRun {
 		return rep, nil

@@ -148,3 +148,54 @@ func TestImportAndExportCarryTriggers(t *testing.T) {
 		t.Fatalf("export %s", out)
 	}
 }
+
+// TestImportDryRunChecksTriggerNames checks that an import's dry run
+// reports a trigger naming a job that neither the file nor the workspace
+// holds, as the write refuses it (names compared in any case, a job of
+// the file found wherever it is listed), that the summary counts that
+// job invalid, and that mode valid then writes the other jobs and leaves
+// it out.
+func TestImportDryRunChecksTriggerNames(t *testing.T) {
+	e := newEnv(t)
+	coll := catalogtest.Collection(t, e.cat, catalogtest.CollectionOpts{Name: "jc"})
+	catalogtest.Job(t, e.cat, coll, catalogtest.JobOpts{Name: "Stored", Definition: plainJob})
+	after := func(name, upstreams string) string {
+		return `{"name":"` + name + `","properties":{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},
+			"trigger":{"after":[` + upstreams + `]}}}`
+	}
+	file := `[` + strings.Join([]string{
+		after("b", `"rg/jc/a"`),
+		after("c", `"RG/JC/stored","rg/jc/nope"`),
+		after("d", `"rg/jc/stored"`),
+		`{"name":"a","properties":{"action":{"type":"http","request":{"uri":"https://example.com/","method":"GET"}},"recurrence":{"frequency":"day"}}}`,
+	}, ",") + `]`
+	before := e.fingerprint()
+	rep, err := e.catImport(file, "rg", "jc", catalog.ImportOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.fingerprint() != before {
+		t.Fatal("the dry run changed the jobs")
+	}
+	want := map[string][]string{"b": {}, "c": {"trigger.after[1]: there is no job rg/jc/nope in this workspace or the file"}, "d": {}, "a": {}}
+	for _, j := range rep.Jobs {
+		if strings.Join(j.Problems, "\n") != strings.Join(want[j.Name], "\n") {
+			t.Errorf("job %s: problems %q, want %q", j.Name, j.Problems, want[j.Name])
+		}
+	}
+	if s := rep.Summary; s != (catalog.ImportSummary{Jobs: 4, New: 3, Invalid: 1}) {
+		t.Errorf("summary %+v", s)
+	}
+	rep, err = e.catImport(file, "rg", "jc", catalog.ImportOptions{Mode: "valid"})
+	if err != nil || !rep.Applied || rep.Summary.Written != 3 || rep.Jobs[1].Written {
+		t.Fatalf("mode valid: %v, %+v", err, rep)
+	}
+	for _, name := range []string{"a", "b", "d"} {
+		if _, err := e.store.JobByName(e.ctx, coll.ID, name); err != nil {
+			t.Errorf("job %s: %v", name, err)
+		}
+	}
+	if _, err := e.store.JobByName(e.ctx, coll.ID, "c"); err == nil {
+		t.Error("job c, whose trigger names a missing job, was written")
+	}
+}
