@@ -2,6 +2,8 @@ package models
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -67,13 +69,7 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		st.Backfills = res.RowsAffected
 	}
 	if r.HistoryPerJob > 0 {
-		n, err := deleteHistory(db, `h.id IN (
-				SELECT id FROM (
-					SELECT id, row_number() OVER (PARTITION BY job_id ORDER BY start_time DESC, id DESC) AS n
-					FROM job_history WHERE status <> 'Running' AND job_id IN (
-						SELECT job_id FROM job_history WHERE status <> 'Running' GROUP BY job_id HAVING count(*) > ?)
-				) ranked WHERE n > ?
-			)`, r.HistoryPerJob, r.HistoryPerJob)
+		n, err := pruneHistoryPerJob(db, r.HistoryPerJob)
 		if err != nil {
 			return st, translate("models: prune history", err)
 		}
@@ -108,4 +104,70 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		}
 	}
 	return st, nil
+}
+
+// perJobChunk is how many jobs one transaction of the per-job limit
+// (pruneHistoryPerJob) looks at.
+const perJobChunk = 500
+
+// perJobLock is the first key of the advisory locks that keep two
+// instances from trimming the same chunk of jobs at once (the second is
+// the chunk's first job id).
+const perJobLock = 0x736b706a // "skpj"
+
+// pruneHistoryPerJob deletes the finished history entries of each job
+// beyond its newest limit, perJobChunk jobs (in id order) per
+// transaction, and returns how many it deleted. For each job it finds
+// its newest entry beyond the limit through the job's index (job_id,
+// start_time DESC, id DESC): a job under the limit costs the reading of
+// its entries' index entries, and nothing is grouped or ranked across the
+// whole history. The entries at or before that one are deleted through
+// the same index, partition by partition, with their details and their
+// hourly counts (deleteHistory). Several instances may prune at once: a
+// chunk another instance is trimming (its advisory lock held) is
+// skipped, to be looked at in the next pass.
+func pruneHistoryPerJob(db *gorm.DB, limit int) (int64, error) {
+	var total int64
+	for after := int64(0); ; {
+		var ids []int64
+		if err := db.Raw(`SELECT id FROM jobs WHERE id > ? ORDER BY id LIMIT ?`, after, perJobChunk).Scan(&ids).Error; err != nil {
+			return total, fmt.Errorf("prune history per job: %w", err)
+		}
+		if len(ids) == 0 {
+			return total, nil
+		}
+		err := db.Transaction(func(tx *gorm.DB) error {
+			var locked bool
+			if err := tx.Raw(`SELECT pg_try_advisory_xact_lock(?, ?)`, perJobLock, int32(ids[0])).Scan(&locked).Error; err != nil || !locked {
+				return err
+			}
+			type cut struct {
+				JobID int64     `json:"job_id"`
+				Start time.Time `json:"start"`
+				ID    int64     `json:"id"`
+			}
+			var cuts []cut
+			err := tx.Raw(`
+				SELECT j.id AS job_id, x.start_time AS start, x.id
+				FROM unnest(`+idsArray+`) AS j(id)
+				CROSS JOIN LATERAL (SELECT h.start_time, h.id FROM job_history h
+					WHERE h.job_id = j.id AND `+finishedEntry+`
+					ORDER BY h.start_time DESC, h.id DESC OFFSET ? LIMIT 1) x`, idsJSON(ids), limit).Scan(&cuts).Error
+			if err != nil || len(cuts) == 0 {
+				return err
+			}
+			data, err := json.Marshal(cuts)
+			if err != nil {
+				return err
+			}
+			n, err := deleteHistory(tx, `EXISTS (SELECT 1 FROM json_to_recordset(?::json) AS x(job_id bigint, start timestamptz, id bigint)
+				WHERE h.job_id = x.job_id AND (h.start_time, h.id) <= (x.start, x.id))`, string(data))
+			total += n
+			return err
+		})
+		if err != nil {
+			return total, fmt.Errorf("prune history per job: %w", err)
+		}
+		after = ids[len(ids)-1]
+	}
 }

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,5 +67,59 @@ func BenchmarkRetentionOfADay(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRetentionPerJob: the per-job limit (--history-per-job 1000)
+// over 1,000 jobs of 1,100 entries each (1,100,000 entries with their
+// details, spread over 30 day partitions): one Prune deletes each job's
+// 100 oldest, 100,000 in all. Run with -benchtime 1x (seeding takes
+// about 30 s).
+func BenchmarkRetentionPerJob(b *testing.B) {
+	const jobs, per, limit = 1000, 1100, 1000
+	store, db := storeAndDB(b)
+	ctx := context.Background()
+	coll := newCollection(b, store, "rg", "jc")
+	ids := make([]int64, jobs)
+	for i := range ids {
+		ids[i] = insertJob(b, store, coll.ID, fmt.Sprintf("j%d", i))
+	}
+	day := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC)
+	for k := range 4 {
+		if _, err := store.EnsureHistoryPartitions(ctx, day.AddDate(0, 0, 8*k)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	now := day.AddDate(0, 0, 30)
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := db.Exec(`TRUNCATE job_history, job_history_details, history_hours`); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Exec(`
+			WITH h AS (
+				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message)
+				SELECT j, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
+				FROM unnest($1::bigint[]) j, generate_series(1, $2) g, LATERAL (SELECT $3::timestamptz - g * interval '39 minutes') x(t)
+				RETURNING id, start_time),
+			d AS (INSERT INTO job_history_details (history_id, start_time, instance, request)
+				SELECT id, start_time, 'bench', '{"uri": "http://127.0.0.1/"}' FROM h)
+			INSERT INTO history_hours (workspace_id, hour, status, slot, count)
+			SELECT 'default', date_trunc('hour', start_time), 'Completed', 0, count(*) FROM h GROUP BY 2
+			ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE SET count = history_hours.count + excluded.count`,
+			ids, per, now); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Exec(`VACUUM ANALYZE job_history, job_history_details`); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		st, err := store.Prune(ctx, now, models.Retention{HistoryPerJob: limit})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.History != jobs*(per-limit) {
+			b.Fatalf("pruned %d entries, want %d", st.History, jobs*(per-limit))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package models_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -384,5 +385,89 @@ func TestHistoryRetentionWaitsForReaders(t *testing.T) {
 	}
 	if slices.Contains(partitionsOf(t, db, "job_history"), "job_history_20310701") {
 		t.Error("job_history_20310701 is still there")
+	}
+}
+
+// TestHistoryPerJobLimitAcrossChunksAndInstances: the per-job limit over
+// more jobs than one transaction looks at (1,100 jobs, three chunks),
+// each with 1 to 7 finished entries and one running record, pruned by
+// four instances at once: every job keeps its newest 4 finished entries
+// and its running record, nothing is deleted twice (the counts add up to
+// the excess), the details of the deleted entries go with them and the
+// hourly counts match what is left.
+func TestHistoryPerJobLimitAcrossChunksAndInstances(t *testing.T) {
+	const jobs, limit = 1100, 4
+	store, db := storeAndDB(t)
+	ctx := context.Background()
+	coll := newCollection(t, store, "rg", "jc")
+	ids := make([]int64, jobs)
+	for i := range ids {
+		ids[i] = insertJob(t, store, coll.ID, fmt.Sprintf("j%d", i))
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if _, err := db.Exec(`
+		WITH h AS (
+			INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message)
+			SELECT j, now_ - g * interval '1 minute', now_ - g * interval '1 minute', now_ - g * interval '1 minute', 'MainAction',
+			       CASE WHEN g % 3 = 0 THEN 'Failed' ELSE 'Completed' END, ''
+			FROM unnest($1::bigint[]) WITH ORDINALITY AS u(j, n), LATERAL (SELECT $2::timestamptz AS now_) c,
+			     generate_series(1, 1 + (n % 7)::int) g
+			RETURNING id, start_time, status),
+		d AS (INSERT INTO job_history_details (history_id, start_time, instance) SELECT id, start_time, 'test' FROM h)
+		INSERT INTO history_hours (workspace_id, hour, status, slot, count)
+		SELECT 'default', date_trunc('hour', start_time), status, 0, count(*) FROM h GROUP BY 2, 3`, ids, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status, attempt_id,
+		lease_owner, lease_expires_at) SELECT j, $2::timestamptz - interval '2 hours', $2::timestamptz, 'MainAction', 'Running',
+		nextval('job_attempts_id_seq'), 'elsewhere', $2::timestamptz + interval '1 hour' FROM unnest($1::bigint[]) j`, ids, now); err != nil {
+		t.Fatal(err)
+	}
+	var excess int64
+	if err := db.QueryRow(`SELECT coalesce(sum(n - $1), 0) FROM (SELECT count(*) AS n FROM job_history WHERE status <> 'Running'
+		GROUP BY job_id HAVING count(*) > $1) c`, limit).Scan(&excess); err != nil || excess == 0 {
+		t.Fatalf("excess %d, %v", excess, err)
+	}
+	var wg sync.WaitGroup
+	deleted := make([]int64, 4)
+	errs := make([]error, 4)
+	for i := range deleted {
+		wg.Go(func() {
+			st, err := store.Prune(ctx, now, models.Retention{HistoryPerJob: limit})
+			deleted[i], errs[i] = st.History, err
+		})
+	}
+	wg.Wait()
+	var sum int64
+	for i := range deleted {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		sum += deleted[i]
+	}
+	if sum != excess {
+		t.Errorf("the instances deleted %v entries (%d in all), want %d in all", deleted, sum, excess)
+	}
+	var wrong, running, orphans, hours, left int64
+	if err := db.QueryRow(`SELECT count(*) FROM (
+			SELECT u.j, (SELECT count(*) FROM job_history h WHERE h.job_id = u.j AND h.status <> 'Running') AS kept,
+			       (SELECT min(h.start_time) FROM job_history h WHERE h.job_id = u.j AND h.status <> 'Running') AS oldest,
+			       u.n
+			FROM unnest($1::bigint[]) WITH ORDINALITY AS u(j, n)) x
+		WHERE kept <> least(1 + (n % 7), $2) OR oldest <> $3::timestamptz - least(1 + (n % 7), $2) * interval '1 minute'`,
+		ids, limit, now).Scan(&wrong); err != nil {
+		t.Fatal(err)
+	}
+	if wrong != 0 {
+		t.Errorf("%d jobs do not keep exactly their newest %d entries", wrong, limit)
+	}
+	err := db.QueryRow(`SELECT (SELECT count(*) FROM job_history WHERE status = 'Running'),
+		(SELECT count(*) FROM job_history_details x WHERE NOT EXISTS (SELECT 1 FROM job_history h WHERE h.id = x.history_id)),
+		(SELECT sum(count) FROM history_hours), (SELECT count(*) FROM job_history WHERE status <> 'Running')`).Scan(&running, &orphans, &hours, &left)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if running != jobs || orphans != 0 || hours != left {
+		t.Errorf("running records %d (want %d), details without their entry %d, hourly counts %d for %d entries", running, jobs, orphans, hours, left)
 	}
 }
