@@ -74,7 +74,7 @@ func (s *Server) jobView(c echo.Context, row *models.CollectionRow, j *models.Jo
 		if v.Backfill, err = s.backfillPanel(c, row, j, v.Can); err != nil {
 			return v, err
 		}
-		if v.Deadline, err = s.deadlineView(ctx, j, pj, now); err != nil {
+		if v.Deadline, err = s.deadlineView(ctx, row, j, pj, now); err != nil {
 			return v, err
 		}
 		if v.Chain, err = s.triggerChain(ctx, j.ID); err != nil { // job_page_triggers.go

@@ -2,9 +2,11 @@ package handlers_test
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"sked/models"
 )
@@ -57,5 +59,34 @@ func TestJobFormDeadline(t *testing.T) {
 	}
 	if got := r.doc.Find("#job-deadline").Text(); !strings.Contains(got, "Must succeed within 2 h") || !strings.Contains(got, "No deadline missed") {
 		t.Errorf("the job page's deadline block: %q", got)
+	}
+	frag := base + "/jobs/month-end/deadline"
+	if got := r.doc.Find("#job-deadline").AttrOr("hx-get", ""); !strings.HasSuffix(frag, got) || got == "" {
+		t.Errorf("the deadline block refreshes from %q, want %s", got, frag)
+	}
+
+	// The block alone, for its refresh: it shows an event the engine
+	// raised since the page was loaded (a deadline missed is decided at
+	// its moment, with no new history entry).
+	db, err := sql.Open("pgx", a.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO job_deadlines (job_id, expected_time, due_at, deadline_at, decided_at, missed)
+		VALUES ($1, $2::timestamptz, $2::timestamptz, $2::timestamptz + interval '2 hours', $2::timestamptz + interval '2 hours', true)`,
+		j.ID, a.clock.Now().Add(-3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	r = a.do(a.client, http.MethodGet, frag, nil, http.Header{"HX-Request": {"true"}})
+	wantStatus(t, r, http.StatusOK)
+	if got := r.doc.Find("#job-deadline li[data-event=deadlineMissed]").Length(); got != 1 || r.doc.Find("html").Length() != 1 ||
+		r.doc.Find("nav").Length() != 0 {
+		t.Errorf("the deadline fragment: %d deadlineMissed events, body %q", got, r.body)
+	}
+	// A plain GET goes to the job page.
+	r = a.get(frag)
+	if loc := r.Header.Get("Location"); r.StatusCode/100 != 3 || !strings.HasSuffix(loc, "/jobs/month-end") {
+		t.Errorf("a plain GET of the fragment: %d to %q", r.StatusCode, loc)
 	}
 }

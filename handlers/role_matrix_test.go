@@ -88,7 +88,7 @@ func init() {
 		"GET " + coll + "/jobs/new": e, "POST " + coll + "/jobs/new": e, "GET " + job + "/edit": e,
 		"POST " + job + "/edit": e, "POST " + coll + "/jobs/preview": e,
 		"GET " + coll: r, "POST " + coll + "/enable": o, "POST " + coll + "/disable": o,
-		"GET " + job: r, "GET " + job + "/history": r, "GET " + job + "/timeline": r, "GET " + job + "/trends": r,
+		"GET " + job: r, "GET " + job + "/history": r, "GET " + job + "/timeline": r, "GET " + job + "/trends": r, "GET " + job + "/deadline": r,
 		"POST " + job + "/run": o, "POST " + job + "/enable": o, "POST " + job + "/disable": o,
 		"POST " + coll + "/note": o, "POST " + job + "/note": o,
 		"GET " + job + "/delete": e, "POST " + job + "/delete": e, "GET " + job + "/export.json": e,

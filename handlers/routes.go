@@ -227,6 +227,7 @@ func (s *Server) routeTable() []route {
 		{get, job + "/history", s.jobHistoryPage, signedIn, models.RoleReader},
 		{get, job + "/timeline", s.jobTimeline, signedIn, models.RoleReader},
 		{get, job + "/trends", s.jobTrends, signedIn, models.RoleReader},
+		{get, job + "/deadline", s.jobDeadline, signedIn, models.RoleReader},
 		{get, job + "/history/:id", s.executionPage, signedIn, models.RoleReader},
 		{post, job + "/history/:id/rerun", s.executionRerun, signedIn, models.RoleOperator},
 		{post, job + "/run", s.jobRunNow, signedIn, models.RoleOperator},

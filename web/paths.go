@@ -73,6 +73,11 @@ func JobTimelinePath(ws, rg, coll, job string) string {
 // chart of the last runs).
 func JobTrendsPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/trends" }
 
+// JobDeadlinePath is a job page's deadline block as a fragment.
+func JobDeadlinePath(ws, rg, coll, job string) string {
+	return JobPath(ws, rg, coll, job) + "/deadline"
+}
+
 // JobRunPath runs a job now (POST).
 func JobRunPath(ws, rg, coll, job string) string { return JobPath(ws, rg, coll, job) + "/run" }
 

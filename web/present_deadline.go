@@ -11,6 +11,11 @@ import (
 // JobDeadlineView is the job page's deadline block (SPEC §17.2): what the
 // job's deadline says, and its latest deadlineMissed and slowRun events.
 type JobDeadlineView struct {
+	// URL is the block as a fragment (JobDeadlinePath), which refreshes
+	// itself every 30 s and with the history (event sked-history-changed):
+	// an event is raised at the deadline's moment, not only when a run
+	// ends.
+	URL string
 	// SucceedWithin and MaxDuration say each part ("" when not set):
 	// "Must succeed within 2 hours of each run's due time".
 	SucceedWithin, MaxDuration string
