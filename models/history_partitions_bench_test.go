@@ -9,6 +9,16 @@ import (
 	"sked/models"
 )
 
+// benchDetailsAndHours ends the benchmarks' seeding statement, whose
+// first query h inserted Completed history entries (returning id and
+// start_time): it stores their details and their hourly counts.
+const benchDetailsAndHours = `
+	d AS (INSERT INTO job_history_details (history_id, start_time, instance, request)
+		SELECT id, start_time, 'bench', '{"uri": "http://127.0.0.1/"}' FROM h)
+	INSERT INTO history_hours (workspace_id, hour, status, slot, count)
+	SELECT 'default', date_trunc('hour', start_time), 'Completed', 0, count(*) FROM h GROUP BY 2
+	ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE SET count = history_hours.count + excluded.count`
+
 // BenchmarkRetentionOfADay: retention by age of a day of history at 2,000
 // executions/s (1,000,000 entries with their details, SPEC §18): "drop"
 // drops the day's partitions (the day is a day partition), "rows" deletes
@@ -38,11 +48,7 @@ func BenchmarkRetentionOfADay(b *testing.B) {
 						SELECT $1, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
 						FROM generate_series(0, 999999) g, LATERAL (SELECT $2::timestamptz + g * interval '86 milliseconds') x(t)
 						RETURNING id, start_time),
-					d AS (INSERT INTO job_history_details (history_id, start_time, instance, request)
-						SELECT id, start_time, 'bench', '{"uri": "http://127.0.0.1/"}' FROM h)
-					INSERT INTO history_hours (workspace_id, hour, status, slot, count)
-					SELECT 'default', date_trunc('hour', start_time), 'Completed', 0, count(*) FROM h GROUP BY 2
-					ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE SET count = history_hours.count + excluded.count`,
+					`+benchDetailsAndHours,
 					job, day); err != nil {
 					b.Fatal(err)
 				}
@@ -102,11 +108,7 @@ func BenchmarkRetentionPerJob(b *testing.B) {
 				SELECT j, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
 				FROM unnest($1::bigint[]) j, generate_series(1, $2) g, LATERAL (SELECT $3::timestamptz - g * interval '39 minutes') x(t)
 				RETURNING id, start_time),
-			d AS (INSERT INTO job_history_details (history_id, start_time, instance, request)
-				SELECT id, start_time, 'bench', '{"uri": "http://127.0.0.1/"}' FROM h)
-			INSERT INTO history_hours (workspace_id, hour, status, slot, count)
-			SELECT 'default', date_trunc('hour', start_time), 'Completed', 0, count(*) FROM h GROUP BY 2
-			ON CONFLICT (workspace_id, hour, status, slot) DO UPDATE SET count = history_hours.count + excluded.count`,
+			`+benchDetailsAndHours,
 			ids, per, now); err != nil {
 			b.Fatal(err)
 		}
