@@ -106,68 +106,58 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 	return st, nil
 }
 
-// perJobChunk is how many jobs one transaction of the per-job limit
-// (pruneHistoryPerJob) looks at.
+// perJobChunk is how many jobs one look-up of the per-job limit's cuts
+// (pruneHistoryPerJob) reads.
 const perJobChunk = 500
 
-// perJobLock is the first key of the advisory locks that keep two
-// instances from trimming the same chunk of jobs at once (the second is
-// the chunk's first job id).
-const perJobLock = 0x736b706a // "skpj"
-
 // pruneHistoryPerJob deletes the finished history entries of each job
-// beyond its newest limit, perJobChunk jobs (in id order) per
-// transaction, and returns how many it deleted. For each job it finds
-// its newest entry beyond the limit through the job's index (job_id,
-// start_time DESC, id DESC): a job under the limit costs the reading of
-// its entries' index entries, and nothing is grouped or ranked across the
-// whole history. The entries at or before that one are deleted through
-// the same index, partition by partition, with their details and their
-// hourly counts (deleteHistory). Several instances may prune at once: a
-// chunk another instance is trimming (its advisory lock held) is
-// skipped, to be looked at in the next pass.
+// beyond its newest limit and returns how many it deleted. It first finds
+// each job's newest entry beyond the limit through the job's index
+// (job_id, start_time DESC, id DESC), perJobChunk jobs per query: a job
+// under the limit costs the reading of its entries' index entries, and
+// nothing is grouped or ranked across the whole history. One statement
+// then deletes every job's entries at or before its cut, with their
+// details and their hourly counts (deleteHistory). Several instances may
+// prune at once: the delete is idempotent.
 func pruneHistoryPerJob(db *gorm.DB, limit int) (int64, error) {
-	var total int64
+	type cut struct {
+		JobID int64     `json:"job_id"`
+		Start time.Time `json:"start"`
+		ID    int64     `json:"id"`
+	}
+	var cuts []cut
 	for after := int64(0); ; {
 		var ids []int64
 		if err := db.Raw(`SELECT id FROM jobs WHERE id > ? ORDER BY id LIMIT ?`, after, perJobChunk).Scan(&ids).Error; err != nil {
-			return total, fmt.Errorf("prune history per job: %w", err)
+			return 0, fmt.Errorf("prune history per job: %w", err)
 		}
 		if len(ids) == 0 {
-			return total, nil
+			break
 		}
-		err := db.Transaction(func(tx *gorm.DB) error {
-			var locked bool
-			if err := tx.Raw(`SELECT pg_try_advisory_xact_lock(?, ?)`, perJobLock, int32(ids[0])).Scan(&locked).Error; err != nil || !locked {
-				return err
-			}
-			type cut struct {
-				JobID int64     `json:"job_id"`
-				Start time.Time `json:"start"`
-				ID    int64     `json:"id"`
-			}
-			var cuts []cut
-			err := tx.Raw(`
-				SELECT j.id AS job_id, x.start_time AS start, x.id
-				FROM unnest(`+idsArray+`) AS j(id)
-				CROSS JOIN LATERAL (SELECT h.start_time, h.id FROM job_history h
-					WHERE h.job_id = j.id AND `+finishedEntry+`
-					ORDER BY h.start_time DESC, h.id DESC OFFSET ? LIMIT 1) x`, idsJSON(ids), limit).Scan(&cuts).Error
-			if err != nil || len(cuts) == 0 {
-				return err
-			}
-			data, err := json.Marshal(cuts)
-			if err != nil {
-				return err
-			}
-			n, err := deleteHistory(tx, `EXISTS (SELECT 1 FROM json_to_recordset(?::json) AS x(job_id bigint, start timestamptz, id bigint)
-				WHERE h.job_id = x.job_id AND (h.start_time, h.id) <= (x.start, x.id))`, string(data))
-			total += n
-			return err
-		})
+		var chunk []cut
+		err := db.Raw(`
+			SELECT j.id AS job_id, x.start_time AS start, x.id
+			FROM unnest(`+idsArray+`) AS j(id)
+			CROSS JOIN LATERAL (SELECT h.start_time, h.id FROM job_history h
+				WHERE h.job_id = j.id AND `+finishedEntry+`
+				ORDER BY h.start_time DESC, h.id DESC OFFSET ? LIMIT 1) x`, idsJSON(ids), limit).Scan(&chunk).Error
 		if err != nil {
-			return total, fmt.Errorf("prune history per job: %w", err)
+			return 0, fmt.Errorf("prune history per job: %w", err)
 		}
+		cuts = append(cuts, chunk...)
 		after = ids[len(ids)-1]
 	}
+	if len(cuts) == 0 {
+		return 0, nil
+	}
+	data, err := json.Marshal(cuts)
+	if err != nil {
+		return 0, fmt.Errorf("prune history per job: %w", err)
+	}
+	n, err := deleteHistory(db, `EXISTS (SELECT 1 FROM json_to_recordset(?::json) AS x(job_id bigint, start timestamptz, id bigint)
+		WHERE h.job_id = x.job_id AND (h.start_time, h.id) <= (x.start, x.id))`, string(data))
+	if err != nil {
+		return 0, fmt.Errorf("prune history per job: %w", err)
+	}
+	return n, nil
 }
