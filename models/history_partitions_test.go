@@ -389,7 +389,7 @@ func TestHistoryRetentionWaitsForReaders(t *testing.T) {
 }
 
 // TestHistoryPerJobLimitAcrossChunksAndInstances: the per-job limit over
-// more jobs than one transaction looks at (1,100 jobs, three chunks),
+// more jobs than one look-up of the cuts reads (1,100 jobs, three chunks),
 // each with 1 to 7 finished entries and one running record, pruned by
 // four instances at once: every job keeps its newest 4 finished entries
 // and its running record, nothing is deleted twice (the counts add up to
