@@ -132,11 +132,7 @@ func syncTriggers(tx *gorm.DB, ids []int64) error {
 		WITH r AS (
 			SELECT * FROM json_to_recordset(?::json) AS r(d bigint, ws text, rg text, jc text, job text, pos int, "on" text)
 		), m AS (
-			SELECT r.d, r.pos, r."on", (SELECT j.id FROM resource_groups g
-				JOIN job_collections c ON c.resource_group_id = g.id
-				JOIN jobs j ON j.job_collection_id = c.id
-				WHERE g.workspace_id = r.ws AND lower(g.name) = lower(r.rg) AND lower(c.name) = lower(r.jc)
-				  AND lower(j.name) = lower(r.job)) AS u
+			SELECT r.d, r.pos, r."on", (SELECT j.id FROM `+jobAtPath("r.ws", "r.rg", "r.jc", "r.job")+`) AS u
 			FROM r
 		), i AS (
 			INSERT INTO job_trigger_upstreams (downstream_id, upstream_id, position, on_status)
@@ -297,6 +293,17 @@ func syncTriggersOf(tx *gorm.DB, writes []JobWrite, up []upserted) error {
 // refused).
 const notUpstream = `NOT EXISTS (SELECT 1 FROM job_trigger_upstreams e WHERE e.upstream_id = j.id)`
 
+// jobAtPath is the FROM and WHERE of a query of the job j at rg/jc/job
+// in workspace ws (SQL expressions): names compare case-insensitively.
+// Every look-up of a trigger's upstream by its path uses it.
+func jobAtPath(ws, rg, jc, job string) string {
+	return `resource_groups g
+		JOIN job_collections c ON c.resource_group_id = g.id
+		JOIN jobs j ON j.job_collection_id = c.id
+		WHERE g.workspace_id = ` + ws + ` AND lower(g.name) = lower(` + rg + `) AND lower(c.name) = lower(` + jc + `)
+		  AND lower(j.name) = lower(` + job + `)`
+}
+
 // ExistingJobPaths returns which of paths (jobs of workspace
 // workspaceID) exist, by their jobdef.JobPath.Key: names compare
 // case-insensitively, as a trigger's upstreams are resolved
@@ -324,11 +331,7 @@ func (s *Store) ExistingJobPaths(ctx context.Context, workspaceID string, paths 
 	err = s.db.WithContext(ctx).Raw(`
 		SELECT r.rg, r.jc, r.job
 		FROM json_to_recordset(?::json) AS r(rg text, jc text, job text)
-		WHERE EXISTS (SELECT 1 FROM resource_groups g
-			JOIN job_collections c ON c.resource_group_id = g.id
-			JOIN jobs j ON j.job_collection_id = c.id
-			WHERE g.workspace_id = ? AND lower(g.name) = lower(r.rg) AND lower(c.name) = lower(r.jc)
-			  AND lower(j.name) = lower(r.job))`, string(data), workspaceID).Scan(&found).Error
+		WHERE EXISTS (SELECT 1 FROM `+jobAtPath("?", "r.rg", "r.jc", "r.job")+`)`, string(data), workspaceID).Scan(&found).Error
 	if err != nil {
 		return nil, translate("models: existing job paths", err)
 	}

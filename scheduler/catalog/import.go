@@ -90,6 +90,21 @@ type ImportSummary struct {
 	Written int `json:"written"`
 }
 
+// add counts job, as checked, in its kind: skipped, invalid, new or
+// replacing.
+func (s *ImportSummary) add(job *ReportJob) {
+	switch {
+	case job.Action == ActionSkip:
+		s.Skip++
+	case !job.Valid():
+		s.Invalid++
+	case job.Action == ActionNew:
+		s.New++
+	default:
+		s.Replace++
+	}
+}
+
 // ReportCollection is a collection an import puts jobs in.
 type ReportCollection struct {
 	// Path is where the file gives its settings ("jobCollections[0]"),
@@ -271,22 +286,15 @@ func (c *Catalog) Import(ctx context.Context, actor Actor, workspaceID string, t
 		}
 		w.StateBy = actor.UserName
 		writes[i], parsed[i] = w, job
-		switch {
-		case rj.Action == ActionSkip:
-			rep.Summary.Skip++
-		case !rj.Valid():
-			rep.Summary.Invalid++
-		case rj.Action == ActionNew:
-			rep.Summary.New++
-		default:
-			rep.Summary.Replace++
-		}
 		if opts.Progress != nil {
 			opts.Progress(i+1, len(file.Jobs))
 		}
 	}
 	if err := c.checkImportTriggers(ctx, rep, file, colls, parsed); err != nil {
 		return nil, err
+	}
+	for i := range rep.Jobs {
+		rep.Summary.add(&rep.Jobs[i])
 	}
 	rep.Summary.Jobs = len(file.Jobs)
 	if opts.DryRun {

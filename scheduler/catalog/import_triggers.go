@@ -14,9 +14,9 @@ import (
 // (models' syncTriggers, which checks the names again under the trigger
 // graph's lock), and with mode valid such a job is left out instead of
 // failing the whole import. Cycles are left to the write: a dry run
-// does not look for them. A job that becomes invalid here keeps
-// rep.Summary's counts in step. colls and parsed are the jobs'
-// collections and definitions (nil for a job that has none).
+// does not look for them. It runs before rep.Summary counts the jobs.
+// colls and parsed are the jobs' collections and definitions (nil for a
+// job that has none).
 func (c *Catalog) checkImportTriggers(ctx context.Context, rep *ImportReport, file *ImportFile, colls []*importColl, parsed []*jobdef.Job) error {
 	key := func(ws string, p jobdef.JobPath) string { return ws + "\x00" + p.Key() }
 	// The jobs the file writes or keeps (skipped: already stored).
@@ -65,14 +65,6 @@ func (c *Catalog) checkImportTriggers(ctx context.Context, rep *ImportReport, fi
 			if k := key(ws, a); !inFile[k] && !stored[k] {
 				rj.Problems = append(rj.Problems, fmt.Sprintf("trigger.after[%d]: there is no job %s in this workspace or the file", n, a))
 			}
-		}
-		if !rj.Valid() {
-			if rj.Action == ActionNew {
-				rep.Summary.New--
-			} else {
-				rep.Summary.Replace--
-			}
-			rep.Summary.Invalid++
 		}
 	}
 	return nil
