@@ -127,25 +127,32 @@ func pruneHistoryPerJob(db *gorm.DB, limit int) (int64, error) {
 	}
 	var cuts []cut
 	for after := int64(0); ; {
-		var ids []int64
-		if err := db.Raw(`SELECT id FROM jobs WHERE id > ? ORDER BY id LIMIT ?`, after, perJobChunk).Scan(&ids).Error; err != nil {
-			return 0, fmt.Errorf("prune history per job: %w", err)
+		// The chunk's jobs, each with its cut (none when under the
+		// limit), in one query.
+		var chunk []struct {
+			JobID int64
+			Start *time.Time
+			ID    *int64
 		}
-		if len(ids) == 0 {
-			break
-		}
-		var chunk []cut
 		err := db.Raw(`
 			SELECT j.id AS job_id, x.start_time AS start, x.id
-			FROM unnest(`+idsArray+`) AS j(id)
-			CROSS JOIN LATERAL (SELECT h.start_time, h.id FROM job_history h
+			FROM (SELECT id FROM jobs WHERE id > ? ORDER BY id LIMIT ?) j
+			LEFT JOIN LATERAL (SELECT h.start_time, h.id FROM job_history h
 				WHERE h.job_id = j.id AND `+finishedEntry+`
-				ORDER BY h.start_time DESC, h.id DESC OFFSET ? LIMIT 1) x`, idsJSON(ids), limit).Scan(&chunk).Error
+				ORDER BY h.start_time DESC, h.id DESC OFFSET ? LIMIT 1) x ON true
+			ORDER BY j.id`, after, perJobChunk, limit).Scan(&chunk).Error
 		if err != nil {
 			return 0, fmt.Errorf("prune history per job: %w", err)
 		}
-		cuts = append(cuts, chunk...)
-		after = ids[len(ids)-1]
+		if len(chunk) == 0 {
+			break
+		}
+		for _, c := range chunk {
+			if c.ID != nil {
+				cuts = append(cuts, cut{JobID: c.JobID, Start: *c.Start, ID: *c.ID})
+			}
+		}
+		after = chunk[len(chunk)-1].JobID
 	}
 	if len(cuts) == 0 {
 		return 0, nil
