@@ -15,7 +15,8 @@ type Retention struct {
 	// HistoryMaxAge deletes history entries that started longer ago, and
 	// the backfills (with their runs) that ended longer ago.
 	HistoryMaxAge time.Duration
-	// HistoryPerJob keeps only the newest entries of each job.
+	// HistoryPerJob keeps only the newest entries of each job; a job's
+	// entries beyond them go once their day has closed (history_rewrite.go).
 	HistoryPerJob int
 	// FinishedJobMaxAge deletes completed and faulted jobs that ended
 	// longer ago.
@@ -35,6 +36,10 @@ type Retention struct {
 // PruneStats counts what Prune deleted.
 type PruneStats struct {
 	History, Jobs, Instances, Audit, Notifications, Backfills int64
+	// HistoryRewritten counts the entries of History that the per-job
+	// limit removed by rewriting their day (history_rewrite.go) rather
+	// than row by row.
+	HistoryRewritten int64
 }
 
 // Prune deletes, as of now, what r says is too old or too much. Several
@@ -69,11 +74,12 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 		st.Backfills = res.RowsAffected
 	}
 	if r.HistoryPerJob > 0 {
-		n, err := pruneHistoryPerJob(db, r.HistoryPerJob)
+		n, rw, err := pruneHistoryPerJob(db, r.HistoryPerJob, now)
 		if err != nil {
 			return st, translate("models: prune history", err)
 		}
 		st.History += n
+		st.HistoryRewritten = rw
 	}
 	if r.InstanceMaxAge > 0 {
 		n, err := pruneInstances(db, r.InstanceMaxAge)
@@ -110,22 +116,50 @@ func (s *Store) Prune(ctx context.Context, now time.Time, r Retention) (PruneSta
 // (pruneHistoryPerJob) reads.
 const perJobChunk = 500
 
-// pruneHistoryPerJob deletes the finished history entries of each job
-// beyond its newest limit and returns how many it deleted. It first finds
-// each job's newest entry beyond the limit through the job's index
-// (job_id, start_time DESC, id DESC), perJobChunk jobs per query: a job
-// under the limit costs the reading of its entries' index entries, and
-// nothing is grouped or ranked across the whole history. One statement
-// then deletes every job's entries at or before its cut, with their
-// details and their hourly counts (deleteHistory). Several instances may
-// prune at once: the delete is idempotent.
-func pruneHistoryPerJob(db *gorm.DB, limit int) (int64, error) {
-	type cut struct {
-		JobID int64     `json:"job_id"`
-		Start time.Time `json:"start"`
-		ID    int64     `json:"id"`
+// pruneHistoryPerJob applies the per-job limit as of now: it finds each
+// job's newest finished entry beyond the limit (its cut) through the
+// job's index (job_id, start_time DESC, id DESC), perJobChunk jobs per
+// query (a job under the limit costs the reading of its entries' index
+// entries, and nothing is grouped or ranked across the whole history),
+// then removes every job's entries at or before its cut partition by
+// partition (applyHistoryCuts, history_rewrite.go: closed days mostly
+// rewritten, the rest row by row). One engine at a time applies it
+// (perJobLockKey, on a connection of its own): another that finds it
+// taken skips the limit for that pass. It returns how many entries went,
+// and how many of them with a rewritten day.
+func pruneHistoryPerJob(db *gorm.DB, limit int, now time.Time) (removed, rewritten int64, err error) {
+	err = db.Connection(func(conn *gorm.DB) error {
+		var mine bool
+		if err := conn.Raw(`SELECT pg_try_advisory_lock(?)`, int64(perJobLockKey)).Scan(&mine).Error; err != nil || !mine {
+			return err
+		}
+		// Released however the pass ends, or the pooled connection would
+		// keep it.
+		defer conn.WithContext(context.WithoutCancel(conn.Statement.Context)).Exec(`SELECT pg_advisory_unlock(?)`, int64(perJobLockKey))
+		if err := dropRewriteLeftovers(conn); err != nil {
+			return err
+		}
+		cuts, err := historyCuts(conn, limit)
+		if err != nil || len(cuts) == 0 {
+			return err
+		}
+		data, err := json.Marshal(cuts)
+		if err != nil {
+			return err
+		}
+		removed, rewritten, err = applyHistoryCuts(conn, string(data), now)
+		return err
+	})
+	if err != nil {
+		return removed, rewritten, fmt.Errorf("prune history per job: %w", err)
 	}
-	var cuts []cut
+	return removed, rewritten, nil
+}
+
+// historyCuts returns the cut of each job that has more than limit
+// finished entries.
+func historyCuts(db *gorm.DB, limit int) ([]historyCut, error) {
+	var cuts []historyCut
 	for after := int64(0); ; {
 		// The chunk's jobs, each with its cut (none when under the
 		// limit), in one query.
@@ -142,29 +176,16 @@ func pruneHistoryPerJob(db *gorm.DB, limit int) (int64, error) {
 				ORDER BY h.start_time DESC, h.id DESC OFFSET ? LIMIT 1) x ON true
 			ORDER BY j.id`, after, perJobChunk, limit).Scan(&chunk).Error
 		if err != nil {
-			return 0, fmt.Errorf("prune history per job: %w", err)
+			return nil, fmt.Errorf("find the cuts of the per-job limit: %w", err)
 		}
 		if len(chunk) == 0 {
-			break
+			return cuts, nil
 		}
 		for _, c := range chunk {
 			if c.ID != nil {
-				cuts = append(cuts, cut{JobID: c.JobID, Start: *c.Start, ID: *c.ID})
+				cuts = append(cuts, historyCut{JobID: c.JobID, Start: *c.Start, ID: *c.ID})
 			}
 		}
 		after = chunk[len(chunk)-1].JobID
 	}
-	if len(cuts) == 0 {
-		return 0, nil
-	}
-	data, err := json.Marshal(cuts)
-	if err != nil {
-		return 0, fmt.Errorf("prune history per job: %w", err)
-	}
-	n, err := deleteHistory(db, `EXISTS (SELECT 1 FROM json_to_recordset(?::json) AS x(job_id bigint, start timestamptz, id bigint)
-		WHERE h.job_id = x.job_id AND (h.start_time, h.id) <= (x.start, x.id))`, string(data))
-	if err != nil {
-		return 0, fmt.Errorf("prune history per job: %w", err)
-	}
-	return n, nil
 }

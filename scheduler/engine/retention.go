@@ -49,7 +49,7 @@ func (e *Engine) prune(ctx context.Context) (models.PruneStats, error) {
 		return st, err
 	}
 	if st.History+st.Jobs+st.Instances+st.Audit+st.Notifications+st.Backfills > 0 {
-		e.logger.Info("engine: retention", "history_deleted", st.History, "jobs_deleted", st.Jobs,
+		e.logger.Info("engine: retention", "history_deleted", st.History, "history_rewritten", st.HistoryRewritten, "jobs_deleted", st.Jobs,
 			"instances_deleted", st.Instances, "audit_deleted", st.Audit, "notifications_deleted", st.Notifications,
 			"backfills_deleted", st.Backfills)
 	}

@@ -1,0 +1,356 @@
+package models
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// The per-job limit (Retention.HistoryPerJob) removes a job's entries
+// beyond its newest N. Deleted row by row, that is as many dead rows as
+// entries written once frequent jobs reach their limit (under the
+// defaults, any job running more often than every 86 minutes), each to be
+// vacuumed from the table and its seven indexes: the vacuum storm SPEC
+// §18 rules out. So a closed day partition in which the limit removes a
+// large share of the entries (rewriteShare) is rewritten instead: its
+// remaining entries and their details are copied into new tables, which
+// take the old ones' place, and the old tables are dropped whole
+// (rewriteHistoryDay). A partition where the limit removes little, the
+// until and default partitions, and a day that holds a running record are
+// pruned row by row as before. A day that is not closed (today, until
+// historyDayClosing after its end) is left alone: a job's entries beyond
+// its limit go once their day has closed, as retention by age drops a day
+// once all of it is too old (an entry is kept at most a day longer than
+// the limit says).
+
+// historyDayClosing is how long after its end a day partition counts as
+// closed for the per-job limit: no claim adds a record to it any more
+// (records start at the claiming engine's clock, within the clock offset
+// /readyz tolerates) and its records have ended (an attempt runs at most
+// jobdef.MaxTimeout).
+const historyDayClosing = time.Hour
+
+// rewriteLockTimeout bounds how long a rewrite waits for each of the locks
+// of its swap: less than PostgreSQL's deadlock_timeout (1 s by default),
+// so that a rewrite gives up before a writer it holds up is made to.
+const rewriteLockTimeout = "500ms"
+
+// rewriteShare says when a closed day is rewritten: when the limit removes
+// at least 1/rewriteShare of its entries. Below that, deleting row by row
+// leaves fewer dead rows than a rewrite copies live ones.
+const rewriteShare = 10
+
+// perJobLockKey is the advisory lock (session-level, tried, never waited
+// for) that makes one engine at a time apply the per-job limit: the
+// others skip it for that pass.
+const perJobLockKey = 0x736b656400000043
+
+// rewriteSuffix names the tables a rewrite builds (<partition>_rw) until
+// they take their partition's place; one left over by a rewrite that did
+// not finish (an engine stopped between its two transactions) is dropped
+// at the next pass (dropRewriteLeftovers).
+const rewriteSuffix = "_rw"
+
+// historyCut is one job's cut for the per-job limit: its newest finished
+// entry beyond the limit; it and every older finished entry go.
+type historyCut struct {
+	JobID int64     `json:"job_id"`
+	Start time.Time `json:"start"`
+	ID    int64     `json:"id"`
+}
+
+// cutsTable is the SQL of the cuts sent as JSON in a parameter.
+const cutsTable = `json_to_recordset(?::json) AS x(job_id bigint, start timestamptz, id bigint)`
+
+// beyondCut is the condition that the history entry h lies at or before
+// its job's cut x (joined on the job).
+const beyondCut = `h.start_time <= x.start AND (h.start_time, h.id) <= (x.start, x.id) AND ` + finishedEntry
+
+// dropRewriteLeftovers drops the tables of rewrites that did not finish:
+// tables named like a day partition with rewriteSuffix that are no
+// partition. The caller holds perJobLockKey, so no rewrite is under way.
+func dropRewriteLeftovers(db *gorm.DB) error {
+	var names []string
+	err := db.Raw(`SELECT c.relname FROM pg_class c
+		WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
+		  AND c.relname ~ '^job_history_(details_)?[0-9]{8}` + rewriteSuffix + `$'
+		  AND NOT c.relispartition`).Scan(&names).Error
+	if err != nil {
+		return fmt.Errorf("find unfinished history rewrites: %w", err)
+	}
+	for _, n := range names {
+		if err := db.Exec(`DROP TABLE IF EXISTS ` + n).Error; err != nil {
+			return fmt.Errorf("drop unfinished history rewrite %s: %w", n, err)
+		}
+	}
+	return nil
+}
+
+// applyHistoryCuts removes, partition by partition, the finished entries
+// at or before their job's cut (cuts, as JSON): a closed day where they
+// are at least 1/rewriteShare of the entries, without a running record,
+// is rewritten; today's and later days are left for when they close;
+// every other partition is pruned row by row. It returns how many entries
+// went, and how many of them with a rewritten day.
+func applyHistoryCuts(db *gorm.DB, cuts string, now time.Time) (removed, rewritten int64, err error) {
+	var per []struct {
+		Part string
+		N    int64
+	}
+	// Each job's entries beyond its cut, found through its index in every
+	// partition up to the cut's day, counted per partition.
+	err = db.Raw(`SELECT h.part, count(*) AS n
+		FROM `+cutsTable+`
+		CROSS JOIN LATERAL (SELECT h.tableoid::regclass::text AS part FROM job_history h
+			WHERE h.job_id = x.job_id AND `+beyondCut+`) h
+		GROUP BY 1`, cuts).Scan(&per).Error
+	if err != nil {
+		return 0, 0, fmt.Errorf("count history beyond the per-job limit: %w", err)
+	}
+	if len(per) == 0 {
+		return 0, 0, nil
+	}
+	parts, err := historyPartitionsOf(db, "job_history")
+	if err != nil {
+		return 0, 0, err
+	}
+	byName := make(map[string]historyPartition, len(parts))
+	for _, p := range parts {
+		byName[p.Name] = p
+	}
+	for _, c := range per {
+		p, ok := byName[strings.TrimPrefix(c.Part, "public.")]
+		if !ok {
+			continue // dropped since: by age, or by another engine
+		}
+		closed := !p.Default && !p.From.IsZero() && !now.Before(p.To.Add(historyDayClosing))
+		if !closed && !p.Default && !p.From.IsZero() {
+			continue // the day is not over: its entries go once it is
+		}
+		if closed {
+			rows, err := estimatedRows(db, p.Name)
+			if err != nil {
+				return removed, rewritten, err
+			}
+			if c.N*rewriteShare >= rows {
+				n, done, err := rewriteHistoryDay(db, p, cuts)
+				if err != nil {
+					return removed, rewritten, err
+				}
+				if done {
+					removed += n
+					rewritten += n
+					continue
+				}
+			}
+		}
+		n, err := deleteHistoryIn(db, p.Name, `EXISTS (SELECT 1 FROM `+cutsTable+` WHERE h.job_id = x.job_id AND `+beyondCut+`)`, cuts)
+		if err != nil {
+			return removed, rewritten, fmt.Errorf("prune history per job in %s: %w", p.Name, err)
+		}
+		removed += n
+	}
+	return removed, rewritten, nil
+}
+
+// estimatedRows returns how many rows the statistics give table (kept by
+// autovacuum and the rewrite), counting them when it was never analyzed.
+func estimatedRows(db *gorm.DB, table string) (int64, error) {
+	var n float64
+	if err := db.Raw(`SELECT reltuples FROM pg_class WHERE oid = ?::regclass`, table).Scan(&n).Error; err != nil {
+		return 0, fmt.Errorf("size of %s: %w", table, err)
+	}
+	if n >= 0 {
+		return int64(n), nil
+	}
+	var c int64
+	if err := db.Raw(`SELECT count(*) FROM ` + table).Scan(&c).Error; err != nil {
+		return 0, fmt.Errorf("size of %s: %w", table, err)
+	}
+	return c, nil
+}
+
+// rewriteHistoryDay removes the finished entries of the closed day
+// partition p at or before their job's cut (cuts, as JSON) by rewriting
+// the day: first, in one transaction that blocks no writer, the day's
+// other entries and their details are copied into new tables with the
+// partitions' indexes and the bound of the day as a check (attaching them
+// then needs no scan of the bound); then, in a second, short one that
+// holds the history and its details exclusively, and the jobs against
+// writes, the copies are brought up to date with what was deleted from
+// the day since (a job deleted with its history), the removed entries
+// leave history_hours, the old tables are dropped and the copies take
+// their names and places (attaching the history's copy checks its
+// foreign key: one scan of the entries kept). It returns how many entries went; done is
+// false, with nothing changed, when the day holds a running record (the
+// caller prunes it row by row) or is gone.
+func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, done bool, err error) {
+	day := strings.TrimPrefix(p.Name, "job_history_")
+	hist, det := p.Name, "job_history_details_"+day
+	nh, nd := hist+rewriteSuffix, det+rewriteSuffix
+	bound := fmt.Sprintf(`CHECK (start_time >= '%s' AND start_time < '%s')`, p.From.Format(time.RFC3339), p.To.Format(time.RFC3339))
+	var running bool
+	if err := db.Raw(`SELECT EXISTS (SELECT 1 FROM ` + hist + ` h WHERE h.status = 'Running')`).Scan(&running).Error; err != nil {
+		return 0, false, fmt.Errorf("rewrite %s: %w", hist, err)
+	}
+	if running {
+		return 0, false, nil
+	}
+	var hasDetails bool
+	if err := db.Raw(`SELECT to_regclass(?) IS NOT NULL`, det).Scan(&hasDetails).Error; err != nil {
+		return 0, false, fmt.Errorf("rewrite %s: %w", hist, err)
+	}
+	err = db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`CREATE TEMP TABLE history_removed (id bigint, start_time timestamptz) ON COMMIT DROP`).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(`INSERT INTO history_removed SELECT h.id, h.start_time FROM `+hist+` h JOIN `+cutsTable+`
+			ON x.job_id = h.job_id WHERE `+beyondCut, cuts).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(`ANALYZE history_removed`).Error; err != nil {
+			return err
+		}
+		if err := copyPartitionKeeping(tx, "job_history", hist, nh, bound, "h.id = r.id AND h.start_time = r.start_time"); err != nil {
+			return err
+		}
+		if hasDetails {
+			return copyPartitionKeeping(tx, "job_history_details", det, nd, bound, "h.history_id = r.id AND h.start_time = r.start_time")
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("rewrite %s: copy: %w", hist, err)
+	}
+	err = db.Transaction(func(tx *gorm.DB) error {
+		n = 0
+		if err := partitionDDLLock(tx); err != nil {
+			return err
+		}
+		// Attaching the copy checks the history's foreign key on it,
+		// which takes jobs in SHARE ROW EXCLUSIVE mode: jobs is locked
+		// first, as a claim or a job's deletion locks it before the
+		// history. A writer that locks them the other way (a finish that
+		// ends its job) could still wait for this transaction while it
+		// waits for the writer: it gives up before PostgreSQL looks for
+		// the deadlock (rewriteLockTimeout), and the next pass tries again.
+		if err := tx.Exec(`SET LOCAL lock_timeout = '` + rewriteLockTimeout + `'`).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(`LOCK TABLE jobs IN SHARE ROW EXCLUSIVE MODE`).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(`LOCK TABLE job_history, job_history_details IN ACCESS EXCLUSIVE MODE`).Error; err != nil {
+			return err
+		}
+		var exists bool
+		if err := tx.Raw(`SELECT to_regclass(?) IS NOT NULL`, hist).Scan(&exists).Error; err != nil || !exists {
+			return err
+		}
+		// What was deleted from the day since the copy (a job deleted with
+		// its history, its details) leaves the copies.
+		if err := tx.Exec(`DELETE FROM ` + nh + ` c WHERE NOT EXISTS (SELECT 1 FROM ` + hist + ` h WHERE h.id = c.id AND h.start_time = c.start_time)`).Error; err != nil {
+			return err
+		}
+		if hasDetails {
+			if err := tx.Exec(`DELETE FROM ` + nd + ` c WHERE NOT EXISTS (SELECT 1 FROM ` + det + ` h
+				WHERE h.history_id = c.history_id AND h.start_time = c.start_time)`).Error; err != nil {
+				return err
+			}
+		}
+		// The entries that go: the day's, but for the copy's.
+		err := tx.Raw(`
+			WITH d AS (SELECT h.id, h.job_id, h.start_time, h.status FROM `+hist+` h
+				WHERE NOT EXISTS (SELECT 1 FROM `+nh+` c WHERE c.id = h.id AND c.start_time = h.start_time)),
+			g AS (
+				SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
+				FROM d
+				JOIN jobs j ON j.id = d.job_id
+				JOIN job_collections c ON c.id = j.job_collection_id
+				JOIN resource_groups rg ON rg.id = c.resource_group_id
+				GROUP BY 1, 2, 3
+			), u AS (`+historyHoursTake+`)
+			SELECT count(*) FROM d`).Scan(&n).Error
+		if err != nil {
+			return err
+		}
+		from, to := p.From.Format(time.RFC3339), p.To.Format(time.RFC3339)
+		if err := tx.Exec(`DROP TABLE ` + hist).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(`ALTER TABLE ` + nh + ` RENAME TO ` + hist).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(fmt.Sprintf(`ALTER TABLE job_history ATTACH PARTITION %s FOR VALUES FROM ('%s') TO ('%s')`, hist, from, to)).Error; err != nil {
+			return err
+		}
+		if hasDetails {
+			for _, q := range []string{`DROP TABLE ` + det, `ALTER TABLE ` + nd + ` RENAME TO ` + det,
+				fmt.Sprintf(`ALTER TABLE job_history_details ATTACH PARTITION %s FOR VALUES FROM ('%s') TO ('%s')`, det, from, to)} {
+				if err := tx.Exec(q).Error; err != nil {
+					return err
+				}
+			}
+		}
+		done = true
+		return nil
+	})
+	if lockNotGranted(err) || retryable(err) {
+		// Readers held the history: the copies wait for the next pass
+		// (dropRewriteLeftovers), the day is pruned row by row meanwhile.
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("rewrite %s: swap: %w", hist, err)
+	}
+	return n, done, nil
+}
+
+// copyPartitionKeeping creates table to (the columns, defaults and checks
+// of parent, and check, the partition's bound) holding the rows of the
+// partition from that match no row r of history_removed on keep, then
+// creates on it the indexes from has (of parent's partitioned indexes:
+// attaching to adopts them) and analyzes it.
+func copyPartitionKeeping(tx *gorm.DB, parent, from, to, check, keep string) error {
+	var cols []string
+	err := tx.Raw(`SELECT quote_ident(attname) FROM pg_attribute
+		WHERE attrelid = ?::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`, parent).Scan(&cols).Error
+	if err != nil {
+		return err
+	}
+	list := strings.Join(cols, ", ")
+	for _, q := range []string{
+		`CREATE TABLE ` + to + ` (LIKE ` + parent + ` INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)`,
+		`ALTER TABLE ` + to + ` ADD CONSTRAINT ` + to + `_bound ` + check,
+		`INSERT INTO ` + to + ` (` + list + `) SELECT ` + list + ` FROM ` + from + ` h
+			WHERE NOT EXISTS (SELECT 1 FROM history_removed r WHERE ` + keep + `)`,
+	} {
+		if err := tx.Exec(q).Error; err != nil {
+			return err
+		}
+	}
+	var defs []string
+	err = tx.Raw(`SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i
+		JOIN pg_inherits x ON x.inhrelid = i.indexrelid
+		WHERE i.indrelid = ?::regclass`, from).Scan(&defs).Error
+	if err != nil {
+		return err
+	}
+	for _, d := range defs {
+		m := indexDef.FindStringSubmatch(d)
+		if m == nil {
+			return fmt.Errorf("index of %s not understood: %s", from, d)
+		}
+		if err := tx.Exec(`CREATE ` + m[1] + `INDEX ON ` + to + ` ` + m[2]).Error; err != nil {
+			return err
+		}
+	}
+	return tx.Exec(`ANALYZE ` + to).Error
+}
+
+// indexDef splits pg_get_indexdef's text into UNIQUE (or nothing) and
+// what follows the table's name (the method, columns and predicate).
+var indexDef = regexp.MustCompile(`^CREATE (UNIQUE )?INDEX \S+ ON \S+ (USING .*)$`)
