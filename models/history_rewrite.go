@@ -263,8 +263,8 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		}
 		// The entries that go: the day's, but for the copy's.
 		err := tx.Raw(`
-			WITH d AS (SELECT h.id, h.job_id, h.start_time, h.status FROM `+hist+` h
-				WHERE NOT EXISTS (SELECT 1 FROM `+nh+` c WHERE c.id = h.id AND c.start_time = h.start_time)),
+			WITH d AS (SELECT h.id, h.job_id, h.start_time, h.status FROM ` + hist + ` h
+				WHERE NOT EXISTS (SELECT 1 FROM ` + nh + ` c WHERE c.id = h.id AND c.start_time = h.start_time)),
 			g AS (
 				SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
 				FROM d
@@ -272,7 +272,7 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 				JOIN job_collections c ON c.id = j.job_collection_id
 				JOIN resource_groups rg ON rg.id = c.resource_group_id
 				GROUP BY 1, 2, 3
-			), u AS (`+historyHoursTake+`)
+			), u AS (` + historyHoursTake + `)
 			SELECT count(*) FROM d`).Scan(&n).Error
 		if err != nil {
 			return err
