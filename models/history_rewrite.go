@@ -1,11 +1,15 @@
 package models
 
 import (
+	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 )
 
@@ -175,18 +179,29 @@ func estimatedRows(db *gorm.DB, table string) (int64, error) {
 
 // rewriteHistoryDay removes the finished entries of the closed day
 // partition p at or before their job's cut (cuts, as JSON) by rewriting
-// the day: first, in one transaction that blocks no writer, the day's
-// other entries and their details are copied into new tables with the
-// partitions' indexes and the bound of the day as a check (attaching them
-// then needs no scan of the bound); then, in a second, short one that
-// holds the history and its details exclusively, and the jobs against
-// writes, the copies are brought up to date with what was deleted from
-// the day since (a job deleted with its history), the removed entries
-// leave history_hours, the old tables are dropped and the copies take
-// their names and places (attaching the history's copy checks its
-// foreign key: one scan of the entries kept). It returns how many entries went; done is
-// false, with nothing changed, when the day holds a running record (the
-// caller prunes it row by row) or is gone.
+// the day, in three transactions:
+//
+//  1. the copy, which blocks no writer: in one snapshot, the day's other
+//     entries and their details are copied into new tables with the
+//     partitions' indexes and the bound of the day as a check (attaching
+//     them then needs no scan of the bound), the day's rows are counted
+//     and the removed entries' hourly counts computed;
+//  2. the history's foreign key on the copy, added unchecked (a moment's
+//     lock on jobs), then checked (which blocks no writer) once the
+//     entries of jobs deleted since the copy have left it;
+//  3. the swap, short, which holds jobs (attaching a partition with a
+//     foreign key replaces triggers on it) and the history and its
+//     details exclusively: when the day still has the rows counted (a
+//     closed day without a running record changes only by deletes), the
+//     removed entries leave history_hours, the old tables are dropped and
+//     the copies take their names and places; otherwise the copies are
+//     first brought up to date with what was deleted from the day since
+//     (a job deleted with its history), which costs a scan of both.
+//
+// It returns how many entries went; done is false, with nothing changed,
+// when the day holds a running record (the caller prunes it row by row),
+// is gone, or the swap did not get its locks in time (the copies are left
+// for dropRewriteLeftovers, the day for the next pass).
 func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, done bool, err error) {
 	day := strings.TrimPrefix(p.Name, "job_history_")
 	hist, det := p.Name, "job_history_details_"+day
@@ -203,6 +218,17 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 	if err := db.Raw(`SELECT to_regclass(?) IS NOT NULL`, det).Scan(&hasDetails).Error; err != nil {
 		return 0, false, fmt.Errorf("rewrite %s: %w", hist, err)
 	}
+	type hourCount struct {
+		WorkspaceID string    `json:"workspace_id"`
+		Hour        time.Time `json:"hour"`
+		Status      string    `json:"status"`
+		N           int64     `json:"n"`
+	}
+	var (
+		hours             []hourCount
+		histRows, detRows int64
+		removedInCopy     int64
+	)
 	err = db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec(`CREATE TEMP TABLE history_removed (id bigint, start_time timestamptz) ON COMMIT DROP`).Error; err != nil {
 			return err
@@ -214,25 +240,68 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		if err := tx.Exec(`ANALYZE history_removed`).Error; err != nil {
 			return err
 		}
+		err := tx.Raw(`SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
+			FROM history_removed r
+			JOIN ` + hist + ` h ON h.id = r.id AND h.start_time = r.start_time
+			JOIN jobs j ON j.id = h.job_id
+			JOIN job_collections c ON c.id = j.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			GROUP BY 1, 2, 3`).Scan(&hours).Error
+		if err != nil {
+			return err
+		}
+		if err := tx.Raw(`SELECT (SELECT count(*) FROM history_removed), (SELECT count(*) FROM `+hist+`)`).Row().Scan(&removedInCopy, &histRows); err != nil {
+			return err
+		}
 		if err := copyPartitionKeeping(tx, "job_history", hist, nh, bound, "h.id = r.id AND h.start_time = r.start_time"); err != nil {
 			return err
 		}
-		if hasDetails {
-			return copyPartitionKeeping(tx, "job_history_details", det, nd, bound, "h.history_id = r.id AND h.start_time = r.start_time")
+		if !hasDetails {
+			return nil
 		}
-		return nil
-	})
+		if err := tx.Raw(`SELECT count(*) FROM ` + det).Scan(&detRows).Error; err != nil {
+			return err
+		}
+		return copyPartitionKeeping(tx, "job_history_details", det, nd, bound, "h.history_id = r.id AND h.start_time = r.start_time")
+	}, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return 0, false, fmt.Errorf("rewrite %s: copy: %w", hist, err)
+	}
+	// The history's foreign key, unchecked (a moment's lock on jobs that
+	// writers wait for), then checked without blocking them.
+	err = db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SET LOCAL lock_timeout = '` + rewriteLockTimeout + `'`).Error; err != nil {
+			return err
+		}
+		return tx.Exec(`ALTER TABLE ` + nh + ` ADD CONSTRAINT ` + nh + `_job_id_fkey
+			FOREIGN KEY (job_id) REFERENCES jobs (id) ON DELETE CASCADE NOT VALID`).Error
+	})
+	// A job deleted since the copy (before the key existed) left its
+	// entries there: they go first. One deleted from now on takes its
+	// entries in the copy with it (the key cascades), but not their
+	// details: the swap then sees the day changed.
+	if err == nil {
+		err = db.Exec(`DELETE FROM ` + nh + ` c WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = c.job_id)`).Error
+	}
+	if err == nil {
+		err = db.Exec(`ALTER TABLE ` + nh + ` VALIDATE CONSTRAINT ` + nh + `_job_id_fkey`).Error
+	}
+	if lockNotGranted(err) || foreignKeyViolated(err) {
+		return 0, false, nil // the next pass tries again
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("rewrite %s: foreign key: %w", hist, err)
+	}
+	hoursJSON, err := json.Marshal(hours)
+	if err != nil {
+		return 0, false, fmt.Errorf("rewrite %s: %w", hist, err)
 	}
 	err = db.Transaction(func(tx *gorm.DB) error {
 		n = 0
 		if err := partitionDDLLock(tx); err != nil {
 			return err
 		}
-		// Attaching the copy checks the history's foreign key on it,
-		// which takes jobs in SHARE ROW EXCLUSIVE mode: jobs is locked
-		// first, as a claim or a job's deletion locks it before the
+		// jobs first, as a claim or a job's deletion locks it before the
 		// history. A writer that locks them the other way (a finish that
 		// ends its job) could still wait for this transaction while it
 		// waits for the writer: it gives up before PostgreSQL looks for
@@ -240,41 +309,29 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		if err := tx.Exec(`SET LOCAL lock_timeout = '` + rewriteLockTimeout + `'`).Error; err != nil {
 			return err
 		}
-		if err := tx.Exec(`LOCK TABLE jobs IN SHARE ROW EXCLUSIVE MODE`).Error; err != nil {
-			return err
-		}
-		if err := tx.Exec(`LOCK TABLE job_history, job_history_details IN ACCESS EXCLUSIVE MODE`).Error; err != nil {
+		if err := tx.Exec(`LOCK TABLE jobs, job_history, job_history_details IN ACCESS EXCLUSIVE MODE`).Error; err != nil {
 			return err
 		}
 		var exists bool
 		if err := tx.Raw(`SELECT to_regclass(?) IS NOT NULL`, hist).Scan(&exists).Error; err != nil || !exists {
 			return err
 		}
-		// What was deleted from the day since the copy (a job deleted with
-		// its history, its details) leaves the copies.
-		if err := tx.Exec(`DELETE FROM ` + nh + ` c WHERE NOT EXISTS (SELECT 1 FROM ` + hist + ` h WHERE h.id = c.id AND h.start_time = c.start_time)`).Error; err != nil {
+		var nowHist, nowDet int64
+		q := `SELECT (SELECT count(*) FROM ` + hist + `), 0`
+		if hasDetails {
+			q = `SELECT (SELECT count(*) FROM ` + hist + `), (SELECT count(*) FROM ` + det + `)`
+		}
+		if err := tx.Raw(q).Row().Scan(&nowHist, &nowDet); err != nil {
 			return err
 		}
-		if hasDetails {
-			if err := tx.Exec(`DELETE FROM ` + nd + ` c WHERE NOT EXISTS (SELECT 1 FROM ` + det + ` h
-				WHERE h.history_id = c.history_id AND h.start_time = c.start_time)`).Error; err != nil {
+		if nowHist == histRows && nowDet == detRows {
+			// Nothing was deleted from the day since the copy.
+			if err := tx.Exec(`WITH g AS (SELECT * FROM json_to_recordset(?::json)
+				AS g(workspace_id text, hour timestamptz, status text, n bigint)) `+historyHoursTake, string(hoursJSON)).Error; err != nil {
 				return err
 			}
-		}
-		// The entries that go: the day's, but for the copy's.
-		err := tx.Raw(`
-			WITH d AS (SELECT h.id, h.job_id, h.start_time, h.status FROM ` + hist + ` h
-				WHERE NOT EXISTS (SELECT 1 FROM ` + nh + ` c WHERE c.id = h.id AND c.start_time = h.start_time)),
-			g AS (
-				SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
-				FROM d
-				JOIN jobs j ON j.id = d.job_id
-				JOIN job_collections c ON c.id = j.job_collection_id
-				JOIN resource_groups rg ON rg.id = c.resource_group_id
-				GROUP BY 1, 2, 3
-			), u AS (` + historyHoursTake + `)
-			SELECT count(*) FROM d`).Scan(&n).Error
-		if err != nil {
+			n = removedInCopy
+		} else if err := catchUpCopies(tx, hist, det, nh, nd, hasDetails, &n); err != nil {
 			return err
 		}
 		from, to := p.From.Format(time.RFC3339), p.To.Format(time.RFC3339)
@@ -299,14 +356,49 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		return nil
 	})
 	if lockNotGranted(err) || retryable(err) {
-		// Readers held the history: the copies wait for the next pass
-		// (dropRewriteLeftovers), the day is pruned row by row meanwhile.
+		// Writers or readers held the tables: the copies wait for the
+		// next pass (dropRewriteLeftovers), the day too.
 		return 0, false, nil
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("rewrite %s: swap: %w", hist, err)
 	}
 	return n, done, nil
+}
+
+// foreignKeyViolated reports whether err is SQLSTATE 23503.
+func foreignKeyViolated(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}
+
+// catchUpCopies is the swap's slow way, in tx, when rows were deleted
+// from the day hist (and its details det) since they were copied into nh
+// (nd): what is no longer in the day leaves the copies, and the entries
+// that go (the day's, but for the copy's) leave history_hours; n is set
+// to how many they are.
+func catchUpCopies(tx *gorm.DB, hist, det, nh, nd string, hasDetails bool, n *int64) error {
+	if err := tx.Exec(`DELETE FROM ` + nh + ` c WHERE NOT EXISTS (SELECT 1 FROM ` + hist + ` h WHERE h.id = c.id AND h.start_time = c.start_time)`).Error; err != nil {
+		return err
+	}
+	if hasDetails {
+		if err := tx.Exec(`DELETE FROM ` + nd + ` c WHERE NOT EXISTS (SELECT 1 FROM ` + det + ` h
+			WHERE h.history_id = c.history_id AND h.start_time = c.start_time)`).Error; err != nil {
+			return err
+		}
+	}
+	return tx.Raw(`
+		WITH d AS (SELECT h.id, h.job_id, h.start_time, h.status FROM ` + hist + ` h
+			WHERE NOT EXISTS (SELECT 1 FROM ` + nh + ` c WHERE c.id = h.id AND c.start_time = h.start_time)),
+		g AS (
+			SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
+			FROM d
+			JOIN jobs j ON j.id = d.job_id
+			JOIN job_collections c ON c.id = j.job_collection_id
+			JOIN resource_groups rg ON rg.id = c.resource_group_id
+			GROUP BY 1, 2, 3
+		), u AS (` + historyHoursTake + `)
+		SELECT count(*) FROM d`).Scan(n).Error
 }
 
 // copyPartitionKeeping creates table to (the columns, defaults and checks

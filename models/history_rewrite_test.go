@@ -229,8 +229,8 @@ func TestHistoryPerJobLimitWhileJobsAreDeleted(t *testing.T) {
 
 // TestHistoryRewriteKeepsUpWithDeletedJobs: a job deleted with its
 // history while a day is being rewritten (after the copy, before the
-// swap) leaves nothing behind in the rewritten day, and history_hours
-// stays exact.
+// copy's foreign key) leaves nothing behind in the rewritten day, neither
+// entries nor details, and history_hours stays exact.
 func TestHistoryRewriteKeepsUpWithDeletedJobs(t *testing.T) {
 	const limit = 2
 	store, db := storeAndDB(t)
@@ -272,8 +272,9 @@ func TestHistoryRewriteKeepsUpWithDeletedJobs(t *testing.T) {
 		st, err = store.Prune(ctx, day0.AddDate(0, 0, 3), models.Retention{HistoryPerJob: limit})
 		done <- err
 	}()
-	// The rewrite has copied 07-01 (the deleted job's entries with the
-	// rest: the deletion is not committed) and waits to swap it in.
+	// The rewrite has copied 07-01 (the deleted job's entry with the
+	// rest: the deletion is not committed) and waits to add the copy's
+	// foreign key.
 	for waiting := false; !waiting; {
 		select {
 		case err := <-done:
