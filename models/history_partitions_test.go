@@ -110,6 +110,18 @@ func TestHistoryPartitionsCreatedAhead(t *testing.T) {
 	}
 }
 
+// partitionedStore returns a store on a new database with the history's
+// day partitions from day on (EnsureHistoryPartitions) and a collection
+// rg/jc, and a connection to the database.
+func partitionedStore(t testing.TB, day time.Time) (*models.Store, *sql.DB, *models.JobCollection) {
+	t.Helper()
+	store, db := storeAndDB(t)
+	if _, err := store.EnsureHistoryPartitions(context.Background(), day); err != nil {
+		t.Fatal(err)
+	}
+	return store, db, newCollection(t, store, "rg", "jc")
+}
+
 // insertJob saves an enabled job named name into the collection collID
 // and returns its id.
 func insertJob(t testing.TB, store *models.Store, collID int64, name string) int64 {
@@ -353,13 +365,9 @@ func TestOldRunningRecordsFoundByFullRecovery(t *testing.T) {
 // holds (a long page query) is left for the next pass after the lock's
 // timeout, without failing the rest of the retention.
 func TestHistoryRetentionWaitsForReaders(t *testing.T) {
-	store, db := storeAndDB(t)
 	ctx := context.Background()
 	day0 := time.Date(2031, 7, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := store.EnsureHistoryPartitions(ctx, day0); err != nil {
-		t.Fatal(err)
-	}
-	coll := newCollection(t, store, "rg", "jc")
+	store, db, coll := partitionedStore(t, day0)
 	job := insertJob(t, store, coll.ID, "read")
 	seedHistory(t, db, job, []time.Time{day0.Add(time.Hour)}, "Completed")
 	reader, err := db.BeginTx(ctx, nil)

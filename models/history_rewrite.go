@@ -240,13 +240,8 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		if err := tx.Exec(`ANALYZE history_removed`).Error; err != nil {
 			return err
 		}
-		err := tx.Raw(`SELECT rg.workspace_id, date_trunc('hour', h.start_time) AS hour, h.status, count(*) AS n
-			FROM history_removed r
-			JOIN ` + hist + ` h ON h.id = r.id AND h.start_time = r.start_time
-			JOIN jobs j ON j.id = h.job_id
-			JOIN job_collections c ON c.id = j.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			GROUP BY 1, 2, 3`).Scan(&hours).Error
+		err := tx.Raw(entriesByHour(`(SELECT h.job_id, h.start_time, h.status FROM history_removed r
+			JOIN ` + hist + ` h ON h.id = r.id AND h.start_time = r.start_time)`)).Scan(&hours).Error
 		if err != nil {
 			return err
 		}
@@ -390,22 +385,17 @@ func catchUpCopies(tx *gorm.DB, hist, det, nh, nd string, hasDetails bool, n *in
 	return tx.Raw(`
 		WITH d AS (SELECT h.id, h.job_id, h.start_time, h.status FROM ` + hist + ` h
 			WHERE NOT EXISTS (SELECT 1 FROM ` + nh + ` c WHERE c.id = h.id AND c.start_time = h.start_time)),
-		g AS (
-			SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
-			FROM d
-			JOIN jobs j ON j.id = d.job_id
-			JOIN job_collections c ON c.id = j.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			GROUP BY 1, 2, 3
-		), u AS (` + historyHoursTake + `)
+		g AS (` + entriesByHour("d") + `), u AS (` + historyHoursTake + `)
 		SELECT count(*) FROM d`).Scan(n).Error
 }
 
 // copyPartitionKeeping creates table to (the columns, defaults and checks
 // of parent, and check, the partition's bound) holding the rows of the
 // partition from that match no row r of history_removed on keep, then
-// creates on it the indexes from has (of parent's partitioned indexes:
-// attaching to adopts them) and analyzes it.
+// creates on it the indexes that from has of parent's partitioned indexes
+// (attaching to adopts them) and analyzes it. The copy has the default
+// fillfactor, where a day's history partition is created with 50 for the
+// updates of its records: a closed day's entries are not updated.
 func copyPartitionKeeping(tx *gorm.DB, parent, from, to, check, keep string) error {
 	var cols []string
 	err := tx.Raw(`SELECT quote_ident(attname) FROM pg_attribute

@@ -41,13 +41,9 @@ func entriesOf(t testing.TB, db *sql.DB, id int64) (entries, details int) {
 // record row by row, and keeps history_hours exact throughout.
 func TestHistoryPerJobLimitRewritesClosedDays(t *testing.T) {
 	const limit = 5
-	store, db := storeAndDB(t)
 	ctx := context.Background()
 	day0 := time.Date(2031, 3, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := store.EnsureHistoryPartitions(ctx, day0); err != nil {
-		t.Fatal(err)
-	}
-	coll := newCollection(t, store, "rg", "jc")
+	store, db, coll := partitionedStore(t, day0)
 	busy := insertJob(t, store, coll.ID, "busy")
 	slow := insertJob(t, store, coll.ID, "slow")
 	other := insertJob(t, store, coll.ID, "other")
@@ -153,13 +149,9 @@ func TestHistoryPerJobLimitRewritesClosedDays(t *testing.T) {
 // orphaned, and history_hours stays exact.
 func TestHistoryPerJobLimitWhileJobsAreDeleted(t *testing.T) {
 	const jobs, limit, days = 60, 3, 4
-	store, db := storeAndDB(t)
 	ctx := context.Background()
 	day0 := time.Date(2031, 5, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := store.EnsureHistoryPartitions(ctx, day0); err != nil {
-		t.Fatal(err)
-	}
-	coll := newCollection(t, store, "rg", "jc")
+	store, db, coll := partitionedStore(t, day0)
 	ids := make([]int64, jobs)
 	for i := range ids {
 		ids[i] = insertJob(t, store, coll.ID, fmt.Sprintf("j%d", i))
@@ -233,13 +225,9 @@ func TestHistoryPerJobLimitWhileJobsAreDeleted(t *testing.T) {
 // entries nor details, and history_hours stays exact.
 func TestHistoryRewriteKeepsUpWithDeletedJobs(t *testing.T) {
 	const limit = 2
-	store, db := storeAndDB(t)
 	ctx := context.Background()
 	day0 := time.Date(2031, 7, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := store.EnsureHistoryPartitions(ctx, day0); err != nil {
-		t.Fatal(err)
-	}
-	coll := newCollection(t, store, "rg", "jc")
+	store, db, coll := partitionedStore(t, day0)
 	keep := insertJob(t, store, coll.ID, "keep")
 	victim := insertJob(t, store, coll.ID, "victim")
 	// keep: four entries on 07-01, two on 07-02 (07-01's go); victim:

@@ -215,19 +215,25 @@ func deleteHistoryIn(db *gorm.DB, table, where string, args ...any) (int64, erro
 	var n int64
 	err := db.Raw(`
 		WITH d AS (DELETE FROM `+table+` h WHERE (`+where+`) AND `+finishedEntry+` RETURNING h.id, h.job_id, h.start_time, h.status),
-		dd AS (DELETE FROM job_history_details x USING d WHERE x.history_id = d.id AND x.start_time = d.start_time), g AS (
-			SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
-			FROM d
-			JOIN jobs j ON j.id = d.job_id
-			JOIN job_collections c ON c.id = j.job_collection_id
-			JOIN resource_groups rg ON rg.id = c.resource_group_id
-			GROUP BY 1, 2, 3
-		), u AS (`+historyHoursTake+`)
+		dd AS (DELETE FROM job_history_details x USING d WHERE x.history_id = d.id AND x.start_time = d.start_time),
+		g AS (`+entriesByHour("d")+`), u AS (`+historyHoursTake+`)
 		SELECT count(*) FROM d`, args...).Scan(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("delete history: %w", err)
 	}
 	return n, nil
+}
+
+// entriesByHour is a query that counts the history entries of rows (an
+// SQL relation with columns job_id, start_time and status) by workspace,
+// hour and status: the g that historyHoursTake subtracts.
+func entriesByHour(rows string) string {
+	return `SELECT rg.workspace_id, date_trunc('hour', d.start_time) AS hour, d.status, count(*) AS n
+		FROM ` + rows + ` d
+		JOIN jobs j ON j.id = d.job_id
+		JOIN job_collections c ON c.id = j.job_collection_id
+		JOIN resource_groups rg ON rg.id = c.resource_group_id
+		GROUP BY 1, 2, 3`
 }
 
 // historyHoursAdd is a statement for a data-modifying WITH query that adds
