@@ -158,3 +158,75 @@ func retentionPerJob(b *testing.B, rows bool) {
 	}
 	b.ReportMetric(float64(dead)/float64(b.N), "dead-rows")
 }
+
+// BenchmarkRetentionPerJobBigDay: the per-job limit on one big closed day
+// (1,000 jobs × 1,100 entries with their details, limit 900: 200,000 of
+// 1,100,000 entries go, 900,000 are copied) while a writer adds a history
+// entry to another day every 10 ms. Besides the Prune's time,
+// max-write-wait-ms is the writer's longest statement: how long the
+// rewrite's swap held the history. Run with -benchtime 1x (seeding takes
+// about 30 s).
+func BenchmarkRetentionPerJobBigDay(b *testing.B) {
+	const jobs, per, limit = 1000, 1100, 900
+	day := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC)
+	store, db, coll := partitionedStore(b, day)
+	ctx := context.Background()
+	ids := make([]int64, jobs)
+	for i := range ids {
+		ids[i] = insertJob(b, store, coll.ID, fmt.Sprintf("j%d", i))
+	}
+	writer := insertJob(b, store, coll.ID, "writer")
+	var worst time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := db.Exec(`TRUNCATE job_history, job_history_details, history_hours`); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Exec(`
+			WITH h AS (
+				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message)
+				SELECT j, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
+				FROM unnest($1::bigint[]) j, generate_series(1, $2) g, LATERAL (SELECT $3::timestamptz + g * interval '78 seconds') x(t)
+				RETURNING id, start_time),
+			`+benchDetailsAndHours,
+			ids, per, day); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Exec(`VACUUM ANALYZE job_history, job_history_details`); err != nil {
+			b.Fatal(err)
+		}
+		stop := make(chan struct{})
+		waits := make(chan time.Duration, 1)
+		go func() {
+			var longest time.Duration
+			defer func() { waits <- longest }()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+				t0 := time.Now()
+				if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status)
+					VALUES ($1, $2, $2, $2, 'MainAction', 'Completed')`, writer, day.AddDate(0, 0, 3)); err != nil {
+					b.Error(err)
+					return
+				}
+				longest = max(longest, time.Since(t0))
+			}
+		}()
+		b.StartTimer()
+		st, err := store.Prune(ctx, day.AddDate(0, 0, 2), models.Retention{HistoryPerJob: limit})
+		b.StopTimer()
+		close(stop)
+		worst = max(worst, <-waits)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.History != jobs*(per-limit) || st.HistoryRewritten != st.History {
+			b.Fatalf("pruned %d entries (%d by rewriting), want %d, all by rewriting", st.History, st.HistoryRewritten, jobs*(per-limit))
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "max-write-wait-ms")
+}
