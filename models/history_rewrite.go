@@ -200,8 +200,8 @@ func estimatedRows(db *gorm.DB, table string) (int64, error) {
 //
 // It returns how many entries went; done is false, with nothing changed,
 // when the day holds a running record (the caller prunes it row by row),
-// is gone, or the swap did not get its locks in time (the copies are left
-// for dropRewriteLeftovers, the day for the next pass).
+// is gone, or a lock was not granted in time (the copies are dropped, the
+// day waits for the next pass).
 func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, done bool, err error) {
 	day := strings.TrimPrefix(p.Name, "job_history_")
 	hist, det := p.Name, "job_history_details_"+day
@@ -282,7 +282,8 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		err = db.Exec(`ALTER TABLE ` + nh + ` VALIDATE CONSTRAINT ` + nh + `_job_id_fkey`).Error
 	}
 	if lockNotGranted(err) || foreignKeyViolated(err) {
-		return 0, false, nil // the next pass tries again
+		// The next pass tries again.
+		return 0, false, db.Exec(`DROP TABLE IF EXISTS ` + nh + `, ` + nd).Error
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("rewrite %s: foreign key: %w", hist, err)
@@ -351,9 +352,9 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		return nil
 	})
 	if lockNotGranted(err) || retryable(err) {
-		// Writers or readers held the tables: the copies wait for the
-		// next pass (dropRewriteLeftovers), the day too.
-		return 0, false, nil
+		// Writers or readers held the tables: the day waits for the next
+		// pass, and the copies go now (or then: dropRewriteLeftovers).
+		return 0, false, db.Exec(`DROP TABLE IF EXISTS ` + nh + `, ` + nd).Error
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("rewrite %s: swap: %w", hist, err)

@@ -295,3 +295,58 @@ func TestHistoryRewriteKeepsUpWithDeletedJobs(t *testing.T) {
 	}
 	testdb.CheckRollups(t, db, "pruned")
 }
+
+// TestHistoryRewriteOfARewrittenDay: a day rewritten once is rewritten
+// again when more of it goes beyond the limit, and stays a partition with
+// the history's indexes and foreign key.
+func TestHistoryRewriteOfARewrittenDay(t *testing.T) {
+	const limit = 8
+	ctx := context.Background()
+	day0 := time.Date(2031, 9, 1, 0, 0, 0, 0, time.UTC)
+	store, db, coll := partitionedStore(t, day0)
+	job := insertJob(t, store, coll.ID, "job")
+	hourly := func(day, n int) []time.Time {
+		var starts []time.Time
+		for k := range n {
+			starts = append(starts, day0.AddDate(0, 0, day).Add(time.Duration(k)*time.Hour))
+		}
+		return starts
+	}
+	seedHistory(t, db, job, hourly(0, 10), "Completed")
+	indexes := func() (n int) {
+		if err := db.QueryRow(`SELECT count(*) FROM pg_index WHERE indrelid = 'job_history_20310901'::regclass`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	want := indexes()
+	for round, c := range []struct {
+		seed, removed int64
+	}{{0, 2}, {5, 5}} {
+		seedHistory(t, db, job, hourly(1, int(c.seed)), "Completed")
+		before := partitionOID(t, db, "job_history_20310901")
+		st, err := store.Prune(ctx, day0.AddDate(0, 0, 3), models.Retention{HistoryPerJob: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.HistoryRewritten != c.removed || partitionOID(t, db, "job_history_20310901") == before {
+			t.Errorf("round %d: %d entries removed by rewriting 09-01 (oid %d, was %d), want %d", round, st.HistoryRewritten,
+				partitionOID(t, db, "job_history_20310901"), before, c.removed)
+		}
+		if got := indexes(); got != want {
+			t.Errorf("round %d: the rewritten day has %d indexes, want %d", round, got, want)
+		}
+		if e, d := entriesOf(t, db, job); e != limit || d != limit {
+			t.Errorf("round %d: %d entries, %d with details; want %d", round, e, d, limit)
+		}
+		testdb.CheckRollups(t, db, fmt.Sprintf("round %d", round))
+	}
+	// The job's deletion still reaches the twice rewritten day.
+	if err := store.DeleteJob(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	if e, d := entriesOf(t, db, job); e != 0 || d != 0 {
+		t.Errorf("after the job's deletion: %d entries, %d details", e, d)
+	}
+	testdb.CheckRollups(t, db, "deleted")
+}
