@@ -109,7 +109,8 @@ type Config struct {
 	// days). Default 60d; 0 keeps them.
 	HistoryMaxAge time.Duration
 	// HistoryPerJob keeps only the newest entries of each job
-	// (--history-per-job, SKED_HISTORY_PER_JOB). Default 1000; 0 keeps all.
+	// (--history-per-job, SKED_HISTORY_PER_JOB); the others go once their
+	// UTC day has closed. Default 1000; 0 keeps all.
 	HistoryPerJob int
 	// FinishedJobMaxAge deletes completed and faulted jobs this long after
 	// they ended (--finished-job-max-age, SKED_FINISHED_JOB_MAX_AGE).

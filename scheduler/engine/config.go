@@ -74,7 +74,9 @@ type Config struct {
 	// HistoryMaxAge: history entries older than this are deleted. Default
 	// 60 days; negative keeps them.
 	HistoryMaxAge time.Duration
-	// HistoryPerJob: only the newest entries of each job are kept. Default
+	// HistoryPerJob: only the newest entries of each job are kept; the
+	// others go once their UTC day has closed (an hour after its end),
+	// mostly by rewriting the day (models' history_rewrite.go). Default
 	// 1,000; negative keeps all.
 	HistoryPerJob int
 	// FinishedJobMaxAge: completed and faulted jobs are deleted this long
