@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -115,19 +116,7 @@ func retentionPerJob(b *testing.B, rows bool) {
 	var dead int64
 	for b.Loop() {
 		b.StopTimer()
-		if _, err := db.Exec(`TRUNCATE job_history, job_history_details, history_hours`); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := db.Exec(`
-			WITH h AS (
-				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message)
-				SELECT j, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
-				FROM unnest($1::bigint[]) j, generate_series(1, $2) g, LATERAL (SELECT $3::timestamptz - g * interval '39 minutes') x(t)
-				RETURNING id, start_time),
-			`+benchDetailsAndHours,
-			ids, per, now.Add(-2*time.Hour)); err != nil {
-			b.Fatal(err)
-		}
+		reseedHistory(b, db, ids, per, now.Add(-2*time.Hour), -39*time.Minute)
 		if rows {
 			if _, err := db.Exec(`INSERT INTO job_history (job_id, start_time, expected_execution_time, action_name, status,
 					lease_owner, lease_expires_at)
@@ -179,19 +168,7 @@ func BenchmarkRetentionPerJobBigDay(b *testing.B) {
 	var worst time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		if _, err := db.Exec(`TRUNCATE job_history, job_history_details, history_hours`); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := db.Exec(`
-			WITH h AS (
-				INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message)
-				SELECT j, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
-				FROM unnest($1::bigint[]) j, generate_series(1, $2) g, LATERAL (SELECT $3::timestamptz + g * interval '78 seconds') x(t)
-				RETURNING id, start_time),
-			`+benchDetailsAndHours,
-			ids, per, day); err != nil {
-			b.Fatal(err)
-		}
+		reseedHistory(b, db, ids, per, day, 78*time.Second)
 		if _, err := db.Exec(`VACUUM ANALYZE job_history, job_history_details`); err != nil {
 			b.Fatal(err)
 		}
@@ -229,4 +206,25 @@ func BenchmarkRetentionPerJobBigDay(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "max-write-wait-ms")
+}
+
+// reseedHistory empties the history, its details and history_hours, then
+// stores per Completed entries with their details and hourly counts for
+// each job of ids, the g-th (from 1) starting at base + g×step.
+func reseedHistory(b *testing.B, db *sql.DB, ids []int64, per int, base time.Time, step time.Duration) {
+	b.Helper()
+	if _, err := db.Exec(`TRUNCATE job_history, job_history_details, history_hours`); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Exec(`
+		WITH h AS (
+			INSERT INTO job_history (job_id, start_time, end_time, expected_execution_time, action_name, status, message)
+			SELECT j, x.t, x.t, x.t, 'MainAction', 'Completed', 'Http Action - Response from host ''127.0.0.1'': ''OK'''
+			FROM unnest($1::bigint[]) j, generate_series(1, $2) g,
+			     LATERAL (SELECT $3::timestamptz + g * $4::bigint * interval '1 microsecond') x(t)
+			RETURNING id, start_time),
+		`+benchDetailsAndHours,
+		ids, per, base, step.Microseconds()); err != nil {
+		b.Fatal(err)
+	}
 }
