@@ -147,9 +147,10 @@ func TestHistoryRetentionDropsDays(t *testing.T) {
 	}
 }
 
-// retentionDropsDays is TestHistoryRetentionDropsDays with every session
-// in zone.
-func retentionDropsDays(t *testing.T, zone string) {
+// storeInZone returns a store on a new database whose sessions are all in
+// the time zone zone, and a connection to the database in that zone.
+func storeInZone(t *testing.T, zone string) (*models.Store, *sql.DB) {
+	t.Helper()
 	dsn := testdb.DSN(t)
 	if strings.Contains(dsn, "://") {
 		sep := "?"
@@ -170,6 +171,13 @@ func retentionDropsDays(t *testing.T, zone string) {
 	if err := db.QueryRow(`SHOW timezone`).Scan(&got); err != nil || got != zone {
 		t.Fatalf("the session's time zone is %q (%v), want %s", got, err, zone)
 	}
+	return store, db
+}
+
+// retentionDropsDays is TestHistoryRetentionDropsDays with every session
+// in zone.
+func retentionDropsDays(t *testing.T, zone string) {
+	store, db := storeInZone(t, zone)
 	ctx := context.Background()
 	day0 := time.Date(2031, 3, 1, 0, 0, 0, 0, time.UTC)
 	if _, err := store.EnsureHistoryPartitions(ctx, day0); err != nil {

@@ -184,19 +184,21 @@ func estimatedRows(db *gorm.DB, table string) (int64, error) {
 //  1. the copy, which blocks no writer: in one snapshot, the day's other
 //     entries and their details are copied into new tables with the
 //     partitions' indexes and the bound of the day as a check (attaching
-//     them then needs no scan of the bound), the day's rows are counted
-//     and the removed entries' hourly counts computed;
+//     them then needs no scan of the bound), the removed entries' hourly
+//     counts computed and the day's hourly counts summed (hoursOfDay);
 //  2. the history's foreign key on the copy, added unchecked (a moment's
 //     lock on jobs), then checked (which blocks no writer) once the
 //     entries of jobs deleted since the copy have left it;
 //  3. the swap, short, which holds jobs (attaching a partition with a
 //     foreign key replaces triggers on it) and the history and its
-//     details exclusively: when the day still has the rows counted (a
-//     closed day without a running record changes only by deletes), the
+//     details exclusively: when the day's hourly counts still sum as in
+//     the copy's snapshot (nothing of the day was deleted since), the
 //     removed entries leave history_hours, the old tables are dropped and
-//     the copies take their names and places; otherwise the copies are
-//     first brought up to date with what was deleted from the day since
-//     (a job deleted with its history), which costs a scan of both.
+//     the copies take their names and places; otherwise (or when the
+//     hours do not align with the day) the copies are first brought up to
+//     date with what was deleted from the day since (a job deleted with
+//     its history, an instance of the previous release deleting entries
+//     row by row), which costs a scan of both.
 //
 // It returns how many entries went; done is false, with nothing changed,
 // when the day holds a running record (the caller prunes it row by row),
@@ -225,9 +227,9 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		N           int64     `json:"n"`
 	}
 	var (
-		hours             []hourCount
-		histRows, detRows int64
-		removedInCopy     int64
+		hours         []hourCount
+		removedInCopy int64
+		dayCount      dayHours
 	)
 	err = db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec(`CREATE TEMP TABLE history_removed (id bigint, start_time timestamptz) ON COMMIT DROP`).Error; err != nil {
@@ -245,7 +247,10 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		if err != nil {
 			return err
 		}
-		if err := tx.Raw(`SELECT (SELECT count(*) FROM history_removed), (SELECT count(*) FROM `+hist+`)`).Row().Scan(&removedInCopy, &histRows); err != nil {
+		if err := tx.Raw(`SELECT count(*) FROM history_removed`).Scan(&removedInCopy).Error; err != nil {
+			return err
+		}
+		if dayCount, err = hoursOfDay(tx, p); err != nil {
 			return err
 		}
 		if err := copyPartitionKeeping(tx, "job_history", hist, nh, bound, "h.id = r.id AND h.start_time = r.start_time"); err != nil {
@@ -253,9 +258,6 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		}
 		if !hasDetails {
 			return nil
-		}
-		if err := tx.Raw(`SELECT count(*) FROM ` + det).Scan(&detRows).Error; err != nil {
-			return err
 		}
 		return copyPartitionKeeping(tx, "job_history_details", det, nd, bound, "h.history_id = r.id AND h.start_time = r.start_time")
 	}, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
@@ -312,15 +314,11 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		if err := tx.Raw(`SELECT to_regclass(?) IS NOT NULL`, hist).Scan(&exists).Error; err != nil || !exists {
 			return err
 		}
-		var nowHist, nowDet int64
-		q := `SELECT (SELECT count(*) FROM ` + hist + `), 0`
-		if hasDetails {
-			q = `SELECT (SELECT count(*) FROM ` + hist + `), (SELECT count(*) FROM ` + det + `)`
-		}
-		if err := tx.Raw(q).Row().Scan(&nowHist, &nowDet); err != nil {
+		now, err := hoursOfDay(tx, p)
+		if err != nil {
 			return err
 		}
-		if nowHist == histRows && nowDet == detRows {
+		if dayCount.Aligned && now == dayCount {
 			// Nothing was deleted from the day since the copy.
 			if err := tx.Exec(`WITH g AS (SELECT * FROM json_to_recordset(?::json)
 				AS g(workspace_id text, hour timestamptz, status text, n bigint)) `+historyHoursTake, string(hoursJSON)).Error; err != nil {
@@ -366,6 +364,30 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 func foreignKeyViolated(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}
+
+// dayHours is what history_hours counts in the hours of a day partition:
+// Aligned says the hours of the sessions' time zone start on the day's
+// bounds (UTC, or any zone a whole number of hours from it), so that every
+// entry of those hours is the day's; Sum is their count.
+type dayHours struct {
+	Aligned bool
+	Sum     int64
+}
+
+// hoursOfDay reads, in tx, the hourly counts of the day partition p. Every
+// writer that deletes history entries takes them out of history_hours in
+// its transaction, and no entry is added to a closed day: when the hours
+// are aligned, a sum that has not changed says no entry of the day was
+// deleted, where counting the day's rows would read all of them. It reads
+// a day of hours per workspace (their key).
+func hoursOfDay(tx *gorm.DB, p historyPartition) (dayHours, error) {
+	var h dayHours
+	err := tx.Raw(`SELECT date_trunc('hour', ?::timestamptz) = ?::timestamptz AND date_trunc('hour', ?::timestamptz) = ?::timestamptz AS aligned,
+			coalesce((SELECT sum(x.n) FROM workspaces w CROSS JOIN LATERAL (SELECT sum(count) AS n FROM history_hours
+				WHERE workspace_id = w.id AND hour >= ? AND hour < ?) x), 0) AS sum`,
+		p.From, p.From, p.To, p.To, p.From, p.To).Scan(&h).Error
+	return h, err
 }
 
 // catchUpCopies is the swap's slow way, in tx, when rows were deleted
