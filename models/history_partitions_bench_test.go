@@ -3,7 +3,6 @@ package models_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"testing"
 	"time"
 
@@ -99,10 +98,7 @@ func retentionPerJob(b *testing.B, rows bool) {
 	store, db := storeAndDB(b)
 	ctx := context.Background()
 	coll := newCollection(b, store, "rg", "jc")
-	ids := make([]int64, jobs)
-	for i := range ids {
-		ids[i] = insertJob(b, store, coll.ID, fmt.Sprintf("j%d", i))
-	}
+	ids := insertJobs(b, store, coll.ID, jobs)
 	day := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC)
 	for k := range 4 {
 		if _, err := store.EnsureHistoryPartitions(ctx, day.AddDate(0, 0, 8*k)); err != nil {
@@ -160,10 +156,7 @@ func BenchmarkRetentionPerJobBigDay(b *testing.B) {
 	day := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC)
 	store, db, coll := partitionedStore(b, day)
 	ctx := context.Background()
-	ids := make([]int64, jobs)
-	for i := range ids {
-		ids[i] = insertJob(b, store, coll.ID, fmt.Sprintf("j%d", i))
-	}
+	ids := insertJobs(b, store, coll.ID, jobs)
 	writer := insertJob(b, store, coll.ID, "writer")
 	var worst time.Duration
 	for b.Loop() {

@@ -110,6 +110,17 @@ func TestHistoryPartitionsCreatedAhead(t *testing.T) {
 	}
 }
 
+// insertJobs saves n enabled jobs named j0, j1, … into the collection
+// collID and returns their ids in that order.
+func insertJobs(t testing.TB, store *models.Store, collID int64, n int) []int64 {
+	t.Helper()
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = insertJob(t, store, collID, fmt.Sprintf("j%d", i))
+	}
+	return ids
+}
+
 // partitionedStore returns a store on a new database with the history's
 // day partitions from day on (EnsureHistoryPartitions) and a collection
 // rg/jc, and a connection to the database.
@@ -416,10 +427,7 @@ func TestHistoryPerJobLimitAcrossChunksAndInstances(t *testing.T) {
 	store, db := storeAndDB(t)
 	ctx := context.Background()
 	coll := newCollection(t, store, "rg", "jc")
-	ids := make([]int64, jobs)
-	for i := range ids {
-		ids[i] = insertJob(t, store, coll.ID, fmt.Sprintf("j%d", i))
-	}
+	ids := insertJobs(t, store, coll.ID, jobs)
 	now := time.Now().UTC().Truncate(time.Second)
 	if _, err := db.Exec(`
 		WITH h AS (

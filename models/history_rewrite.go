@@ -130,11 +130,11 @@ func applyHistoryCuts(db *gorm.DB, cuts string, now time.Time) (removed, rewritt
 		if !ok {
 			continue // dropped since: by age, or by another engine
 		}
-		closed := !p.Default && !p.From.IsZero() && !now.Before(p.To.Add(historyDayClosing))
-		if !closed && !p.Default && !p.From.IsZero() {
+		day := !p.Default && !p.From.IsZero()
+		if day && now.Before(p.To.Add(historyDayClosing)) {
 			continue // the day is not over: its entries go once it is
 		}
-		if closed {
+		if day {
 			rows, err := estimatedRows(db, p.Name)
 			if err != nil {
 				return removed, rewritten, err
@@ -247,8 +247,8 @@ func rewriteHistoryDay(db *gorm.DB, p historyPartition, cuts string) (n int64, d
 		if err != nil {
 			return err
 		}
-		if err := tx.Raw(`SELECT count(*) FROM history_removed`).Scan(&removedInCopy).Error; err != nil {
-			return err
+		for _, h := range hours {
+			removedInCopy += h.N
 		}
 		if dayCount, err = hoursOfDay(tx, p); err != nil {
 			return err

@@ -167,10 +167,7 @@ func TestHistoryPerJobLimitWhileJobsAreDeleted(t *testing.T) {
 	ctx := context.Background()
 	day0 := time.Date(2031, 5, 1, 0, 0, 0, 0, time.UTC)
 	store, db, coll := partitionedStore(t, day0)
-	ids := make([]int64, jobs)
-	for i := range ids {
-		ids[i] = insertJob(t, store, coll.ID, fmt.Sprintf("j%d", i))
-	}
+	ids := insertJobs(t, store, coll.ID, jobs)
 	// Each job: six entries a day on four days, with details and hours.
 	if _, err := db.Exec(`
 		WITH h AS (
