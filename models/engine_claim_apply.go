@@ -178,39 +178,7 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	// job_attempts rows; the others are started as records (running
 	// history rows, rec), or as running job_attempts rows with
 	// req.AttemptRows.
-	err = tx.Raw(`
-		WITH p AS (
-			SELECT * FROM json_to_recordset(?::json)
-				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, due_at timestamptz, lease_us bigint,
-				     tws text, thost text)
-		), ins AS (
-			INSERT INTO job_attempts
-				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at,
-				 target_workspace, target_host, limit_held_at)
-			SELECT id, run_at, 'MainAction', 1, occ + 1, CASE WHEN thost IS NULL THEN 'running' ELSE 'pending' END, due_at,
-			       CASE WHEN thost IS NULL THEN ?::text END,
-			       CASE WHEN thost IS NULL THEN `+leaseEndSQL("lease_us")+` END,
-			       CASE WHEN thost IS NULL THEN ?::timestamptz END,
-			       tws, thost, CASE WHEN thost IS NOT NULL THEN ?::timestamptz END FROM p
-			WHERE thost IS NOT NULL OR ?::boolean
-			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
-			RETURNING id, 0::bigint AS history_id, job_id, lease_expires_at
-		), pr AS (
-			SELECT p.*, ?::text AS owner, ?::timestamptz AS started FROM p WHERE p.thost IS NULL AND NOT ?::boolean
-		), rec AS (
-			`+insertRecordsSQL("pr")+`
-			RETURNING attempt_id AS id, id AS history_id, job_id, lease_expires_at
-		), s AS (
-			SELECT * FROM ins UNION ALL SELECT * FROM rec
-		)
-		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
-			occurrence_count = p.occ + (CASE WHEN s.id IS NULL THEN 0 ELSE 1 END),
-			last_run_at = CASE WHEN s.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END,
-			last_expected_at = CASE WHEN s.id IS NULL THEN j.last_expected_at ELSE p.run_at END
-		FROM p LEFT JOIN s ON s.job_id = p.id
-		WHERE j.id = p.id
-		RETURNING j.id AS job_id, s.id AS attempt_id, coalesce(s.history_id, 0) AS history_id, s.lease_expires_at`,
-		string(data), req.Owner, req.Now, req.Now, req.AttemptRows, req.Owner, req.Now, req.AttemptRows, req.Now).Scan(&rows).Error
+	err = tx.Raw(startOccurrencesSQL, string(data), req.Owner, req.Now, req.Now, req.AttemptRows, req.Owner, req.Now, req.AttemptRows, req.Now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
@@ -241,6 +209,51 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	return out, nil
 }
 
+// startOccurrencesSQL is applyBulk's statement. Its parameters: the plans
+// (json), the owner, now and now (job_attempts rows), whether attempts
+// are job_attempts rows (req.AttemptRows), the owner and now (records),
+// AttemptRows again, and now (the jobs' last run).
+//
+// The jobs are found on their primary key, an index scan per batch: the
+// planner cannot see into the batch (a json parameter: it assumes 100
+// rows), and joining it to jobs on j.id = p.id alone, it found a hash
+// join over a scan of the whole table cheaper while jobs fits in a few
+// hundred pages (measured: every claim read all 5,000 jobs of the
+// side-by-side benchmark, 1–5 ms per claim). j.id = ANY (ARRAY(...)) is
+// estimated at a handful of ids (TestStartOccurrencesFindsJobsOnTheirKey).
+var startOccurrencesSQL = `
+		WITH p AS (
+			SELECT * FROM json_to_recordset(?::json)
+				AS p(id bigint, next timestamptz, sched bigint, occ bigint, run_at timestamptz, due_at timestamptz, lease_us bigint,
+				     tws text, thost text)
+		), ins AS (
+			INSERT INTO job_attempts
+				(job_id, expected_time, action, attempt, occurrence, status, due_at, lease_owner, lease_expires_at, started_at,
+				 target_workspace, target_host, limit_held_at)
+			SELECT id, run_at, 'MainAction', 1, occ + 1, CASE WHEN thost IS NULL THEN 'running' ELSE 'pending' END, due_at,
+			       CASE WHEN thost IS NULL THEN ?::text END,
+			       CASE WHEN thost IS NULL THEN ` + leaseEndSQL("lease_us") + ` END,
+			       CASE WHEN thost IS NULL THEN ?::timestamptz END,
+			       tws, thost, CASE WHEN thost IS NOT NULL THEN ?::timestamptz END FROM p
+			WHERE thost IS NOT NULL OR ?::boolean
+			ON CONFLICT (job_id, expected_time, action, attempt) DO NOTHING
+			RETURNING id, 0::bigint AS history_id, job_id, lease_expires_at
+		), pr AS (
+			SELECT p.*, ?::text AS owner, ?::timestamptz AS started FROM p WHERE p.thost IS NULL AND NOT ?::boolean
+		), rec AS (
+			` + insertRecordsSQL("pr") + `
+			RETURNING attempt_id AS id, id AS history_id, job_id, lease_expires_at
+		), s AS (
+			SELECT * FROM ins UNION ALL SELECT * FROM rec
+		)
+		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
+			occurrence_count = p.occ + (CASE WHEN s.id IS NULL THEN 0 ELSE 1 END),
+			last_run_at = CASE WHEN s.id IS NULL THEN j.last_run_at ELSE ?::timestamptz END,
+			last_expected_at = CASE WHEN s.id IS NULL THEN j.last_expected_at ELSE p.run_at END
+		FROM p LEFT JOIN s ON s.job_id = p.id
+		WHERE j.id = ANY (ARRAY(SELECT id FROM p)) AND j.id = p.id
+		RETURNING j.id AS job_id, s.id AS attempt_id, coalesce(s.history_id, 0) AS history_id, s.lease_expires_at`
+
 // scheduledPlan is one job's plan in scheduleBulk: its first (or next)
 // run computed, nothing started, nothing postponed, no end.
 type scheduledPlan struct {
@@ -261,11 +274,13 @@ func scheduleBulk(tx *gorm.DB, plans []scheduledPlan) error {
 	if err != nil {
 		return fmt.Errorf("schedule jobs: %w", err)
 	}
+	// The jobs are found on their primary key, as startOccurrencesSQL's.
 	err = tx.Exec(`
+		WITH p AS (SELECT * FROM json_to_recordset(?::json) AS p(id bigint, next timestamptz, sched bigint, base timestamptz))
 		UPDATE jobs j SET next_run_at = p.next, needs_schedule = false, scheduled_count = p.sched,
 			schedule_base = coalesce(p.base, j.schedule_base)
-		FROM json_to_recordset(?::json) AS p(id bigint, next timestamptz, sched bigint, base timestamptz)
-		WHERE j.id = p.id`, string(data)).Error
+		FROM p
+		WHERE j.id = ANY (ARRAY(SELECT id FROM p)) AND j.id = p.id`, string(data)).Error
 	if err != nil {
 		return fmt.Errorf("schedule %d jobs: %w", len(plans), err)
 	}

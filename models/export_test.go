@@ -11,6 +11,10 @@ import (
 // RecordOutcomesSQL is FinishAttempts' statement, for the tests of its plan.
 var RecordOutcomesSQL = recordOutcomesSQL
 
+// StartOccurrencesSQL is the claim's statement that starts the due
+// occurrences of many jobs at once, for the test of its plan.
+var StartOccurrencesSQL = startOccurrencesSQL
+
 // PreparedPlans returns how often the statements prepared on the store's
 // connections whose text contains part were planned: generic plans made
 // and custom plans made, summed. It reads pg_prepared_statements, which
