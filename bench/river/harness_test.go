@@ -164,23 +164,28 @@ func (c *cluster) sessions(tb testing.TB, name string) int64 {
 }
 
 // sink is the loopback HTTP target of both systems: call i of a run is
-// GET /?k=i, due at t0 + i/rate seconds (whole seconds); it records when
-// each call first arrived and how often.
+// GET /?k=i. The first warm calls are the warm-up, due at t0 + i/rate
+// seconds (whole seconds); the measured ones follow a gap later (due).
+// It records when each call first arrived and how often.
 type sink struct {
 	srv   *httptest.Server
 	t0    time.Time
 	rate  int
+	warm  int
+	gap   time.Duration
 	mu    sync.Mutex
 	first []time.Time
 	count []int
 }
 
-func newSink(tb testing.TB, n, rate int, t0 time.Time) *sink {
-	s := &sink{t0: t0, rate: rate, first: make([]time.Time, n), count: make([]int, n)}
+// newSink returns the sink of warm warm-up calls and n measured ones
+// at rate per second; t0 is set by the caller.
+func newSink(tb testing.TB, warm, n, rate int, gap time.Duration) *sink {
+	s := &sink{rate: rate, warm: warm, gap: gap, first: make([]time.Time, warm+n), count: make([]int, warm+n)}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		now := time.Now()
 		k, err := strconv.Atoi(r.URL.Query().Get("k"))
-		if err == nil && k >= 0 && k < n {
+		if err == nil && k >= 0 && k < len(s.count) {
 			s.mu.Lock()
 			if s.count[k] == 0 {
 				s.first[k] = now
@@ -194,8 +199,15 @@ func newSink(tb testing.TB, n, rate int, t0 time.Time) *sink {
 	return s
 }
 
-// due is when call i is due.
-func (s *sink) due(i int) time.Time { return s.t0.Add(time.Duration(i/s.rate) * time.Second) }
+// due is when call i is due: t0 + i/rate whole seconds, plus the gap
+// for a measured call.
+func (s *sink) due(i int) time.Time {
+	d := s.t0.Add(time.Duration(i/s.rate) * time.Second)
+	if i >= s.warm {
+		d = d.Add(s.gap)
+	}
+	return d
+}
 
 // result is one system's figures for one run.
 type result struct {
@@ -222,16 +234,19 @@ type result struct {
 func (s *sink) summarise(cpu float64, commits int64) result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := result{n: len(s.first)}
-	late := make([]float64, 0, len(s.first))
+	r := result{n: len(s.first) - s.warm}
+	late := make([]float64, 0, r.n)
 	var last time.Time
 	for i, c := range s.count {
-		switch {
-		case c == 0:
+		if c > 1 {
+			r.duplicates += c - 1 // a warm-up call's too
+		}
+		if i < s.warm {
+			continue
+		}
+		if c == 0 {
 			r.misses++
 			continue
-		case c > 1:
-			r.duplicates += c - 1
 		}
 		r.executed++
 		late = append(late, float64(s.first[i].Sub(s.due(i)).Microseconds())/1000)
@@ -243,7 +258,7 @@ func (s *sink) summarise(cpu float64, commits int64) result {
 		slices.Sort(late)
 		pct := func(p float64) float64 { return late[min(len(late)-1, int(p*float64(len(late))))] }
 		r.p50, r.p99, r.max = pct(0.5), pct(0.99), late[len(late)-1]
-		span := max(last.Sub(s.t0).Seconds(), float64(len(s.first)/s.rate))
+		span := max(last.Sub(s.due(s.warm)).Seconds(), float64(r.n/s.rate))
 		r.execPerSec = float64(r.executed) / span
 		r.cpuPer1k = cpu * 1000 / float64(r.executed)
 		r.commitsPer1k = float64(commits) * 1000 / float64(r.executed)
