@@ -32,6 +32,12 @@ func explainLog() string { return os.Getenv("SKED_BENCH_EXPLAIN") }
 // database is left as it is.
 func benchSQL() string { return os.Getenv("SKED_BENCH_SQL") }
 
+// cpuProfile is SKED_BENCH_CPUPROFILE: the file prefix under which each
+// run writes this process's CPU profile of its measured span
+// (PREFIX-<system>-<rate>.prof: the engine or River's client, and the
+// sink), to read with go tool pprof; "" (the default) writes none.
+func cpuProfile() string { return os.Getenv("SKED_BENCH_CPUPROFILE") }
+
 // enableStatements makes the cluster preload pg_stat_statements; the
 // caller restarts the server.
 func enableStatements(tb testing.TB, admin *sql.DB) {

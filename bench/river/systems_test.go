@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
+	"os"
+	"runtime/pprof"
 	"syscall"
 	"testing"
 	"time"
@@ -70,10 +72,12 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 	load := loadavg()
 	cpu0, commits0, sessions0, syncs0 := c.cpuSeconds(tb), c.commits(tb, name), c.sessions(tb, name), c.walSyncs(tb)
 	kinds := startCPUKinds(tb, c)
+	stopProfile := startProfile(tb, fmt.Sprintf("%s-%d", sys.name, rate))
 	proc0 := processCPUSeconds(tb)
 	time.Sleep(time.Until(s.due(warm + n - 1).Add(grace)))
 	stop()
 	proc := processCPUSeconds(tb) - proc0
+	stopProfile()
 	time.Sleep(600 * time.Millisecond) // the statistics of closed sessions are flushed
 	r := s.summarise(c.cpuSeconds(tb)-cpu0, c.commits(tb, name)-commits0)
 	r.load1 = load
@@ -91,6 +95,29 @@ func measure(tb testing.TB, c *cluster, sys system, rate int, d time.Duration) r
 		logStatements(tb, dsn, name)
 	}
 	return r
+}
+
+// startProfile starts this process's CPU profile into
+// SKED_BENCH_CPUPROFILE-name.prof (cpuProfile) and returns what stops
+// it; without the variable it does nothing.
+func startProfile(tb testing.TB, name string) (stop func()) {
+	tb.Helper()
+	if cpuProfile() == "" {
+		return func() {}
+	}
+	f, err := os.Create(cpuProfile() + "-" + name + ".prof")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		tb.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			tb.Error(err)
+		}
+	}
 }
 
 // prepareSked stores n minute jobs calling the sink, the k-th first due at
