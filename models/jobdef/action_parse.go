@@ -1,7 +1,6 @@
 package jobdef
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -105,28 +104,18 @@ type keyValue struct {
 // orderedObject decodes a JSON object keeping the order of its members; a
 // key given twice keeps its last value at its first position.
 func orderedObject(raw json.RawMessage) ([]keyValue, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
 	var out []keyValue
 	index := map[string]int{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
+	ok := eachMember(raw, func(k string, v json.RawMessage) {
 		if i, dup := index[k]; dup {
 			out[i].value = v
-			continue
+			return
 		}
 		index[k] = len(out)
 		out = append(out, keyValue{k, v})
+	})
+	if !ok {
+		return nil, false
 	}
 	return out, true
 }

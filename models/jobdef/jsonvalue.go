@@ -40,16 +40,11 @@ func isNull(raw json.RawMessage) bool {
 // (exact match first), like encoding/json does for struct fields.
 type object map[string]json.RawMessage
 
-// decodeObject decodes raw as a JSON object.
+// decodeObject decodes raw as a JSON object (splitObject: its values are
+// slices of raw).
 func decodeObject(raw json.RawMessage) (object, bool) {
-	if kindOf(raw) != "object" {
-		return nil, false
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, false
-	}
-	return object(m), true
+	m, ok := splitObject(raw)
+	return object(m), ok
 }
 
 // get returns the value of key, matched exactly or else case-insensitively,
@@ -66,22 +61,23 @@ func (o object) get(key string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// decodeArray decodes raw as a JSON array.
+// decodeArray decodes raw as a JSON array (splitArray: its elements are
+// slices of raw).
 func decodeArray(raw json.RawMessage) ([]json.RawMessage, bool) {
-	if kindOf(raw) != "array" {
-		return nil, false
-	}
-	var a []json.RawMessage
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, false
-	}
-	return a, true
+	return splitArray(raw)
 }
 
-// decodeString decodes raw as a JSON string.
+// decodeString decodes raw as a JSON string. One without escapes and in
+// ASCII is its bytes between the quotes; others are decoded by
+// encoding/json (escapes, invalid UTF-8 replaced).
 func decodeString(raw json.RawMessage) (string, bool) {
 	if kindOf(raw) != "string" {
 		return "", false
+	}
+	if i := skipSpace(raw, 0); raw[i] == '"' {
+		if end, plain := scanString(raw, i); plain && skipSpace(raw, end) == len(raw) {
+			return string(raw[i+1 : end-1]), true
+		}
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
