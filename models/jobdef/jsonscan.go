@@ -66,17 +66,9 @@ func eachMember(raw []byte, fn func(key string, value json.RawMessage)) bool {
 			return false
 		}
 		fn(key, raw[i:vend:vend])
-		i = skipSpace(raw, vend)
-		if i >= len(raw) {
-			return false
-		}
-		switch raw[i] {
-		case ',':
-			i = skipSpace(raw, i+1)
-		case '}':
-			return skipSpace(raw, i+1) == len(raw)
-		default:
-			return false
+		var done bool
+		if i, done = afterItem(raw, vend, '}'); i < 0 || done {
+			return i >= 0 && skipSpace(raw, i) == len(raw)
 		}
 	}
 }
@@ -100,19 +92,30 @@ func splitArray(raw []byte) (elems []json.RawMessage, ok bool) {
 			return nil, false
 		}
 		elems = append(elems, raw[i:end:end])
-		i = skipSpace(raw, end)
-		if i >= len(raw) {
+		var done bool
+		if i, done = afterItem(raw, end, ']'); i < 0 {
 			return nil, false
-		}
-		switch raw[i] {
-		case ',':
-			i = skipSpace(raw, i+1)
-		case ']':
-			return elems, skipSpace(raw, i+1) == len(raw)
-		default:
-			return nil, false
+		} else if done {
+			return elems, skipSpace(raw, i) == len(raw)
 		}
 	}
+}
+
+// afterItem reads what follows an object's member or an array's element
+// that ends at b[i]: a comma (it returns the start of the next item) or
+// closer (it returns the index after it, and done). It returns -1 when
+// neither follows.
+func afterItem(b []byte, i int, closer byte) (next int, done bool) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return -1, false
+	case b[i] == ',':
+		return skipSpace(b, i+1), false
+	case b[i] == closer:
+		return i + 1, true
+	}
+	return -1, false
 }
 
 // skipSpace returns the index of the first byte from i on that is not
@@ -159,17 +162,9 @@ func scanValue(b []byte, i int) int {
 			if i = scanValue(b, skipSpace(b, i+1)); i < 0 {
 				return -1
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return -1
-			}
-			switch b[i] {
-			case ',':
-				i = skipSpace(b, i+1)
-			case '}':
-				return i + 1
-			default:
-				return -1
+			var done bool
+			if i, done = afterItem(b, i, '}'); i < 0 || done {
+				return i
 			}
 		}
 	case c == '[':
@@ -181,17 +176,9 @@ func scanValue(b []byte, i int) int {
 			if i = scanValue(b, i); i < 0 {
 				return -1
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return -1
-			}
-			switch b[i] {
-			case ',':
-				i = skipSpace(b, i+1)
-			case ']':
-				return i + 1
-			default:
-				return -1
+			var done bool
+			if i, done = afterItem(b, i, ']'); i < 0 || done {
+				return i
 			}
 		}
 	case c == 't':
