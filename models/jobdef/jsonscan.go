@@ -61,7 +61,7 @@ func eachMember(raw []byte, fn func(key string, value json.RawMessage)) bool {
 			return false
 		}
 		i = skipSpace(raw, i+1)
-		vend := scanValue(raw, i)
+		vend := scanValue(raw, i, 1)
 		if vend < 0 {
 			return false
 		}
@@ -87,7 +87,7 @@ func splitArray(raw []byte) (elems []json.RawMessage, ok bool) {
 		return elems, skipSpace(raw, i+1) == len(raw)
 	}
 	for {
-		end := scanValue(raw, i)
+		end := scanValue(raw, i, 1)
 		if end < 0 {
 			return nil, false
 		}
@@ -132,10 +132,18 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
+// maxDepth is how deeply objects and arrays may nest, as in encoding/json
+// (which refuses a document nested deeper).
+const maxDepth = 10000
+
 // scanValue returns the end of the JSON value starting at b[i], or -1
-// when none is there or it is not valid.
-func scanValue(b []byte, i int) int {
+// when none is there or it is not valid; depth is how many objects and
+// arrays enclose it.
+func scanValue(b []byte, i, depth int) int {
 	if i >= len(b) {
+		return -1
+	}
+	if (b[i] == '{' || b[i] == '[') && depth >= maxDepth {
 		return -1
 	}
 	switch c := b[i]; {
@@ -159,7 +167,7 @@ func scanValue(b []byte, i int) int {
 			if i >= len(b) || b[i] != ':' {
 				return -1
 			}
-			if i = scanValue(b, skipSpace(b, i+1)); i < 0 {
+			if i = scanValue(b, skipSpace(b, i+1), depth+1); i < 0 {
 				return -1
 			}
 			var done bool
@@ -173,7 +181,7 @@ func scanValue(b []byte, i int) int {
 			return i + 1
 		}
 		for {
-			if i = scanValue(b, i); i < 0 {
+			if i = scanValue(b, i, depth+1); i < 0 {
 				return -1
 			}
 			var done bool

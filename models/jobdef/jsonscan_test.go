@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,12 @@ func FuzzSplitObject(f *testing.F) {
 func TestSplittersAgreeWithEncodingJSON(t *testing.T) {
 	for _, s := range jsonSeeds {
 		checkSplitters(t, []byte(s))
+	}
+	// Nesting at encoding/json's limit of 10,000 levels, and beyond it.
+	for _, depth := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		inner := strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1)
+		checkSplitters(t, []byte(`{"a":`+inner+`}`))
+		checkSplitters(t, []byte(`[`+inner+`]`))
 	}
 }
 
