@@ -38,39 +38,8 @@ func eachMember(raw []byte, fn func(key string, value json.RawMessage)) bool {
 	if i >= len(raw) || raw[i] != '{' {
 		return false
 	}
-	i = skipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return skipSpace(raw, i+1) == len(raw)
-	}
-	for {
-		if i >= len(raw) || raw[i] != '"' {
-			return false
-		}
-		end, plain := scanString(raw, i)
-		if end < 0 {
-			return false
-		}
-		var key string
-		if plain {
-			key = string(raw[i+1 : end-1])
-		} else if err := json.Unmarshal(raw[i:end], &key); err != nil {
-			return false
-		}
-		i = skipSpace(raw, end)
-		if i >= len(raw) || raw[i] != ':' {
-			return false
-		}
-		i = skipSpace(raw, i+1)
-		vend := scanValue(raw, i, 1)
-		if vend < 0 {
-			return false
-		}
-		fn(key, raw[i:vend:vend])
-		var done bool
-		if i, done = afterItem(raw, vend, '}'); i < 0 || done {
-			return i >= 0 && skipSpace(raw, i) == len(raw)
-		}
-	}
+	end := scanObject(raw, i, 1, fn)
+	return end >= 0 && skipSpace(raw, end) == len(raw)
 }
 
 // splitArray splits raw, a JSON array with optional surrounding
@@ -82,21 +51,72 @@ func splitArray(raw []byte) (elems []json.RawMessage, ok bool) {
 		return nil, false
 	}
 	elems = []json.RawMessage{}
-	i = skipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == ']' {
-		return elems, skipSpace(raw, i+1) == len(raw)
+	end := scanArray(raw, i, 1, func(v json.RawMessage) { elems = append(elems, v) })
+	if end < 0 || skipSpace(raw, end) != len(raw) {
+		return nil, false
+	}
+	return elems, true
+}
+
+// scanObject returns the end of the JSON object whose opening brace is
+// b[i], or -1 when it is not valid. It calls fn, when not nil, with each
+// member in order (its key decoded, its value a slice of b); depth is how
+// many objects and arrays enclose the members' values, this one included.
+func scanObject(b []byte, i, depth int, fn func(key string, value json.RawMessage)) int {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
 	}
 	for {
-		end := scanValue(raw, i, 1)
-		if end < 0 {
-			return nil, false
+		if i >= len(b) || b[i] != '"' {
+			return -1
 		}
-		elems = append(elems, raw[i:end:end])
+		end, _ := scanString(b, i)
+		if end < 0 {
+			return -1
+		}
+		var key string
+		if fn != nil {
+			key, _ = decodeString(b[i:end]) // a valid string: scanString
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return -1
+		}
+		i = skipSpace(b, i+1)
+		vend := scanValue(b, i, depth)
+		if vend < 0 {
+			return -1
+		}
+		if fn != nil {
+			fn(key, b[i:vend:vend])
+		}
 		var done bool
-		if i, done = afterItem(raw, end, ']'); i < 0 {
-			return nil, false
-		} else if done {
-			return elems, skipSpace(raw, i) == len(raw)
+		if i, done = afterItem(b, vend, '}'); i < 0 || done {
+			return i
+		}
+	}
+}
+
+// scanArray returns the end of the JSON array whose opening bracket is
+// b[i], or -1 when it is not valid. It calls fn, when not nil, with each
+// element in order (a slice of b); depth is as for scanObject.
+func scanArray(b []byte, i, depth int, fn func(value json.RawMessage)) int {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		end := scanValue(b, i, depth)
+		if end < 0 {
+			return -1
+		}
+		if fn != nil {
+			fn(b[i:end:end])
+		}
+		var done bool
+		if i, done = afterItem(b, end, ']'); i < 0 || done {
+			return i
 		}
 	}
 }
@@ -151,44 +171,9 @@ func scanValue(b []byte, i, depth int) int {
 		end, _ := scanString(b, i)
 		return end
 	case c == '{':
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			return i + 1
-		}
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return -1
-			}
-			end, _ := scanString(b, i)
-			if end < 0 {
-				return -1
-			}
-			i = skipSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return -1
-			}
-			if i = scanValue(b, skipSpace(b, i+1), depth+1); i < 0 {
-				return -1
-			}
-			var done bool
-			if i, done = afterItem(b, i, '}'); i < 0 || done {
-				return i
-			}
-		}
+		return scanObject(b, i, depth+1, nil)
 	case c == '[':
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return i + 1
-		}
-		for {
-			if i = scanValue(b, i, depth+1); i < 0 {
-				return -1
-			}
-			var done bool
-			if i, done = afterItem(b, i, ']'); i < 0 || done {
-				return i
-			}
-		}
+		return scanArray(b, i, depth+1, nil)
 	case c == 't':
 		return scanLiteral(b, i, "true")
 	case c == 'f':
