@@ -314,10 +314,10 @@ func (s *Store) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error
 // applied. The jobs that just get their next run are written at once
 // (scheduleBulk); those with postponed entries or an end one by one.
 func (s *Store) scheduleJobs(tx *gorm.DB, req ClaimRequest, evs *[]jobEvent) error {
-	var pending []EngineJob
-	if err := tx.Raw(engineJobSelect(req.Now)+`
+	pending, err := scanAll(tx, (*EngineJob).fields, engineJobSelect(req.Now)+`
 		WHERE j.needs_schedule AND j.state = 'enabled'
-		ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch).Scan(&pending).Error; err != nil {
+		ORDER BY j.id LIMIT ? FOR UPDATE OF j SKIP LOCKED`, claimBatch)
+	if err != nil {
 		return fmt.Errorf("select jobs to schedule: %w", err)
 	}
 	var bulk []scheduledPlan
@@ -519,11 +519,11 @@ func (s *Store) startDueJobs(tx *gorm.DB, req ClaimRequest, limit int, limits cl
 // attempts started, how many jobs it selected and how many occurrences
 // it held for a target limit.
 func (s *Store) startDueJobsOnce(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits, evs *[]jobEvent) ([]ClaimedAttempt, int, int, error) {
-	var due []EngineJob
-	if err := tx.Raw(engineJobSelect(req.Now)+`
+	due, err := scanAll(tx, (*EngineJob).fields, engineJobSelect(req.Now)+`
 		JOIN job_collections c ON c.id = j.job_collection_id
 		WHERE j.state = 'enabled' AND j.next_run_at IS NOT NULL AND j.next_run_at <= ? AND c.state = 'Enabled'
-		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error; err != nil {
+		ORDER BY j.next_run_at LIMIT ? FOR UPDATE OF j SKIP LOCKED`, req.Now, limit)
+	if err != nil {
 		return nil, 0, 0, fmt.Errorf("select due jobs: %w", err)
 	}
 	var out []ClaimedAttempt
@@ -657,6 +657,13 @@ func engineJobSelect(now time.Time) string {
 	       + (SELECT count(*) FROM job_history o WHERE o.job_id = j.id AND o.status = 'Running'
 	          AND ` + recentRecords("o.start_time", now) + `) AS open_attempts
 	FROM jobs j`
+}
+
+// fields are the columns of engineJobSelect, in its order, for scanAll.
+func (j *EngineJob) fields() []any {
+	return []any{&j.ID, &j.JobCollectionID, (*[]byte)(&j.Definition), &j.SealedSecrets, &j.NextRunAt, &j.ScheduleBase,
+		&j.NeedsSchedule, &j.ScheduledCount, &j.OccurrenceCount, &j.LastExpectedAt, &j.LastOccurrenceFaulted,
+		&j.SigningAt, &j.OpenAttempts}
 }
 
 // signingAtColumn reads, in the claim's queries of jobs j, the updated_at

@@ -168,17 +168,12 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 	if err != nil {
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
-	var rows []struct {
-		JobID          int64
-		AttemptID      *int64
-		HistoryID      int64
-		LeaseExpiresAt *time.Time
-	}
 	// The occurrences held for a target limit (thost) are pending
 	// job_attempts rows; the others are started as records (running
 	// history rows, rec), or as running job_attempts rows with
 	// req.AttemptRows.
-	err = tx.Raw(startOccurrencesSQL, string(data), req.Owner, req.Now, req.Now, req.AttemptRows, req.Owner, req.Now, req.AttemptRows, req.Now).Scan(&rows).Error
+	rows, err := scanAll(tx, (*startedRow).fields, startOccurrencesSQL,
+		string(data), req.Owner, req.Now, req.Now, req.AttemptRows, req.Owner, req.Now, req.AttemptRows, req.Now)
 	if err != nil {
 		return nil, fmt.Errorf("start occurrences: %w", err)
 	}
@@ -207,6 +202,21 @@ func applyBulk(tx *gorm.DB, req ClaimRequest, plans []bulkPlan, jobs map[int64]*
 			StartedAt: req.Now, LeaseExpiresAt: *r.LeaseExpiresAt})
 	}
 	return out, nil
+}
+
+// startedRow is a row of startOccurrencesSQL: a job advanced, with the
+// attempt started for it (AttemptID nil: none; LeaseExpiresAt nil: held
+// for a target limit) and its history entry (0: a job_attempts row).
+type startedRow struct {
+	JobID          int64
+	AttemptID      *int64
+	HistoryID      int64
+	LeaseExpiresAt *time.Time
+}
+
+// fields are startedRow's columns, in the statement's order, for scanAll.
+func (r *startedRow) fields() []any {
+	return []any{&r.JobID, &r.AttemptID, &r.HistoryID, &r.LeaseExpiresAt}
 }
 
 // startOccurrencesSQL is applyBulk's statement. Its parameters: the plans

@@ -143,10 +143,7 @@ func finishAttemptsTx(tx *gorm.DB, outcomes []AttemptOutcome) ([]FinishedAttempt
 	}
 	ws := make([]wire, len(outcomes))
 	for i, o := range outcomes {
-		det, err := exchangeWire(o.Exchange)
-		if err != nil {
-			return nil, fmt.Errorf("models: finish attempts: %w", err)
-		}
+		det := exchangeWire(o.Exchange)
 		ws[i] = wire{ID: o.AttemptID, HID: o.HistoryID, HST: o.HistoryStart.UTC(), Owner: o.Owner, Expired: o.Expired, Fin: o.Now, OK: o.Succeeded,
 			Msg: cleanText(o.Message), Faulted: o.Faulted, Ended: o.Next == nil, OccFaulted: o.OccurrenceFaulted || o.Faulted,
 			detailWire: det}
@@ -206,12 +203,11 @@ func recordOutcomes(tx *gorm.DB, data string, outcomes []AttemptOutcome, out []F
 	// compares and keeps the generic plan, which cost 30–40 ms per engine
 	// start and per new pooled connection, a tenth of the server's CPU in
 	// a 10-s run at 200 executions/s (TestFinishStatementPlannedOnce).
-	var rows []finishedRow
 	if err := tx.Exec(`SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan`).Error; err != nil {
 		return fmt.Errorf("finish attempts: %w", err)
 	}
 	lo, hi := recordSpan(outcomes)
-	err := tx.Raw(recordOutcomesSQL, data, lo, hi).Scan(&rows).Error
+	rows, err := scanAll(tx, (*finishedRow).fields, recordOutcomesSQL, data, lo, hi)
 	if err == nil {
 		err = tx.Exec(`SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL plan_cache_mode TO DEFAULT`).Error
 	}
@@ -440,6 +436,14 @@ type finishedRow struct {
 	Limited bool
 	// HistoryID is the attempt's history entry.
 	HistoryID int64
+}
+
+// fields are the columns of recordOutcomesSQL's rows, in its order, for
+// scanAll.
+func (r *finishedRow) fields() []any {
+	return []any{&r.JobRow, &r.ID, &r.JobID, &r.Action, &r.Attempt, &r.DueAt, &r.StartedAt, &r.ExpectedTime,
+		&r.Occurrence, &r.AttemptBase, &r.RerunOf, &r.RerunBy, (*[]byte)(&r.Changes), (*[]byte)(&r.ChangesShown),
+		&r.BackfillID, &r.State, &r.NextRunAt, &r.NeedsSchedule, &r.ConsecutiveFaults, &r.Limited, &r.HistoryID}
 }
 
 // joinFinishedRows returns the attempts of rows by id, each with its job's

@@ -2,8 +2,10 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -80,4 +82,33 @@ func (s *Store) BackendPID(ctx context.Context) (int, error) {
 	var pid int
 	err := s.db.WithContext(ctx).Raw(`SELECT pg_backend_pid()`).Scan(&pid).Error
 	return pid, err
+}
+
+// ScanRow is a row of the scanAll tests: a column of each kind the
+// engine's statements return.
+type ScanRow struct {
+	ID      int64
+	Action  ActionName
+	Attempt int
+	At      time.Time
+	Next    *time.Time
+	RerunOf *int64
+	Changes json.RawMessage
+	OK      bool
+}
+
+// ScanAllRows runs q on the store's database with scanAll and ScanRow's
+// columns in the order of its fields.
+func (s *Store) ScanAllRows(ctx context.Context, q string, args ...any) ([]ScanRow, error) {
+	return scanAll(s.db.WithContext(ctx), func(r *ScanRow) []any {
+		return []any{&r.ID, &r.Action, &r.Attempt, &r.At, &r.Next, &r.RerunOf, (*[]byte)(&r.Changes), &r.OK}
+	}, q, args...)
+}
+
+// GormScanRows runs q on the store's database with GORM's Scan into
+// ScanRow, the way scanAll replaced.
+func (s *Store) GormScanRows(ctx context.Context, q string, args ...any) ([]ScanRow, error) {
+	var out []ScanRow
+	err := s.db.WithContext(ctx).Raw(q, args...).Scan(&out).Error
+	return out, err
 }

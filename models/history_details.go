@@ -143,41 +143,37 @@ func deref(p *string) string {
 }
 
 // detailWire is the details of one outcome as FinishAttempts sends them:
-// the request and response as JSON, nil without an exchange.
+// the request and response, nil without an exchange. They are encoded
+// with the batch, in its one pass: encoded apart as json.RawMessage, each
+// was scanned again (validated and compacted) by the batch's encoding.
 type detailWire struct {
-	Sent *time.Time      `json:"sent"`
-	Key  string          `json:"ikey"`
-	Req  json.RawMessage `json:"req"`
-	Resp json.RawMessage `json:"resp"`
+	Sent *time.Time        `json:"sent"`
+	Key  string            `json:"ikey"`
+	Req  *ExchangeRequest  `json:"req"`
+	Resp *ExchangeResponse `json:"resp"`
 }
 
-// exchangeWire encodes x for FinishAttempts, its text made storable
+// exchangeWire returns x for FinishAttempts, its text made storable
 // (valid UTF-8 without NUL, which jsonb refuses).
-func exchangeWire(x *Exchange) (detailWire, error) {
+func exchangeWire(x *Exchange) detailWire {
 	if x == nil {
-		return detailWire{}, nil
+		return detailWire{}
 	}
 	req := x.Request
 	req.Method, req.URL, req.Body = cleanText(req.Method), cleanText(req.URL), cleanText(req.Body)
 	req.Headers = cleanHeaders(req.Headers)
-	w := detailWire{Key: cleanText(x.IdempotencyKey)}
+	w := detailWire{Key: cleanText(x.IdempotencyKey), Req: &req}
 	if !x.SentAt.IsZero() {
 		t := x.SentAt
 		w.Sent = &t
-	}
-	var err error
-	if w.Req, err = json.Marshal(req); err != nil {
-		return w, fmt.Errorf("encode request: %w", err)
 	}
 	if x.Response != nil {
 		resp := *x.Response
 		resp.StatusText, resp.Body = cleanText(resp.StatusText), cleanText(resp.Body)
 		resp.Headers = cleanHeaders(resp.Headers)
-		if w.Resp, err = json.Marshal(resp); err != nil {
-			return w, fmt.Errorf("encode response: %w", err)
-		}
+		w.Resp = &resp
 	}
-	return w, nil
+	return w
 }
 
 // cleanHeaders returns hs with storable text.
