@@ -59,27 +59,30 @@ func maskHeaderValue(name, v string) string {
 
 // captureHeaders returns h sorted by name, secret values masked and the
 // others with red's secrets removed, within MaxDetailHeaders bytes; it
-// reports whether the cap cut some.
+// reports whether the cap cut some. Each name is put in lower case once,
+// for the sort and the secret test.
 func captureHeaders(h http.Header, red *redactor) ([]models.HeaderField, bool) {
-	names := make([]string, 0, len(h))
+	type header struct{ name, lower string }
+	names := make([]header, 0, len(h))
 	for k := range h {
-		names = append(names, k)
+		names = append(names, header{k, strings.ToLower(k)})
 	}
-	slices.SortFunc(names, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	slices.SortFunc(names, func(a, b header) int { return strings.Compare(a.lower, b.lower) })
 	var out []models.HeaderField
 	size := 0
 	for _, k := range names {
-		for _, v := range h[k] {
-			if secretHeader(k) {
-				v = maskHeaderValue(k, v)
+		secret := secretHeader(k.lower)
+		for _, v := range h[k.name] {
+			if secret {
+				v = maskHeaderValue(k.name, v)
 			} else {
 				v = red.apply(v)
 			}
-			size += len(k) + len(v)
+			size += len(k.name) + len(v)
 			if size > models.MaxDetailHeaders {
 				return out, true
 			}
-			out = append(out, models.HeaderField{Name: k, Value: v})
+			out = append(out, models.HeaderField{Name: k.name, Value: v})
 		}
 	}
 	return out, false
