@@ -5,8 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"sked/scheduler/engine"
 )
 
 // statementsWanted reports whether SKED_BENCH_STATEMENTS asks for the
@@ -31,6 +34,18 @@ func explainLog() string { return os.Getenv("SKED_BENCH_EXPLAIN") }
 // ran before) without a migration; "" (the default) runs nothing. River's
 // database is left as it is.
 func benchSQL() string { return os.Getenv("SKED_BENCH_SQL") }
+
+// benchWorkers is SKED_BENCH_WORKERS: the attempts each system runs at once
+// (Sked's engine.Config.MaxWorkers, River's default queue's MaxWorkers),
+// the same for both; unset (or not a number above 0), Sked's default,
+// engine.DefaultMaxWorkers (256). Each claim of Sked's engine takes at
+// most the free workers, so this bounds a claim's batch.
+func benchWorkers() int {
+	if n, err := strconv.Atoi(os.Getenv("SKED_BENCH_WORKERS")); err == nil && n > 0 {
+		return n
+	}
+	return engine.DefaultMaxWorkers
+}
 
 // cpuProfile is SKED_BENCH_CPUPROFILE: the file prefix under which each
 // run writes this process's CPU profile of its measured span

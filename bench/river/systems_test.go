@@ -169,7 +169,7 @@ func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
 		tb.Fatal(err)
 	}
 	db.Exec(`VACUUM ANALYZE jobs, job_results`)
-	cfg := engine.Config{InstanceID: "bench",
+	cfg := engine.Config{InstanceID: "bench", MaxWorkers: benchWorkers(),
 		Action: action.Config{AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}}
 	e, err := engine.New(cfg, engine.Deps{Store: store, Notifier: models.NewListener(store.DSN(), quiet()), Logger: quiet()})
 	if err != nil {
@@ -222,7 +222,7 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 // prepareRiver migrates River's schema, inserts n jobs calling the sink,
 // the k-th scheduled at s.due(k), and returns a client with River's
 // default configuration but for the default queue's MaxWorkers, set to
-// Sked's (256).
+// Sked's (benchWorkers: 256 unless SKED_BENCH_WORKERS says otherwise).
 func prepareRiver(tb testing.TB, dsn string, s *sink, n int) (start, stop func()) {
 	tb.Helper()
 	ctx := context.Background()
@@ -240,10 +240,10 @@ func prepareRiver(tb testing.TB, dsn string, s *sink, n int) (start, stop func()
 	}
 	workers := river.NewWorkers()
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = engine.DefaultMaxWorkers
+	tr.MaxIdleConnsPerHost = benchWorkers()
 	river.AddWorker(workers, &callWorker{client: &http.Client{Transport: tr, Timeout: 30 * time.Second}})
 	client, err := river.NewClient(driver, &river.Config{
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: engine.DefaultMaxWorkers}},
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: benchWorkers()}},
 		Workers: workers,
 		Logger:  quiet(),
 	})
