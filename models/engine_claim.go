@@ -374,6 +374,14 @@ const pendingAttemptColumns = `
 		JOIN jobs j ON j.id = a.job_id
 		JOIN job_collections c ON c.id = j.job_collection_id`
 
+// pendingFields are the columns of pendingAttemptColumns, in its order,
+// for scanAll.
+func (a *ClaimedAttempt) pendingFields() []any {
+	return []any{&a.ID, &a.JobID, (*[]byte)(&a.Definition), &a.SealedSecrets, &a.ExpectedTime, &a.Action, &a.Attempt,
+		&a.Occurrence, &a.DueAt, &a.AttemptBase, &a.RerunOf, (*[]byte)(&a.Changes), &a.BackfillID, &a.JobCollectionID,
+		&a.LimitHeldAt, &a.SigningAt}
+}
+
 // startPendingAttempts starts up to limit due pending attempts (retries,
 // error actions, run now, triggered runs) of enabled jobs in enabled
 // collections. It skips an attempt whose job another transaction holds
@@ -383,10 +391,9 @@ const pendingAttemptColumns = `
 // to a host with a limit (limits) are held for it instead (tagAttempts):
 // startLimited starts them.
 func (s *Store) startPendingAttempts(tx *gorm.DB, req ClaimRequest, limit int, limits claimLimits) ([]ClaimedAttempt, error) {
-	var due []ClaimedAttempt
-	err := tx.Raw(pendingAttemptColumns+`
+	due, err := scanAll(tx, (*ClaimedAttempt).pendingFields, pendingAttemptColumns+`
 		WHERE a.status = 'pending' AND a.due_at <= ? AND a.target_host IS NULL AND j.state = 'enabled' AND c.state = 'Enabled'
-		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED FOR NO KEY UPDATE OF j SKIP LOCKED`, req.Now, limit).Scan(&due).Error
+		ORDER BY a.due_at LIMIT ? FOR UPDATE OF a SKIP LOCKED FOR NO KEY UPDATE OF j SKIP LOCKED`, req.Now, limit)
 	if err != nil {
 		return nil, fmt.Errorf("select pending attempts: %w", err)
 	}
@@ -616,10 +623,9 @@ func (s *Store) expiredLeases(tx *gorm.DB, req ClaimRequest) ([]ClaimedAttempt, 
 	if req.RecoverAll {
 		recent = ""
 	}
-	var expired []ClaimedAttempt
 	// Both kinds of running attempt in one statement: job_attempts rows
 	// and records (running history rows, migration 0041).
-	if err := tx.Raw(`
+	expired, err := scanAll(tx, (*ClaimedAttempt).expiredFields, `
 		WITH a AS (
 			SELECT a.id, 0::bigint AS history_id, a.job_id, j.definition, j.secrets, a.expected_time, a.action, a.attempt,
 			       a.occurrence, a.due_at, a.started_at, a.lease_expires_at, a.attempt_base, a.rerun_of
@@ -635,7 +641,8 @@ func (s *Store) expiredLeases(tx *gorm.DB, req ClaimRequest) ([]ClaimedAttempt, 
 			WHERE h.status = 'Running' AND h.lease_expires_at < now()`+recent+`
 			ORDER BY h.lease_expires_at LIMIT ? FOR UPDATE OF h SKIP LOCKED
 		)
-		SELECT * FROM a UNION ALL SELECT * FROM h`, claimBatch, claimBatch).Scan(&expired).Error; err != nil {
+		SELECT * FROM a UNION ALL SELECT * FROM h`, claimBatch, claimBatch)
+	if err != nil {
 		return nil, fmt.Errorf("select expired leases: %w", err)
 	}
 	for i := range expired {
@@ -643,6 +650,13 @@ func (s *Store) expiredLeases(tx *gorm.DB, req ClaimRequest) ([]ClaimedAttempt, 
 		expired[i].Secrets = s.openSecrets(expired[i].JobID, expired[i].SealedSecrets)
 	}
 	return expired, nil
+}
+
+// expiredFields are the columns of expiredLeases' statement, in its
+// order, for scanAll.
+func (a *ClaimedAttempt) expiredFields() []any {
+	return []any{&a.ID, &a.HistoryID, &a.JobID, (*[]byte)(&a.Definition), &a.SealedSecrets, &a.ExpectedTime, &a.Action,
+		&a.Attempt, &a.Occurrence, &a.DueAt, &a.StartedAt, &a.LeaseExpiresAt, &a.AttemptBase, &a.RerunOf}
 }
 
 // engineJobSelect is the head of the queries that lock jobs for planning

@@ -263,11 +263,10 @@ func (s *Store) startLimited(tx *gorm.DB, req ClaimRequest, limit int) ([]Claime
 		if room <= 0 {
 			continue
 		}
-		var due []ClaimedAttempt
-		err := tx.Raw(pendingAttemptColumns+`
+		due, err := scanAll(tx, (*ClaimedAttempt).pendingFields, pendingAttemptColumns+`
 			WHERE a.target_workspace = ? AND a.target_host = ? AND a.status = 'pending' AND a.due_at <= ?
 			  AND j.state = 'enabled' AND c.state = 'Enabled'
-			ORDER BY a.due_at, a.id LIMIT ? FOR UPDATE OF a SKIP LOCKED`, l.WorkspaceID, l.Host, req.Now, room).Scan(&due).Error
+			ORDER BY a.due_at, a.id LIMIT ? FOR UPDATE OF a SKIP LOCKED`, l.WorkspaceID, l.Host, req.Now, room)
 		if err != nil {
 			return nil, fmt.Errorf("select held attempts: %w", err)
 		}

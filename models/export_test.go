@@ -106,7 +106,7 @@ func (s *Store) ScanAllRows(ctx context.Context, q string, args ...any) ([]ScanR
 }
 
 // GormScanRows runs q on the store's database with GORM's Scan into
-// ScanRow, the way scanAll replaced.
+// ScanRow, which scanAll replaces in the engine's per-batch statements.
 func (s *Store) GormScanRows(ctx context.Context, q string, args ...any) ([]ScanRow, error) {
 	var out []ScanRow
 	err := s.db.WithContext(ctx).Raw(q, args...).Scan(&out).Error

@@ -144,8 +144,8 @@ func deref(p *string) string {
 
 // detailWire is the details of one outcome as FinishAttempts sends them:
 // the request and response, nil without an exchange. They are encoded
-// with the batch, in its one pass: encoded apart as json.RawMessage, each
-// was scanned again (validated and compacted) by the batch's encoding.
+// with the batch, in its one pass (a json.RawMessage encoded apart would
+// be scanned again, validated and compacted, by the batch's encoding).
 type detailWire struct {
 	Sent *time.Time        `json:"sent"`
 	Key  string            `json:"ikey"`
