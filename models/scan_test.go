@@ -2,10 +2,9 @@ package models_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
-
-	"reflect"
 
 	"sked/models"
 )
@@ -27,6 +26,7 @@ const scanQuery = `
 func TestScanAllReadsWhatGormScanReads(t *testing.T) {
 	store, _ := storeAndDB(t)
 	ctx := context.Background()
+	var rows []models.ScanRow // the 7 rows, kept for the checks of their values
 	for _, n := range []int{0, 1, 7} {
 		got, err := store.ScanAllRows(ctx, scanQuery, n, "x")
 		if err != nil {
@@ -42,8 +42,8 @@ func TestScanAllReadsWhatGormScanReads(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%d rows: scanAll returned\n%+v\nGORM's Scan\n%+v", n, got, want)
 		}
+		rows = got
 	}
-	rows, _ := store.ScanAllRows(ctx, scanQuery, 7, "x")
 	if r := rows[1]; r.Next == nil || r.RerunOf != nil || r.Changes != nil || !r.OK || r.Action != "MainAction" || r.Attempt != 2 {
 		t.Errorf("row 2 = %+v", r)
 	}
