@@ -43,7 +43,8 @@ func (e *Engine) claimDue(req models.ClaimRequest) (models.ClaimResult, error) {
 }
 
 // claim runs one claim with up to free attempts and dispatches what it
-// got.
+// got; the caller has reserved free slots (reserveSlots). The loop and the
+// overlap loops call it at once.
 func (e *Engine) claim(free int) (c claimed, err error) {
 	now := e.clock.Now()
 	// This claim covers everything due by now (what it leaves, NextWake
@@ -74,9 +75,11 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 			defer func() {
 				<-e.sem
 				e.inflight.Done()
-				select {
-				case e.slotFreed <- struct{}{}:
-				default:
+				for _, c := range [...]chan struct{}{e.slotFreed, e.overlapFreed} {
+					select {
+					case c <- struct{}{}:
+					default:
+					}
 				}
 			}()
 			o := e.execute(e.execCtx, &a)

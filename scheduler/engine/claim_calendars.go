@@ -12,13 +12,20 @@ import (
 // answers the claim's other jobs of that collection from memory, so that
 // the planner, which Store.Claim calls with the jobs' rows locked, makes at
 // most one look-up per collection and claim instead of one per job.
-// Outside a claim it passes every call through. Safe for concurrent use.
+// Claims may overlap (overlap.go): each begin starts a new memo, which the
+// claims under way share from then on (a look-up is never older than the
+// begin of the claim that uses it), and the last end forgets it. Outside
+// a claim it passes every call through. Safe for concurrent use.
 type claimCalendars struct {
 	src CalendarSource
 
 	mu sync.Mutex
-	// memo holds the claim's look-ups; nil outside a claim.
+	// memo holds the claims' look-ups; nil outside a claim.
 	memo map[int64]claimCalendarsEntry
+	// claims counts the claims between begin and end; memos counts the
+	// memos begun, so that a look-up that began before the current memo is
+	// not stored in it.
+	claims, memos int
 }
 
 // claimCalendarsEntry is one memoised look-up.
@@ -36,24 +43,30 @@ func newClaimCalendars(src CalendarSource) *claimCalendars {
 	return &claimCalendars{src: src}
 }
 
-// begin starts a claim: look-ups are memoised until end.
+// begin starts a claim: look-ups are memoised, afresh, until the last
+// claim under way ends.
 func (c *claimCalendars) begin() {
 	c.mu.Lock()
 	c.memo = map[int64]claimCalendarsEntry{}
+	c.claims++
+	c.memos++
 	c.mu.Unlock()
 }
 
-// end ends the claim and forgets its look-ups.
+// end ends a claim; the last one forgets the look-ups.
 func (c *claimCalendars) end() {
 	c.mu.Lock()
-	c.memo = nil
+	c.claims--
+	if c.claims == 0 {
+		c.memo = nil
+	}
 	c.mu.Unlock()
 }
 
 // CollectionCalendars implements CalendarSource.
 func (c *claimCalendars) CollectionCalendars(ctx context.Context, collectionID int64) (recurrence.Calendars, string, error) {
 	c.mu.Lock()
-	memo := c.memo
+	memo, gen := c.memo, c.memos
 	if memo != nil {
 		if m, ok := memo[collectionID]; ok {
 			c.mu.Unlock()
@@ -64,7 +77,7 @@ func (c *claimCalendars) CollectionCalendars(ctx context.Context, collectionID i
 	cals, stamp, err := c.src.CollectionCalendars(ctx, collectionID)
 	if memo != nil {
 		c.mu.Lock()
-		if c.memo != nil {
+		if c.memo != nil && c.memos == gen {
 			c.memo[collectionID] = claimCalendarsEntry{cals: cals, stamp: stamp, err: err}
 		}
 		c.mu.Unlock()

@@ -70,6 +70,14 @@ type Config struct {
 	// writers hand their batches of successes to its claims, which record
 	// them in their own transactions (results_ride.go). Default 2.
 	ResultWriters int
+	// ClaimOverlap is how many claims the engine runs at once during a
+	// burst: while its claims take every free worker (more is due), up to
+	// ClaimOverlap−1 more claims run beside the loop's, each taking the
+	// workers freed meanwhile (overlap.go). Outside a burst one claim runs
+	// at a time, so an idle or lightly loaded engine makes no more
+	// transactions. Default 2 (on two cores, the figure that starts the
+	// most attempts per second: BENCHMARKS.md); 1 claims one at a time.
+	ClaimOverlap int
 
 	// HistoryMaxAge: history entries older than this are deleted. Default
 	// 60 days; negative keeps them.
@@ -126,6 +134,7 @@ const (
 	DefaultShutdownTimeout   = 25 * time.Second
 	DefaultResultBatch       = 256
 	DefaultResultWriters     = 2
+	DefaultClaimOverlap      = 2
 	DefaultHistoryMaxAge     = 60 * 24 * time.Hour
 	DefaultHistoryPerJob     = 1000
 	DefaultFinishedJobMaxAge = 60 * 24 * time.Hour
@@ -159,6 +168,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.ResultWriters == 0 {
 		c.ResultWriters = DefaultResultWriters
+	}
+	if c.ClaimOverlap == 0 {
+		c.ClaimOverlap = DefaultClaimOverlap
 	}
 	set(&c.HistoryMaxAge, DefaultHistoryMaxAge)
 	if c.HistoryPerJob == 0 {
@@ -205,6 +217,9 @@ func (c Config) Validate() error {
 	}
 	if c.ResultWriters < 1 || c.ResultWriters > 64 {
 		errs = append(errs, fmt.Errorf("engine: result writers %d is not between 1 and 64", c.ResultWriters))
+	}
+	if c.ClaimOverlap < 1 || c.ClaimOverlap > 16 {
+		errs = append(errs, fmt.Errorf("engine: claim overlap %d is not between 1 and 16", c.ClaimOverlap))
 	}
 	if c.NotifyWorkers > 1000 {
 		errs = append(errs, fmt.Errorf("engine: notify workers %d is over 1000", c.NotifyWorkers))

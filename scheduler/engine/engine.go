@@ -203,10 +203,22 @@ type Engine struct {
 	// collection.
 	signingCache *signingCache
 
-	sem       chan struct{}
-	minBatch  int
-	slotFreed chan struct{}
-	poke      chan struct{}
+	// sem holds a token per attempt running (capacity MaxWorkers);
+	// reserved counts the free slots that claims under way reserved
+	// (slots.go), guarded by slotMu.
+	sem      chan struct{}
+	slotMu   sync.Mutex
+	reserved int
+	minBatch int
+	// slotFreed and overlapFreed receive a token (capacity 1) when a
+	// worker ends: the loop waits on the first, the overlap loops on the
+	// second, so that neither takes the other's.
+	slotFreed    chan struct{}
+	overlapFreed chan struct{}
+	// burst wakes the overlap loops when a claim of the loop took every
+	// free worker (overlap.go).
+	burst *claimBurst
+	poke  chan struct{}
 	// monitorPoke wakes watchMonitors (monitors.go).
 	monitorPoke chan struct{}
 	// deadlines is what watchDeadlines watches (deadlines.go).
@@ -251,9 +263,11 @@ type Engine struct {
 	writeCancel  context.CancelFunc
 	bgCtx        context.Context
 	bgCancel     context.CancelFunc
-	loopDone     chan struct{}
-	writers      sync.WaitGroup
-	bg           sync.WaitGroup
+	// loopDone is closed once the loop and the overlap loops returned.
+	loopDone chan struct{}
+	loops    sync.WaitGroup
+	writers  sync.WaitGroup
+	bg       sync.WaitGroup
 
 	// released collects the attempts interrupted by Stop.
 	releaseMu sync.Mutex
@@ -319,6 +333,8 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.sem = make(chan struct{}, cfg.MaxWorkers)
 	e.minBatch = max(1, cfg.MaxWorkers/8)
 	e.slotFreed = make(chan struct{}, 1)
+	e.overlapFreed = make(chan struct{}, 1)
+	e.burst = newClaimBurst()
 	e.poke = make(chan struct{}, 1)
 	e.monitorPoke = make(chan struct{}, 1)
 	e.deadlines = newDeadlineWatch()

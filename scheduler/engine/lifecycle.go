@@ -36,7 +36,11 @@ func (e *Engine) Start() error {
 	if e.outbox != nil {
 		go e.outbox.run()
 	}
-	go e.loop()
+	e.loops.Go(e.loop)
+	for range e.cfg.ClaimOverlap - 1 {
+		e.loops.Go(e.overlapLoop)
+	}
+	go func() { e.loops.Wait(); close(e.loopDone) }()
 	e.logger.Info("engine started", "instance", e.id, "max_workers", e.cfg.MaxWorkers)
 	return nil
 }

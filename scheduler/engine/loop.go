@@ -9,7 +9,6 @@ const idleRecheck = 50 * time.Millisecond
 
 // loop claims and dispatches until stopClaiming is closed.
 func (e *Engine) loop() {
-	defer close(e.loopDone)
 	defer e.outbox.engineClaimed(1, 0) // no more due work from this loop
 	defer e.ride.setBusy(false)        // the writers write what they hold
 	select {
@@ -18,6 +17,9 @@ func (e *Engine) loop() {
 		return
 	}
 	backoff := e.cfg.ErrorBackoff
+	// filled says the last claim took every free worker: a burst, which
+	// the overlap loops share (overlap.go).
+	filled := false
 	var notifyC <-chan struct{}
 	if e.notify != nil {
 		notifyC = e.notify.C()
@@ -31,15 +33,20 @@ func (e *Engine) loop() {
 		if !e.waitClaimable() {
 			return
 		}
-		free := cap(e.sem) - len(e.sem)
-		if free < e.minBatch {
+		if e.freeSlots() < e.minBatch {
 			// Busy: let a few workers finish rather than claim one at a time.
-			if !e.waitSlots(e.minBatch, slotWait) {
+			if !e.waitSlots(e.slotFreed, e.minBatch, slotWait) {
 				return
 			}
-			free = cap(e.sem) - len(e.sem)
 		}
+		limit := cap(e.sem)
+		if filled {
+			limit = e.burstShare()
+		}
+		free := e.reserveSlots(limit)
 		c, err := e.claim(free)
+		e.releaseSlots(free)
+		filled = err == nil && free > 0 && c.started == free
 		started, claimed := c.started, c.rows
 		if err != nil {
 			e.logger.Warn("engine: claim failed", "err", err, "retry_in", backoff.String())
@@ -52,8 +59,9 @@ func (e *Engine) loop() {
 		backoff = e.cfg.ErrorBackoff
 		e.outbox.engineClaimed(free, started)
 		e.ride.noteClaim(free, started)
-		if free > 0 && started == free {
-			continue // there may be more due
+		if filled {
+			e.burst.fill() // the overlap loops claim beside this one
+			continue       // there may be more due
 		}
 		delay := e.cfg.SafetyPoll
 		at, ok, err := c.next, c.hasNext, error(nil)
@@ -95,14 +103,16 @@ func (e *Engine) loop() {
 // it claims anyway.
 const slotWait = 10 * time.Millisecond
 
-// waitSlots waits until at least n workers are free or d has passed; it
-// reports false when the engine stops claiming.
-func (e *Engine) waitSlots(n int, d time.Duration) bool {
+// waitSlots waits until at least n workers are free (freeSlots) or d has
+// passed, looking again whenever freed receives (the loop's e.slotFreed,
+// the overlap loops' e.overlapFreed: each worker that ends signals both);
+// it reports false when the engine stops claiming.
+func (e *Engine) waitSlots(freed <-chan struct{}, n int, d time.Duration) bool {
 	t := e.clock.NewTimer(d)
 	defer t.Stop()
-	for cap(e.sem)-len(e.sem) < n {
+	for e.freeSlots() < n {
 		select {
-		case <-e.slotFreed:
+		case <-freed:
 		case <-t.C():
 			return true
 		case <-e.stopClaiming:

@@ -42,6 +42,13 @@ type memStore struct {
 	deadlines   []time.Time
 	decidedAt   []time.Time
 	decideCalls int
+	// rowCost, when set, is a claim's time per attempt it may start
+	// (req.Limit), spent before it takes its attempts, as a transaction's
+	// time grows with its batch (overlap_test.go); inClaim counts the
+	// claims under way and maxInClaim the most at once.
+	rowCost    time.Duration
+	inClaim    int
+	maxInClaim int
 }
 
 // memAttempt is an attempt of memStore's one job.
@@ -65,7 +72,14 @@ func (s *memStore) add(at time.Time) {
 // req.Limit, as *models.Store does.
 func (s *memStore) Claim(_ context.Context, req models.ClaimRequest) (models.ClaimResult, error) {
 	s.mu.Lock()
+	s.inClaim++
+	s.maxInClaim = max(s.maxInClaim, s.inClaim)
+	cost := s.rowCost * time.Duration(req.Limit)
+	s.mu.Unlock()
+	time.Sleep(cost)
+	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() { s.inClaim-- }()
 	var res models.ClaimResult
 	if len(req.Outcomes) > 0 {
 		res.Finished = s.finish(req.Outcomes)

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"sync"
+	"time"
+)
+
+// Overlapping claims. One claim of 256 attempts, with the results that
+// ride it, takes tens of milliseconds, most of them in PostgreSQL, and a
+// single loop claims one batch at a time: during a burst (many jobs due
+// at the same second) the workers it starts finish long before its next
+// claim ends, and the burst drains at one claim's pace while a core
+// waits. While the loop's claims take every free worker, up to
+// Config.ClaimOverlap−1 overlap loops claim beside it, each taking the
+// workers freed meanwhile. The database keeps them apart as it keeps
+// engines apart (SKIP LOCKED, the occurrence's unique key); the slots
+// (slots.go) keep them from counting a free worker twice. Outside a burst
+// the overlap loops wait: an idle engine makes no more transactions than
+// with one loop. During a burst each claim takes at most an equal share of
+// the workers (burstShare), so that the claims run side by side rather
+// than one taking every worker freed while the other waits.
+
+// claimBurst tells the overlap loops that a claim of the loop took every
+// free worker (more may be due). The zero value is not usable;
+// newClaimBurst makes one. Safe for concurrent use.
+type claimBurst struct {
+	mu sync.Mutex
+	// filled counts the loop's claims that took every free worker.
+	filled uint64
+	// next is closed at the next such claim, then replaced.
+	next chan struct{}
+}
+
+// newClaimBurst returns a claimBurst with no filled claim.
+func newClaimBurst() *claimBurst { return &claimBurst{next: make(chan struct{})} }
+
+// fill records a claim of the loop that took every free worker.
+func (b *claimBurst) fill() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.filled++
+	close(b.next)
+	b.next = make(chan struct{})
+}
+
+// since returns the count of filled claims and a channel closed at the
+// next one.
+func (b *claimBurst) since() (uint64, <-chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.filled, b.next
+}
+
+// overlapLoop claims beside the loop during bursts until stopClaiming is
+// closed: after each claim of the loop that took every free worker, it
+// claims the workers free (waiting up to slotWait for a few to free up)
+// and goes on while its own claims take every worker they asked for.
+func (e *Engine) overlapLoop() {
+	seen, _ := e.burst.since()
+	for {
+		n, next := e.burst.since()
+		if n == seen {
+			select {
+			case <-next:
+				continue
+			case <-e.stopClaiming:
+				return
+			}
+		}
+		seen = n
+		for e.claimBlocked() == nil {
+			select {
+			case <-e.stopClaiming:
+				return
+			default:
+			}
+			if e.freeSlots() < e.minBatch && !e.waitSlots(e.overlapFreed, e.minBatch, slotWait) {
+				return
+			}
+			free := e.reserveSlots(e.burstShare())
+			if free == 0 {
+				break // the loop's claim took them: wait for its next
+			}
+			c, err := e.claim(free)
+			e.releaseSlots(free)
+			if err != nil {
+				e.logger.Warn("engine: overlapping claim failed", "err", err)
+				if !e.pause(e.cfg.ErrorBackoff) {
+					return
+				}
+				break
+			}
+			if c.started < free {
+				break // drained: wait for the loop's next full claim
+			}
+		}
+	}
+}
+
+// pause waits for d on the engine's clock; it reports false when the
+// engine stops claiming. Unlike sleep it takes no wake-up meant for the
+// loop (a poke, the alarm).
+func (e *Engine) pause(d time.Duration) bool {
+	t := e.clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C():
+		return true
+	case <-e.stopClaiming:
+		return false
+	}
+}
