@@ -47,6 +47,17 @@ func benchWorkers() int {
 	return engine.DefaultMaxWorkers
 }
 
+// benchOverlap is SKED_BENCH_OVERLAP: the claims Sked's engine runs at
+// once during a burst (engine.Config.ClaimOverlap); unset (or not a number
+// above 0), the engine's default (engine.DefaultClaimOverlap, 2). River
+// has no counterpart.
+func benchOverlap() int {
+	if n, err := strconv.Atoi(os.Getenv("SKED_BENCH_OVERLAP")); err == nil && n > 0 {
+		return n
+	}
+	return engine.DefaultClaimOverlap
+}
+
 // cpuProfile is SKED_BENCH_CPUPROFILE: the file prefix under which each
 // run writes this process's CPU profile of its measured span
 // (PREFIX-<system>-<rate>.prof: the engine or River's client, and the

@@ -169,7 +169,7 @@ func prepareSked(tb testing.TB, dsn string, s *sink, n int) (start, stop func())
 		tb.Fatal(err)
 	}
 	db.Exec(`VACUUM ANALYZE jobs, job_results`)
-	cfg := engine.Config{InstanceID: "bench", MaxWorkers: benchWorkers(),
+	cfg := engine.Config{InstanceID: "bench", MaxWorkers: benchWorkers(), ClaimOverlap: benchOverlap(),
 		Action: action.Config{AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}}
 	e, err := engine.New(cfg, engine.Deps{Store: store, Notifier: models.NewListener(store.DSN(), quiet()), Logger: quiet()})
 	if err != nil {

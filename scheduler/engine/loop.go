@@ -17,9 +17,10 @@ func (e *Engine) loop() {
 		return
 	}
 	backoff := e.cfg.ErrorBackoff
-	// filled says the last claim took every free worker: a burst, which
-	// the overlap loops share (overlap.go).
-	filled := false
+	// burst counts the attempts started by the claims in a row that took
+	// every free worker: from overlapAfter times MaxWorkers on, the overlap
+	// loops share the burst (overlap.go).
+	burst := 0
 	var notifyC <-chan struct{}
 	if e.notify != nil {
 		notifyC = e.notify.C()
@@ -39,14 +40,20 @@ func (e *Engine) loop() {
 				return
 			}
 		}
+		overlap := burst >= overlapAfter*cap(e.sem)
 		limit := cap(e.sem)
-		if filled {
+		if overlap {
 			limit = e.burstShare()
 		}
 		free := e.reserveSlots(limit)
 		c, err := e.claim(free)
 		e.releaseSlots(free)
-		filled = err == nil && free > 0 && c.started == free
+		filled := err == nil && free > 0 && c.started == free
+		if filled {
+			burst += c.started
+		} else {
+			burst = 0
+		}
 		started, claimed := c.started, c.rows
 		if err != nil {
 			e.logger.Warn("engine: claim failed", "err", err, "retry_in", backoff.String())
@@ -60,8 +67,10 @@ func (e *Engine) loop() {
 		e.outbox.engineClaimed(free, started)
 		e.ride.noteClaim(free, started)
 		if filled {
-			e.burst.fill() // the overlap loops claim beside this one
-			continue       // there may be more due
+			if burst >= overlapAfter*cap(e.sem) {
+				e.burst.fill() // the overlap loops claim beside this one
+			}
+			continue // there may be more due
 		}
 		delay := e.cfg.SafetyPoll
 		at, ok, err := c.next, c.hasNext, error(nil)

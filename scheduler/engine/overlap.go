@@ -10,18 +10,26 @@ import (
 // single loop claims one batch at a time: during a burst (many jobs due
 // at the same second) the workers it starts finish long before its next
 // claim ends, and the burst drains at one claim's pace while a core
-// waits. While the loop's claims take every free worker, up to
-// Config.ClaimOverlap−1 overlap loops claim beside it, each taking the
-// workers freed meanwhile. The database keeps them apart as it keeps
-// engines apart (SKIP LOCKED, the occurrence's unique key); the slots
-// (slots.go) keep them from counting a free worker twice. Outside a burst
-// the overlap loops wait: an idle engine makes no more transactions than
-// with one loop. During a burst each claim takes at most an equal share of
-// the workers (burstShare), so that the claims run side by side rather
-// than one taking every worker freed while the other waits.
+// waits. Once the loop's claims in a row that took every free worker have
+// started overlapAfter times MaxWorkers attempts, up to
+// Config.ClaimOverlap−1 overlap loops claim beside it, and every claim
+// takes at most an equal share of the workers (burstShare), so that the
+// claims run side by side rather than one taking every worker freed while
+// the other waits. The database keeps them apart as it keeps engines
+// apart (SKIP LOCKED, the occurrence's unique key); the slots (slots.go)
+// keep them from counting a free worker twice. Outside a burst the
+// overlap loops wait: an idle engine makes no more transactions than with
+// one loop.
 
-// claimBurst tells the overlap loops that a claim of the loop took every
-// free worker (more may be due). The zero value is not usable;
+// overlapAfter is how many times MaxWorkers the loop's claims in a row
+// that took every free worker must have started before the overlap loops
+// join: a burst that two full claims drain (500 jobs due at one second,
+// 256 workers) is left to the loop, since smaller claims would cost more
+// per attempt and start them no sooner (BENCHMARKS.md).
+const overlapAfter = 2
+
+// claimBurst tells the overlap loops that claims of the loop keep taking
+// every free worker (more is due). The zero value is not usable;
 // newClaimBurst makes one. Safe for concurrent use.
 type claimBurst struct {
 	mu sync.Mutex
@@ -34,7 +42,8 @@ type claimBurst struct {
 // newClaimBurst returns a claimBurst with no filled claim.
 func newClaimBurst() *claimBurst { return &claimBurst{next: make(chan struct{})} }
 
-// fill records a claim of the loop that took every free worker.
+// fill records a claim of the loop that took every free worker, once the
+// burst reached overlapAfter times MaxWorkers attempts.
 func (b *claimBurst) fill() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -52,7 +61,8 @@ func (b *claimBurst) since() (uint64, <-chan struct{}) {
 }
 
 // overlapLoop claims beside the loop during bursts until stopClaiming is
-// closed: after each claim of the loop that took every free worker, it
+// closed: after each claim of the loop that took every free worker (once
+// the burst reached overlapAfter times MaxWorkers attempts), it
 // claims the workers free (waiting up to slotWait for a few to free up)
 // and goes on while its own claims take every worker they asked for.
 func (e *Engine) overlapLoop() {
@@ -78,7 +88,8 @@ func (e *Engine) overlapLoop() {
 				return
 			}
 			free := e.reserveSlots(e.burstShare())
-			if free == 0 {
+			if free < e.minBatch {
+				e.releaseSlots(free)
 				break // the loop's claim took them: wait for its next
 			}
 			c, err := e.claim(free)

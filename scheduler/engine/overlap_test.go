@@ -31,32 +31,46 @@ func burstRun(t *testing.T, overlap, workers, n int, rowCost time.Duration) (las
 	return last, most, len(starts)
 }
 
-// TestOverlappingClaimsDrainABurstSooner: 1,000 attempts due at once, 100
+// TestOverlappingClaimsDrainABurstSooner: 2,000 attempts due at once, 100
 // workers, claims that take 0.5 ms per attempt asked for: one claim at a
-// time starts the last attempt after ten claims of 100 (about 500 ms);
-// with ClaimOverlap 2 two claims of 50 run side by side (never more), and
-// the last attempt starts in about half that time. Every attempt starts
-// once either way.
+// time starts the last attempt after twenty claims of 100 (1 s); with
+// ClaimOverlap 2 the loop claims the first 200 alone (100 ms), then two
+// claims of 50 run side by side (never more) and start the other 1,800 in
+// about 450 ms: the last attempt starts in well under two thirds of the
+// time. Every attempt starts once either way.
 func TestOverlappingClaimsDrainABurstSooner(t *testing.T) {
 	var one, two time.Duration
 	synctest.Test(t, func(t *testing.T) {
-		last, most, started := burstRun(t, 1, 100, 1000, 500*time.Microsecond)
-		if started != 1000 || most != 1 {
-			t.Errorf("one claim at a time: %d attempts started, %d claims at once; want 1,000 and 1", started, most)
+		last, most, started := burstRun(t, 1, 100, 2000, 500*time.Microsecond)
+		if started != 2000 || most != 1 {
+			t.Errorf("one claim at a time: %d attempts started, %d claims at once; want 2,000 and 1", started, most)
 		}
 		one = last
 	})
 	synctest.Test(t, func(t *testing.T) {
-		last, most, started := burstRun(t, 2, 100, 1000, 500*time.Microsecond)
-		if started != 1000 || most != 2 {
-			t.Errorf("overlapping claims: %d attempts started, %d claims at once; want 1,000 and 2", started, most)
+		last, most, started := burstRun(t, 2, 100, 2000, 500*time.Microsecond)
+		if started != 2000 || most != 2 {
+			t.Errorf("overlapping claims: %d attempts started, %d claims at once; want 2,000 and 2", started, most)
 		}
 		two = last
 	})
-	if one < 500*time.Millisecond || two > one*6/10 {
-		t.Errorf("the burst's last attempt started after %s one claim at a time and %s with two at once; want at least 500ms and at most 60%% of it", one, two)
+	if one < time.Second || two > one*65/100 {
+		t.Errorf("the burst's last attempt started after %s one claim at a time and %s with two at once; want at least 1s and at most 65%% of it", one, two)
 	}
 	t.Logf("last start: %s one claim at a time, %s overlapping", one, two)
+}
+
+// TestOverlappingClaimsLeaveAShortBurstToTheLoop: 150 attempts due at
+// once and 100 workers: two claims drain them, and the overlap loop does
+// not join (smaller claims would cost more per attempt and start them no
+// sooner).
+func TestOverlappingClaimsLeaveAShortBurstToTheLoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, most, started := burstRun(t, 2, 100, 150, 500*time.Microsecond)
+		if started != 150 || most != 1 {
+			t.Errorf("%d attempts started, %d claims at once; want 150 and 1", started, most)
+		}
+	})
 }
 
 // TestOverlappingClaimsAddNoClaimOutsideABurst: attempts due one at a
