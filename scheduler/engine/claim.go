@@ -71,32 +71,7 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 		e.sem <- struct{}{}
 		e.inflight.Add(1)
 		e.awaiting.Add(1)
-		go func() {
-			defer func() {
-				<-e.sem
-				e.inflight.Done()
-				for _, c := range [...]chan struct{}{e.slotFreed, e.overlapFreed} {
-					select {
-					case c <- struct{}{}:
-					default:
-					}
-				}
-			}()
-			o := e.execute(e.execCtx, &a)
-			if e.crashed.Load() {
-				e.awaiting.Add(-1)
-				return
-			}
-			if !o.Succeeded && e.execCtx.Err() != nil {
-				e.awaiting.Add(-1)
-				// Interrupted by Stop: released, not failed.
-				e.releaseMu.Lock()
-				e.released = append(e.released, a.ID)
-				e.releaseMu.Unlock()
-				return
-			}
-			e.results <- o
-		}()
+		e.dispatch(&a)
 	}
 	if len(expired) > 0 {
 		// Recorded here, not by the writer, so that the next claim does not

@@ -215,6 +215,8 @@ type Engine struct {
 	// second, so that neither takes the other's.
 	slotFreed    chan struct{}
 	overlapFreed chan struct{}
+	// work hands a claimed attempt to a waiting worker (workers.go).
+	work chan *models.ClaimedAttempt
 	// burst wakes the overlap loops when a claim of the loop took every
 	// free worker (overlap.go).
 	burst *claimBurst
@@ -335,6 +337,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 	e.slotFreed = make(chan struct{}, 1)
 	e.overlapFreed = make(chan struct{}, 1)
 	e.burst = newClaimBurst()
+	e.work = make(chan *models.ClaimedAttempt)
 	e.poke = make(chan struct{}, 1)
 	e.monitorPoke = make(chan struct{}, 1)
 	e.deadlines = newDeadlineWatch()
