@@ -14,7 +14,11 @@
 // outside any transaction on a bounded pool of workers, and records each
 // result in another short transaction (batched) together with the history
 // entry, the counters and, on failure, the next attempt (a retry, or the
-// error action) as a pending row. Between claims it sleeps until the
+// error action) as a pending row. Workers are goroutines reused from
+// attempt to attempt (workers.go), at most Config.MaxWorkers attempts at
+// once. During a burst (claims that keep taking every free worker) up to
+// Config.ClaimOverlap claims run at once, each with a share of the
+// workers (overlap.go, slots.go). Between claims it sleeps until the
 // earliest due time, a notification (LISTEN/NOTIFY on models.NotifyChannel:
 // jobs created, changed, enabled, run now; collections enabled), or the
 // safety poll, whichever comes first; it never busy-polls.

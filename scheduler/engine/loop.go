@@ -18,9 +18,9 @@ func (e *Engine) loop() {
 	}
 	backoff := e.cfg.ErrorBackoff
 	// burst counts the attempts started by the claims in a row that took
-	// every free worker: from overlapAfter times MaxWorkers on, the overlap
-	// loops share the burst (overlap.go).
-	burst := 0
+	// every free worker: from overlapFrom on, the overlap loops share the
+	// burst (overlap.go).
+	burst, overlapFrom := 0, overlapAfter*cap(e.sem)
 	var notifyC <-chan struct{}
 	if e.notify != nil {
 		notifyC = e.notify.C()
@@ -40,9 +40,8 @@ func (e *Engine) loop() {
 				return
 			}
 		}
-		overlap := burst >= overlapAfter*cap(e.sem)
 		limit := cap(e.sem)
-		if overlap {
+		if burst >= overlapFrom {
 			limit = e.burstShare()
 		}
 		free := e.reserveSlots(limit)
@@ -67,7 +66,7 @@ func (e *Engine) loop() {
 		e.outbox.engineClaimed(free, started)
 		e.ride.noteClaim(free, started)
 		if filled {
-			if burst >= overlapAfter*cap(e.sem) {
+			if burst >= overlapFrom {
 				e.burst.fill() // the overlap loops claim beside this one
 			}
 			continue // there may be more due
