@@ -104,6 +104,10 @@ type Config struct {
 	// Workers caps the job attempts the engine runs at once (--workers,
 	// SKED_WORKERS). Default 256.
 	Workers int
+	// ClaimOverlap is how many claims the engine runs at once during a
+	// burst of due jobs (--claim-overlap, SKED_CLAIM_OVERLAP; see
+	// engine.Config.ClaimOverlap). Default 2; 1 claims one batch at a time.
+	ClaimOverlap int
 	// HistoryMaxAge deletes history entries older than this
 	// (--history-max-age, SKED_HISTORY_MAX_AGE, a duration; "d" means
 	// days). Default 60d; 0 keeps them.
@@ -179,6 +183,9 @@ var settings = append([]setting{
 	}},
 	{"workers", "SKED_WORKERS", "256", "job attempts the engine runs at once (1–100000)", func(c *Config, v string) error {
 		return parseCount(&c.Workers, v, 1, 100000)
+	}},
+	{"claim-overlap", "SKED_CLAIM_OVERLAP", "2", "claims the engine runs at once during a burst of due jobs (1–16)", func(c *Config, v string) error {
+		return parseCount(&c.ClaimOverlap, v, 1, 16)
 	}},
 	{"history-max-age", "SKED_HISTORY_MAX_AGE", "60d", `delete history older than this ("d" = days; 0 keeps it)`, func(c *Config, v string) error {
 		return parseAge(&c.HistoryMaxAge, v)
@@ -529,6 +536,7 @@ func (c Config) Engine() engine.Config {
 			ServiceBusEndpoint: c.ServiceBusEndpoint,
 		},
 		MaxWorkers:        c.Workers,
+		ClaimOverlap:      c.ClaimOverlap,
 		MaxClockOffset:    keep(c.MaxClockOffset),
 		HistoryMaxAge:     keep(c.HistoryMaxAge),
 		HistoryPerJob:     perJob,

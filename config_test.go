@@ -35,11 +35,11 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.SecureCookies() {
 		t.Error("cookies are Secure without an https base URL")
 	}
-	if cfg.Workers != 256 || cfg.HistoryMaxAge != 60*24*time.Hour || cfg.HistoryPerJob != 1000 || cfg.FinishedJobMaxAge != 60*24*time.Hour {
+	if cfg.Workers != 256 || cfg.ClaimOverlap != 2 || cfg.HistoryMaxAge != 60*24*time.Hour || cfg.HistoryPerJob != 1000 || cfg.FinishedJobMaxAge != 60*24*time.Hour {
 		t.Errorf("engine defaults = %+v", cfg)
 	}
 	ec := cfg.Engine()
-	if ec.MaxWorkers != 256 || ec.HistoryMaxAge != 60*24*time.Hour || ec.HistoryPerJob != 1000 || ec.FinishedJobMaxAge != 60*24*time.Hour {
+	if ec.MaxWorkers != 256 || ec.ClaimOverlap != 2 || ec.HistoryMaxAge != 60*24*time.Hour || ec.HistoryPerJob != 1000 || ec.FinishedJobMaxAge != 60*24*time.Hour {
 		t.Errorf("engine config = %+v", ec)
 	}
 	if err := ec.WithDefaults().Validate(); err != nil {
@@ -68,13 +68,14 @@ func TestConfigSessionsAndProxies(t *testing.T) {
 }
 
 func TestConfigRetentionZeroKeepsEverything(t *testing.T) {
-	cfg, err := loadConfig(t, []string{"--history-max-age", "0", "--history-per-job", "0", "--finished-job-max-age", "720h", "--workers", "8"}, nil)
+	cfg, err := loadConfig(t, []string{"--history-max-age", "0", "--history-per-job", "0", "--finished-job-max-age", "720h", "--workers", "8", "--claim-overlap", "3"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ec := cfg.Engine()
-	if ec.HistoryMaxAge >= 0 || ec.HistoryPerJob >= 0 || ec.FinishedJobMaxAge != 720*time.Hour || ec.MaxWorkers != 8 {
-		t.Errorf("engine config = %+v; want history kept, finished jobs 720h, 8 workers", ec)
+	if ec.HistoryMaxAge >= 0 || ec.HistoryPerJob >= 0 || ec.FinishedJobMaxAge != 720*time.Hour || ec.MaxWorkers != 8 ||
+		ec.ClaimOverlap != 3 {
+		t.Errorf("engine config = %+v; want history kept, finished jobs 720h, 8 workers, 3 claims at once", ec)
 	}
 }
 
@@ -162,6 +163,7 @@ func TestConfigBadValuesNameTheSetting(t *testing.T) {
 		{nil, map[string]string{"SKED_MAX_CLOCK_OFFSET": "a bit"}, "--max-clock-offset (SKED_MAX_CLOCK_OFFSET)"},
 		{[]string{"--workers", "0"}, nil, "--workers (SKED_WORKERS)"},
 		{nil, map[string]string{"SKED_WORKERS": "many"}, "--workers (SKED_WORKERS)"},
+		{[]string{"--claim-overlap", "17"}, nil, "--claim-overlap (SKED_CLAIM_OVERLAP)"},
 		{[]string{"--history-max-age", "-1d"}, nil, "--history-max-age (SKED_HISTORY_MAX_AGE)"},
 		{[]string{"--history-max-age", "two months"}, nil, "--history-max-age (SKED_HISTORY_MAX_AGE)"},
 		{[]string{"--history-per-job", "-5"}, nil, "--history-per-job (SKED_HISTORY_PER_JOB)"},
