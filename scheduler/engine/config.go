@@ -71,10 +71,11 @@ type Config struct {
 	// them in their own transactions (results_ride.go). Default 2.
 	ResultWriters int
 	// ClaimOverlap is how many claims the engine runs at once during a
-	// burst: while its claims take every free worker (more is due), up to
-	// ClaimOverlap−1 more claims run beside the loop's, each taking the
-	// workers freed meanwhile (overlap.go). Outside a burst one claim runs
-	// at a time, so an idle or lightly loaded engine makes no more
+	// burst: once the loop's claims in a row have taken every free worker
+	// for twice MaxWorkers attempts (more is due), up to ClaimOverlap−1
+	// more claims run beside the loop's, every claim taking at most an
+	// equal share of the workers (overlap.go). Outside a burst one claim
+	// runs at a time, so an idle or lightly loaded engine makes no more
 	// transactions. Default 2 (on two cores, the figure that starts the
 	// most attempts per second: BENCHMARKS.md); 1 claims one at a time.
 	ClaimOverlap int

@@ -222,7 +222,7 @@ type Engine struct {
 	// work hands a claimed attempt to a waiting worker (workers.go).
 	work chan *models.ClaimedAttempt
 	// burst wakes the overlap loops when a claim of the loop took every
-	// free worker (overlap.go).
+	// free worker during a burst (overlap.go).
 	burst *claimBurst
 	poke  chan struct{}
 	// monitorPoke wakes watchMonitors (monitors.go).

@@ -41,7 +41,7 @@ func (e *Engine) Start() error {
 		e.loops.Go(e.overlapLoop)
 	}
 	go func() { e.loops.Wait(); close(e.loopDone) }()
-	e.logger.Info("engine started", "instance", e.id, "max_workers", e.cfg.MaxWorkers)
+	e.logger.Info("engine started", "instance", e.id, "max_workers", e.cfg.MaxWorkers, "claim_overlap", e.cfg.ClaimOverlap)
 	return nil
 }
 
