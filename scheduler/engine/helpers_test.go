@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sked/models"
+	"sked/models/jobdef"
 	"sked/models/testdb"
 	"sked/scheduler/catalog"
 	"sked/scheduler/catalog/catalogtest"
@@ -283,5 +284,28 @@ func wantLines(t *testing.T, got []string, want ...string) {
 	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// checkCompletedOnce checks that every one-time job of ids is Completed
+// with one execution and one history entry, Completed.
+func checkCompletedOnce(t *testing.T, store *models.Store, ids []int64) {
+	t.Helper()
+	ctx := context.Background()
+	jobs, err := store.JobsByID(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != len(ids) {
+		t.Fatalf("%d jobs read back, want %d", len(jobs), len(ids))
+	}
+	for _, j := range jobs {
+		h, err := store.History(ctx, models.HistoryQuery{JobID: j.ID, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.State != jobdef.Completed || j.ExecutionCount != 1 || len(h) != 1 || h[0].Status != models.StatusCompleted {
+			t.Errorf("job %s: state %s, %d executions, history %d entries", j.Name, j.State, j.ExecutionCount, len(h))
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/models/testdb"
 )
 
@@ -85,23 +84,7 @@ func TestOverlappingClaimsRunABurstOnceOnTheDatabase(t *testing.T) {
 	if err := e.Stop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	jobs, err := store.JobsByID(ctx, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(jobs) != n {
-		t.Fatalf("%d jobs read back, want %d", len(jobs), n)
-	}
-	for _, j := range jobs {
-		h, err := store.History(ctx, models.HistoryQuery{JobID: j.ID, Limit: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if j.State != jobdef.Completed || j.ExecutionCount != 1 || len(h) != 1 || h[0].Status != models.StatusCompleted {
-			t.Errorf("job %s: state %s, %d executions, history %d entries", j.Name, j.State, j.ExecutionCount, len(h))
-		}
-	}
+	checkCompletedOnce(t, store.Store, all)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(keys) != n {

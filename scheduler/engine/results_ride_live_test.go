@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"sked/models"
-	"sked/models/jobdef"
 	"sked/models/testdb"
 )
 
@@ -86,17 +85,7 @@ func TestBusyEngineRecordsResultsInItsClaims(t *testing.T) {
 	if err := e.Stop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	jobs, err := store.JobsByID(ctx, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, j := range jobs {
-		h, _ := store.History(ctx, models.HistoryQuery{JobID: j.ID, Limit: 10})
-		if j.State != jobdef.Completed || j.ExecutionCount != 1 || len(h) != 1 || h[0].Status != models.StatusCompleted {
-			t.Errorf("job %s: state %s, %d executions, history %d entries", j.Name, j.State, j.ExecutionCount, len(h))
-		}
-	}
+	checkCompletedOnce(t, store.Store, all)
 	rode, claims, finishes := store.rode.Load(), store.rideClaims.Load(), store.finishes.Load()
 	t.Logf("%d results: %d recorded by %d claims, the rest by %d transactions of their own", n, rode, claims, finishes)
 	if rode == 0 || claims == 0 {
