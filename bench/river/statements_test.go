@@ -40,22 +40,21 @@ func benchSQL() string { return os.Getenv("SKED_BENCH_SQL") }
 // the same for both; unset (or not a number above 0), Sked's default,
 // engine.DefaultMaxWorkers (256). Each claim of Sked's engine takes at
 // most the free workers, so this bounds a claim's batch.
-func benchWorkers() int {
-	if n, err := strconv.Atoi(os.Getenv("SKED_BENCH_WORKERS")); err == nil && n > 0 {
-		return n
-	}
-	return engine.DefaultMaxWorkers
-}
+func benchWorkers() int { return envCount("SKED_BENCH_WORKERS", engine.DefaultMaxWorkers) }
 
 // benchOverlap is SKED_BENCH_OVERLAP: the claims Sked's engine runs at
 // once during a burst (engine.Config.ClaimOverlap); unset (or not a number
 // above 0), the engine's default (engine.DefaultClaimOverlap, 2). River
 // has no counterpart.
-func benchOverlap() int {
-	if n, err := strconv.Atoi(os.Getenv("SKED_BENCH_OVERLAP")); err == nil && n > 0 {
+func benchOverlap() int { return envCount("SKED_BENCH_OVERLAP", engine.DefaultClaimOverlap) }
+
+// envCount is the environment variable name as a number above 0, or def
+// when it is unset or not one.
+func envCount(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
 		return n
 	}
-	return engine.DefaultClaimOverlap
+	return def
 }
 
 // cpuProfile is SKED_BENCH_CPUPROFILE: the file prefix under which each

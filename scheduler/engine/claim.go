@@ -68,9 +68,6 @@ func (e *Engine) claim(free int) (c claimed, err error) {
 			continue
 		}
 		c.started++
-		e.sem <- struct{}{}
-		e.inflight.Add(1)
-		e.awaiting.Add(1)
 		e.dispatch(&a)
 	}
 	if len(expired) > 0 {

@@ -33,9 +33,8 @@ const overlapAfter = 2
 // newClaimBurst makes one. Safe for concurrent use.
 type claimBurst struct {
 	mu sync.Mutex
-	// filled counts the loop's claims that took every free worker.
-	filled uint64
-	// next is closed at the next such claim, then replaced.
+	// next is closed at the loop's next claim that took every free
+	// worker, then replaced.
 	next chan struct{}
 }
 
@@ -47,37 +46,33 @@ func newClaimBurst() *claimBurst { return &claimBurst{next: make(chan struct{})}
 func (b *claimBurst) fill() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.filled++
 	close(b.next)
 	b.next = make(chan struct{})
 }
 
-// since returns the count of filled claims and a channel closed at the
-// next one.
-func (b *claimBurst) since() (uint64, <-chan struct{}) {
+// filled returns a channel closed at the loop's next claim that takes
+// every free worker (fill).
+func (b *claimBurst) filled() <-chan struct{} {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.filled, b.next
+	return b.next
 }
 
 // overlapLoop claims beside the loop during bursts until stopClaiming is
 // closed: after each claim of the loop that took every free worker (once
 // the burst reached overlapAfter times MaxWorkers attempts), it
 // claims the workers free (waiting up to slotWait for a few to free up)
-// and goes on while its own claims take every worker they asked for.
+// and goes on while its own claims take every worker they asked for. A
+// fill while it claims has it claim again at once.
 func (e *Engine) overlapLoop() {
-	seen, _ := e.burst.since()
+	next := e.burst.filled()
 	for {
-		n, next := e.burst.since()
-		if n == seen {
-			select {
-			case <-next:
-				continue
-			case <-e.stopClaiming:
-				return
-			}
+		select {
+		case <-next:
+		case <-e.stopClaiming:
+			return
 		}
-		seen = n
+		next = e.burst.filled()
 		for e.claimBlocked() == nil {
 			select {
 			case <-e.stopClaiming:

@@ -14,7 +14,7 @@ package engine
 func (e *Engine) reserveSlots(limit int) int {
 	e.slotMu.Lock()
 	defer e.slotMu.Unlock()
-	n := min(limit, max(0, cap(e.sem)-len(e.sem)-e.reserved))
+	n := min(limit, e.unreserved())
 	e.reserved += n
 	return n
 }
@@ -40,5 +40,8 @@ func (e *Engine) burstShare() int {
 func (e *Engine) freeSlots() int {
 	e.slotMu.Lock()
 	defer e.slotMu.Unlock()
-	return max(0, cap(e.sem)-len(e.sem)-e.reserved)
+	return e.unreserved()
 }
+
+// unreserved is freeSlots' figure; e.slotMu is held.
+func (e *Engine) unreserved() int { return max(0, cap(e.sem)-len(e.sem)-e.reserved) }

@@ -12,9 +12,13 @@ import "sked/models"
 // those between an attempt's end and their wait). Workers return once the
 // claim loops have returned (loopDone): nothing is dispatched after that.
 
-// dispatch runs the claimed attempt a on a waiting worker, or on a new
-// one; the caller has taken its slot.
+// dispatch takes a slot for the claimed attempt a (the caller reserved
+// it: reserveSlots) and runs a on a waiting worker, or on a new one;
+// runAttempt gives the slot back.
 func (e *Engine) dispatch(a *models.ClaimedAttempt) {
+	e.sem <- struct{}{}
+	e.inflight.Add(1)
+	e.awaiting.Add(1)
 	select {
 	case e.work <- a:
 	default:
